@@ -1,0 +1,123 @@
+// A small static file server for the built site: serves dist/ with the headers listed in
+// dist/_headers (the format static hosts read) and answers unknown paths with 404.html and a 404.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+};
+
+/**
+ * Parses the `_headers` format: a path pattern on its own line, then indented `Name: value`
+ * lines. A trailing `*` in the pattern matches any suffix.
+ * @param {string} text
+ * @returns {{ pattern: string, headers: [string, string][] }[]}
+ */
+export function parseHeadersFile(text) {
+  const rules = [];
+  let current = null;
+  for (const raw of text.split(/\r?\n/)) {
+    if (!raw.trim() || raw.trim().startsWith('#')) continue;
+    if (!/^\s/.test(raw)) {
+      current = { pattern: raw.trim(), headers: [] };
+      rules.push(current);
+      continue;
+    }
+    const colon = raw.indexOf(':');
+    if (current && colon > 0) {
+      current.headers.push([raw.slice(0, colon).trim(), raw.slice(colon + 1).trim()]);
+    }
+  }
+  return rules;
+}
+
+function matches(pattern, path) {
+  return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
+}
+
+/**
+ * @param {{ root: string, port?: number, host?: string }} options
+ * @returns {Promise<{ url: string, port: number, close(): Promise<void> }>}
+ */
+export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) {
+  const base = resolve(root);
+  let rules = [];
+  try {
+    rules = parseHeadersFile(await readFile(join(base, '_headers'), 'utf8'));
+  } catch {
+    rules = [];
+  }
+
+  async function fileFor(pathname) {
+    const candidates = pathname.endsWith('/')
+      ? [join(pathname, 'index.html')]
+      : [pathname, `${pathname}.html`];
+    for (const candidate of candidates) {
+      const full = normalize(join(base, candidate));
+      if (!full.startsWith(base)) return null;
+      try {
+        if ((await stat(full)).isFile()) return full;
+      } catch {
+        // not there: try the next candidate
+      }
+    }
+    return null;
+  }
+
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const pathname = decodeURIComponent(url.pathname);
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+        return;
+      }
+      const found = pathname === '/_headers' ? null : await fileFor(pathname);
+      const file = found ?? join(base, '404.html');
+      const body = await readFile(file);
+      const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      for (const rule of rules) {
+        if (matches(rule.pattern, pathname)) {
+          for (const [name, value] of rule.headers) headers[name] = value;
+        }
+      }
+      if (pathname.startsWith('/assets/')) {
+        headers['Cache-Control'] = 'public, max-age=31536000, immutable';
+      }
+      res.writeHead(found ? 200 : 404, headers);
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (error) {
+      res.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(error));
+    }
+  });
+
+  await new Promise((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolveListen);
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `http://${host}:${actualPort}`,
+    port: actualPort,
+    close: () =>
+      new Promise((resolveClose) => {
+        server.closeAllConnections?.();
+        server.close(() => resolveClose());
+      }),
+  };
+}

@@ -1,0 +1,85 @@
+import type { Plugin } from 'vite';
+import { loadEnv } from 'vite';
+import { parseSiteConfig, type SiteConfig } from '../src/config/site-config.ts';
+
+/** Hosts Daily's on-demand loader and media connections use (with `avoidEval`). */
+const DAILY_HOSTS = 'https://*.daily.co';
+const DAILY_SOCKETS = 'wss://*.daily.co';
+
+/**
+ * The page's Content-Security-Policy. No inline script and no 'unsafe-eval'; the demo's local
+ * mock origin is allowed only in demo builds.
+ */
+export function contentSecurityPolicy(config: SiteConfig): string {
+  const live = config.voice.mode === 'live';
+  const api = new URL(config.voice.apiUrl).origin;
+  const directives: [string, string[]][] = [
+    ['default-src', ["'self'"]],
+    ['script-src', live ? ["'self'", DAILY_HOSTS] : ["'self'"]],
+    ['style-src', ["'self'", "'unsafe-inline'"]],
+    ['img-src', ["'self'", 'data:', 'blob:']],
+    ['font-src', ["'self'"]],
+    ['media-src', ["'self'", 'blob:']],
+    ['connect-src', live ? ["'self'", api, DAILY_HOSTS, DAILY_SOCKETS] : ["'self'", api]],
+    ['worker-src', live ? ["'self'", 'blob:', DAILY_HOSTS] : ["'self'", 'blob:']],
+    ['frame-src', ["'none'"]],
+    ['object-src', ["'none'"]],
+    ['base-uri', ["'self'"]],
+    ['form-action', ["'self'"]],
+  ];
+  return directives.map(([name, values]) => `${name} ${values.join(' ')}`).join('; ');
+}
+
+/** The `_headers` file static hosts (Netlify, Cloudflare Pages, …) apply to every response. */
+export function headersFile(config: SiteConfig): string {
+  const csp = `${contentSecurityPolicy(config)}; frame-ancestors 'none'`;
+  return [
+    '/*',
+    `  Content-Security-Policy: ${csp}`,
+    '  Permissions-Policy: microphone=(self), camera=(), geolocation=(), payment=(), usb=()',
+    '  Referrer-Policy: strict-origin-when-cross-origin',
+    '  X-Content-Type-Options: nosniff',
+    '  X-Frame-Options: DENY',
+    '  Cross-Origin-Opener-Policy: same-origin',
+    '/assets/*',
+    '  Cache-Control: public, max-age=31536000, immutable',
+    '',
+  ].join('\n');
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/**
+ * Validates the site configuration when Vite starts (a bad deployment fails with a readable
+ * list of problems), fills the page head from it, and emits the `_headers` file.
+ */
+export function siteHtmlPlugin(): Plugin {
+  let config: SiteConfig;
+  return {
+    name: 'pepa-site-html',
+    configResolved(resolved) {
+      const env = loadEnv(resolved.mode, resolved.envDir || process.cwd(), 'VITE_');
+      // Variables set in the process win over .env files, as in Vite itself.
+      config = parseSiteConfig({ ...env, ...pickVite(process.env) });
+    },
+    transformIndexHtml(html) {
+      return html
+        .replaceAll('%PEPA_CSP%', escapeAttribute(contentSecurityPolicy(config)))
+        .replaceAll('%PEPA_SITE_URL%', escapeAttribute(config.siteUrl));
+    },
+    generateBundle() {
+      if (this.environment?.config.consumer === 'server') return;
+      this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(config) });
+    },
+  };
+}
+
+function pickVite(env: NodeJS.ProcessEnv): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith('VITE_') && value !== undefined) picked[key] = value;
+  }
+  return picked;
+}

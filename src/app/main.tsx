@@ -1,0 +1,18 @@
+import { StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App } from './app';
+import { routeFor } from './routes';
+import '../styles.css';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('The #root element is missing from the page');
+
+const app = (
+  <StrictMode>
+    <App route={routeFor(window.location.pathname)} />
+  </StrictMode>
+);
+
+// The built pages are prerendered and hydrate; the dev server serves an empty shell.
+if (container.hasChildNodes()) hydrateRoot(container, app);
+else createRoot(container).render(app);

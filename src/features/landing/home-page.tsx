@@ -1,0 +1,7 @@
+export function HomePage() {
+  return (
+    <main id="home">
+      <h1>$PEPA</h1>
+    </main>
+  );
+}

@@ -1,0 +1,19 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  readonly VITE_SITE_URL?: string;
+  readonly VITE_VAPI_PUBLIC_KEY?: string;
+  readonly VITE_VAPI_ASSISTANT_ID?: string;
+  readonly VITE_VAPI_API_URL?: string;
+  readonly VITE_PEPA_DEMO?: string;
+  readonly VITE_TOKEN_MINT?: string;
+  readonly VITE_COURT_URL?: string;
+  readonly VITE_SOCIAL_URL?: string;
+  readonly VITE_FOOTER_X_URL?: string;
+  readonly VITE_FOOTER_TELEGRAM_URL?: string;
+  readonly VITE_FOOTER_DISCORD_URL?: string;
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}

@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { siteHtmlPlugin } from './scripts/site-html-plugin';
+
+export default defineConfig({
+  // The site plugin validates VITE_* variables; tests get the demo configuration instead.
+  plugins: [react(), tailwindcss(), ...(process.env.VITEST ? [] : [siteHtmlPlugin()])],
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    // Keeps the prerender template and the client bundle in the same folder layout.
+    outDir: 'dist',
+    assetsInlineLimit: 0,
+  },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+  test: {
+    env: { VITE_PEPA_DEMO: 'true' },
+    restoreMocks: true,
+    unstubEnvs: true,
+    unstubGlobals: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'jsdom',
+          include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.{ts,mjs}'],
+          setupFiles: ['src/test/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'contract',
+          environment: 'node',
+          include: ['tests/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
