@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { siteHtmlPlugin } from './scripts/site-html-plugin';
+import { siteHtmlPlugin } from './scripts/site-html-plugin.ts';
 
 export default defineConfig({
   // The site plugin validates VITE_* variables; tests get the demo configuration instead.

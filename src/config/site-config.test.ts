@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  DEFAULT_API_URL,
+  DEMO_ASSISTANT_ID,
+  DEMO_PUBLIC_KEY,
+  NATIVE_MINT,
+  parseSiteConfig,
+  type SiteEnv,
+} from './site-config';
+
+const live: SiteEnv = {
+  VITE_VAPI_PUBLIC_KEY: 'pk-live-123',
+  VITE_VAPI_ASSISTANT_ID: 'asst-456',
+};
+
+function problemsOf(env: SiteEnv): readonly string[] {
+  try {
+    parseSiteConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the configuration to be rejected');
+}
+
+describe('parseSiteConfig', () => {
+  it('builds a live configuration from the key and assistant id, against the provider API', () => {
+    const config = parseSiteConfig(live);
+    expect(config.voice).toEqual({
+      mode: 'live',
+      publicKey: 'pk-live-123',
+      assistantId: 'asst-456',
+      apiUrl: DEFAULT_API_URL,
+    });
+  });
+
+  it('names both missing variables when a live build has neither key nor assistant id', () => {
+    const problems = problemsOf({});
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('VITE_VAPI_PUBLIC_KEY and VITE_VAPI_ASSISTANT_ID must be set');
+    expect(problems[0]).toContain('VITE_PEPA_DEMO=true');
+  });
+
+  it('names only the missing variable when one of the two is set', () => {
+    expect(problemsOf({ VITE_VAPI_PUBLIC_KEY: 'pk' })[0]).toMatch(/^VITE_VAPI_ASSISTANT_ID must/);
+    expect(problemsOf({ VITE_VAPI_ASSISTANT_ID: 'a' })[0]).toMatch(/^VITE_VAPI_PUBLIC_KEY must/);
+  });
+
+  it('treats blank values as missing', () => {
+    expect(problemsOf({ VITE_VAPI_PUBLIC_KEY: '  ', VITE_VAPI_ASSISTANT_ID: 'a' })[0]).toMatch(
+      /^VITE_VAPI_PUBLIC_KEY must/,
+    );
+  });
+
+  it('runs the demo against the local mock with demo credentials when asked explicitly', () => {
+    const config = parseSiteConfig({ VITE_PEPA_DEMO: 'true' });
+    expect(config.voice).toEqual({
+      mode: 'demo',
+      publicKey: DEMO_PUBLIC_KEY,
+      assistantId: DEMO_ASSISTANT_ID,
+      apiUrl: 'http://127.0.0.1:4010',
+    });
+  });
+
+  it('lets the demo point at another mock port', () => {
+    const config = parseSiteConfig({
+      VITE_PEPA_DEMO: '1',
+      VITE_VAPI_API_URL: 'http://127.0.0.1:4099/',
+    });
+    expect(config.voice.apiUrl).toBe('http://127.0.0.1:4099');
+  });
+
+  it('refuses a plain-HTTP provider URL in a live build', () => {
+    expect(problemsOf({ ...live, VITE_VAPI_API_URL: 'http://api.example.com' })).toEqual([
+      'VITE_VAPI_API_URL must use https: (got "http://api.example.com")',
+    ]);
+  });
+
+  it('prefills the swap page with the native coin as input and the token mint as output', () => {
+    const mint = 'PepaMint1111111111111111111111111111111111';
+    const config = parseSiteConfig({ ...live, VITE_TOKEN_MINT: mint });
+    const url = new URL(config.buyUrl);
+    expect(url.origin).toBe('https://jup.ag');
+    expect(url.searchParams.get('sell')).toBe(NATIVE_MINT);
+    expect(url.searchParams.get('buy')).toBe(mint);
+  });
+
+  it('lists every problem at once, each naming its variable', () => {
+    const problems = problemsOf({
+      VITE_TOKEN_MINT: 'not a mint!',
+      VITE_COURT_URL: 'telegram',
+      VITE_SOCIAL_URL: 'javascript:alert(1)',
+    });
+    expect(problems).toEqual([
+      'VITE_TOKEN_MINT must be a base58 mint address of 32 to 44 characters',
+      'VITE_COURT_URL must be an absolute URL (got "telegram")',
+      'VITE_SOCIAL_URL must use https: (got "javascript:alert(1)")',
+      expect.stringContaining('VITE_VAPI_PUBLIC_KEY and VITE_VAPI_ASSISTANT_ID must be set'),
+    ]);
+  });
+
+  it('says what is wrong in the error message itself', () => {
+    expect(() => parseSiteConfig({ ...live, VITE_FOOTER_X_URL: 'x.com' })).toThrow(
+      /Invalid site configuration:\n {2}- VITE_FOOTER_X_URL must be an absolute URL/,
+    );
+  });
+
+  it('uses the marked placeholders for links that are not configured', () => {
+    const config = parseSiteConfig(live);
+    expect(config.links.court).toMatch(/^https:\/\//);
+    expect(config.siteUrl).toBe('https://pepa.example');
+  });
+});
