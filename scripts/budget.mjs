@@ -1,0 +1,102 @@
+// `npm run budget`: a production (live) build, then the checks that are deterministic enough for
+// the test command: byte budgets (brotli), no secret in dist/, safe external links, a strict CSP,
+// and no demo code in a live build. Prints a table; exits non-zero when anything fails.
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { buildSite } from './build.mjs';
+import { BYTE_BUDGETS, analyseBuild, formatKb, markdownTable } from './lib/bundle-stats.mjs';
+import { cspProblems, filesContaining, unsafeBlankLinks } from './lib/build-checks.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const PRIVATE_CANARY = 'sk-private-canary-do-not-ship-4f9c2e';
+
+// A live build as a deployment would make it, with a private-looking variable in the
+// environment that must never reach the bundle.
+process.env.VITE_VAPI_PUBLIC_KEY ??= 'budget-check-public-key';
+process.env.VITE_VAPI_ASSISTANT_ID ??= 'budget-check-assistant-id';
+process.env.VAPI_PRIVATE_KEY = PRIVATE_CANARY;
+delete process.env.VITE_PEPA_DEMO;
+
+const dist = await buildSite({ quiet: true });
+const stats = await analyseBuild(dist);
+const rows = [];
+let failed = false;
+const check = (name, pass, figure, budget) => {
+  rows.push([name, figure, budget, pass ? 'pass' : 'FAIL']);
+  if (!pass) failed = true;
+};
+
+const fmt = (s) => `${formatKb(s.raw)} raw / ${formatKb(s.gzip)} gz / ${formatKb(s.brotli)} br`;
+check(
+  'initial JS (index.html)',
+  stats.initialJs.total.brotli <= BYTE_BUDGETS.initialJs,
+  fmt(stats.initialJs.total),
+  `≤ ${formatKb(BYTE_BUDGETS.initialJs)} br`,
+);
+rows.push(['initial CSS (index.html)', fmt(stats.initialCss.total), '—', 'info']);
+for (const chunk of stats.onDemand) {
+  if (chunk.file.endsWith('.css')) {
+    rows.push([`on demand: ${chunk.label}`, fmt(chunk), '—', 'info']);
+    continue;
+  }
+  check(
+    `on demand: ${chunk.label}`,
+    chunk.brotli <= BYTE_BUDGETS.onDemandChunk,
+    fmt(chunk),
+    `≤ ${formatKb(BYTE_BUDGETS.onDemandChunk)} br`,
+  );
+}
+
+const leaks = await filesContaining(dist, [PRIVATE_CANARY]);
+check(
+  'private variables in dist/',
+  leaks.length === 0,
+  leaks.map((l) => l.file).join(', ') || 'none',
+  'none',
+);
+
+const simulator = await filesContaining(dist, ['pepa-room-simulator']);
+check(
+  'demo simulator in a live build',
+  simulator.length === 0,
+  simulator.map((l) => l.file).join(', ') || 'absent',
+  'absent',
+);
+
+for (const page of ['index.html', '404.html']) {
+  const html = await readFile(join(dist, page), 'utf8');
+  const links = unsafeBlankLinks(html);
+  check(
+    `${page}: target=_blank links`,
+    links.length === 0,
+    links.length ? links.join(' ') : 'all noopener noreferrer',
+    'noopener noreferrer',
+  );
+  const csp = cspProblems(html);
+  check(
+    `${page}: Content-Security-Policy`,
+    csp.length === 0,
+    csp.join('; ') || 'strict',
+    "no 'unsafe-eval', no inline script",
+  );
+}
+const headers = await readFile(join(dist, '_headers'), 'utf8');
+const headerNames = [
+  'Content-Security-Policy',
+  'Permissions-Policy',
+  'Referrer-Policy',
+  'X-Content-Type-Options',
+];
+const missingHeaders = headerNames.filter((name) => !headers.includes(`${name}:`));
+check(
+  '_headers file',
+  missingHeaders.length === 0 && headers.includes("frame-ancestors 'none'"),
+  missingHeaders.join(', ') || 'complete',
+  headerNames.join(', ') + ", frame-ancestors 'none'",
+);
+
+console.log(markdownTable(['check', 'figure', 'budget', 'result'], rows));
+if (failed) {
+  console.error('\nbudget: at least one check failed (see the table above)');
+  process.exit(1);
+}

@@ -1,0 +1,79 @@
+// Checks on a built site that no visitor should have to find out about: secrets in the bundle,
+// external links that leak the opener, a missing or weak Content-Security-Policy.
+import { readFile, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+async function* walk(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+/**
+ * Every file under `dir` that contains any of `needles`.
+ * @param {string} dir
+ * @param {string[]} needles
+ */
+export async function filesContaining(dir, needles) {
+  const found = [];
+  for await (const file of walk(dir)) {
+    const text = (await readFile(file)).toString('latin1');
+    for (const needle of needles) {
+      if (needle && text.includes(needle)) found.push({ file: relative(dir, file), needle });
+    }
+  }
+  return found;
+}
+
+/**
+ * Anchors that open a new tab without both `noopener` and `noreferrer`.
+ * @param {string} html
+ */
+export function unsafeBlankLinks(html) {
+  const problems = [];
+  for (const [tag] of html.matchAll(/<a\b[^>]*>/g)) {
+    if (!/\starget="_blank"/.test(tag)) continue;
+    const rel = (/\srel="([^"]*)"/.exec(tag)?.[1] ?? '').split(/\s+/);
+    if (!rel.includes('noopener') || !rel.includes('noreferrer')) problems.push(tag);
+  }
+  return problems;
+}
+
+/**
+ * Problems with the page's CSP `<meta>` and scripts.
+ * @param {string} html
+ */
+export function cspProblems(html) {
+  const problems = [];
+  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html);
+  if (!meta) return ['no Content-Security-Policy <meta>'];
+  const policy = meta[1].replaceAll('&#39;', "'").replaceAll('&quot;', '"');
+  const directives = new Map(
+    policy
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name, values]),
+  );
+  if (policy.includes("'unsafe-eval'")) problems.push("the policy allows 'unsafe-eval'");
+  const scripts = directives.get('script-src') ?? directives.get('default-src') ?? [];
+  if (scripts.includes("'unsafe-inline'")) problems.push("script-src allows 'unsafe-inline'");
+  if (!(directives.get('default-src') ?? []).includes("'self'")) {
+    problems.push("default-src is not 'self'");
+  }
+  if ((directives.get('object-src') ?? []).join(' ') !== "'none'") {
+    problems.push("object-src is not 'none'");
+  }
+  if ((directives.get('base-uri') ?? []).join(' ') !== "'self'") {
+    problems.push("base-uri is not 'self'");
+  }
+  for (const [tag] of html.matchAll(/<script\b[^>]*>/g)) {
+    if (!/\ssrc="/.test(tag) && !/type="application\/(ld\+)?json"/.test(tag)) {
+      problems.push(`inline script: ${tag}`);
+    }
+  }
+  if (/\son[a-z]+="/i.test(html)) problems.push('inline event handler attribute');
+  return problems;
+}

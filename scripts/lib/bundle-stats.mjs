@@ -1,0 +1,104 @@
+// Byte sizes of a built site: what index.html loads up front, and each chunk loaded on demand.
+import { readFile, readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/** 1 KB here is 1024 bytes. */
+export const KB = 1024;
+
+/** Budgets in brotli bytes. */
+export const BYTE_BUDGETS = {
+  initialJs: 70 * KB,
+  onDemandChunk: 60 * KB,
+};
+
+/** @param {Buffer} buffer */
+export function sizes(buffer) {
+  return {
+    raw: buffer.length,
+    gzip: gzipSync(buffer, { level: 9 }).length,
+    brotli: brotliCompressSync(buffer, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+    }).length,
+  };
+}
+
+function sum(list) {
+  return list.reduce(
+    (total, item) => ({
+      raw: total.raw + item.raw,
+      gzip: total.gzip + item.gzip,
+      brotli: total.brotli + item.brotli,
+    }),
+    { raw: 0, gzip: 0, brotli: 0 },
+  );
+}
+
+/**
+ * The asset URLs an HTML page loads before any script runs: module scripts, module preloads
+ * and stylesheets.
+ * @param {string} html
+ */
+export function initialAssets(html) {
+  const js = new Set();
+  const css = new Set();
+  for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) js.add(src);
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
+    const href = /\shref="([^"]+)"/.exec(tag)?.[1];
+    if (!href) continue;
+    if (/rel="modulepreload"/.test(tag)) js.add(href);
+    if (/rel="stylesheet"/.test(tag)) css.add(href);
+  }
+  return { js: [...js], css: [...css] };
+}
+
+/**
+ * A label for an on-demand chunk from its file name (`name-hash.js`).
+ * @param {string} file
+ */
+export function chunkLabel(file) {
+  return basename(file).replace(/-[\w-]{8}\.(js|css)$/, '.$1');
+}
+
+/**
+ * @param {string} distDir
+ */
+export async function analyseBuild(distDir) {
+  const html = await readFile(join(distDir, 'index.html'), 'utf8');
+  const initial = initialAssets(html);
+  const load = async (url) => ({
+    file: url.replace(/^\//, ''),
+    ...sizes(await readFile(join(distDir, url.replace(/^\//, '')))),
+  });
+  const initialJs = await Promise.all(initial.js.map(load));
+  const initialCss = await Promise.all(initial.css.map(load));
+  const loadedUp = new Set([...initial.js, ...initial.css].map((url) => url.replace(/^\//, '')));
+  const assets = await readdir(join(distDir, 'assets'));
+  const onDemand = await Promise.all(
+    assets
+      .filter((name) => /\.(js|css)$/.test(name) && !loadedUp.has(`assets/${name}`))
+      .sort()
+      .map((name) => load(`assets/${name}`)),
+  );
+  return {
+    initialJs: { files: initialJs, total: sum(initialJs) },
+    initialCss: { files: initialCss, total: sum(initialCss) },
+    onDemand: onDemand.map((chunk) => ({ ...chunk, label: chunkLabel(chunk.file) })),
+  };
+}
+
+/** @param {number} bytes */
+export function formatKb(bytes) {
+  return `${(bytes / KB).toFixed(1)} KB`;
+}
+
+/**
+ * Renders rows as a Markdown table.
+ * @param {string[]} header
+ * @param {string[][]} rows
+ */
+export function markdownTable(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells) => `| ${cells.map((c, i) => (c ?? '').padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
