@@ -1,0 +1,91 @@
+// `npm run generate`: rewrites generated/ from the vendored spec with @hey-api/openapi-ts, using
+// openapi-ts.config.ts. `--check` generates into a temporary folder instead and fails when
+// generated/ differs from what the generator produces (the test command runs it).
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const repoRoot = resolve(import.meta.dirname, '..');
+
+/**
+ * Generates the client for `input` into `output` (both default to the repository's own).
+ * @param {{ input?: string, output?: string }} [options]
+ */
+export async function generate({ input, output } = {}) {
+  const { createClient } = await import('@hey-api/openapi-ts');
+  const overrides = {
+    configFile: join(repoRoot, 'openapi-ts.config.ts'),
+    logs: { level: 'silent', file: false },
+  };
+  if (input) overrides.input = resolve(input);
+  if (output) overrides.output = { path: resolve(output) };
+  await createClient(overrides);
+}
+
+async function listFiles(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** Lists the files that differ between two folders (missing, extra or changed). */
+export async function diffFolders(expectedDir, actualDir) {
+  const expected = await listFiles(expectedDir);
+  const actual = await listFiles(actualDir);
+  const problems = [];
+  for (const file of expected) {
+    if (!actual.includes(file)) {
+      problems.push(`missing: ${file}`);
+      continue;
+    }
+    const [a, b] = await Promise.all([
+      readFile(join(expectedDir, file)),
+      readFile(join(actualDir, file)),
+    ]);
+    if (!a.equals(b)) problems.push(`changed: ${file}`);
+  }
+  for (const file of actual) if (!expected.includes(file)) problems.push(`not generated: ${file}`);
+  return problems;
+}
+
+/** Generates into a temporary folder and compares it with `generatedDir`. */
+export async function checkGenerated({ input, generatedDir = join(repoRoot, 'generated') } = {}) {
+  const temp = await mkdtemp(join(tmpdir(), 'pepa-generated-'));
+  try {
+    await generate({ input, output: temp });
+    return await diffFolders(temp, generatedDir);
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const check = process.argv.includes('--check');
+  const started = performance.now();
+  if (check) {
+    const problems = await checkGenerated();
+    if (problems.length > 0) {
+      console.error(
+        `generated/ is not what the generator produces from openapi/ (${problems.length} file(s)):`,
+      );
+      for (const problem of problems.slice(0, 20)) console.error(`  ${problem}`);
+      console.error('Run `npm run generate` and commit the result.');
+      process.exit(1);
+    }
+    console.log('generated/ matches openapi/.');
+  } else {
+    await generate();
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`generated/ rewritten from openapi/ in ${seconds} s.`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * The app's door to the provider's REST API. Only this folder imports `generated/`; the rest of
+ * the app imports from here. It is loaded with the voice chat, so it pulls in the one SDK function
+ * it needs and nothing else.
+ */
+import { callControllerCreateWebCall } from '../../generated/sdk.gen';
+import type { Call, CreateWebCallDto } from '../../generated/types.gen';
+
+export type { Call, CreateWebCallDto };
+
+/** `http`: the provider answered with an error status. `network`: no answer (offline, aborted). */
+export type VapiApiErrorKind = 'http' | 'network';
+
+interface VapiApiErrorInit {
+  kind: VapiApiErrorKind;
+  status: number;
+  body: unknown;
+  details: readonly string[];
+  cause?: unknown;
+}
+
+/** A failed provider request. `status` is 0 when there was no HTTP answer. */
+export class VapiApiError extends Error {
+  override readonly name = 'VapiApiError';
+  readonly kind: VapiApiErrorKind;
+  readonly status: number;
+  /** The error body as the provider sent it (parsed JSON when it was JSON). */
+  readonly body: unknown;
+  /** What the provider said was wrong: its message(s), or each request validation problem. */
+  readonly details: readonly string[];
+
+  constructor(message: string, init: VapiApiErrorInit) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = init.kind;
+    this.status = init.status;
+    this.body = init.body;
+    this.details = init.details;
+  }
+}
+
+export function isVapiApiError(value: unknown): value is VapiApiError {
+  return value instanceof VapiApiError;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return value ? [value] : [];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+/**
+ * Reads the reason out of an error body: the provider's `{ message }` (a string or a list), or a
+ * problem+json body with a `validation` list (what the mock sends for an invalid request).
+ */
+export function errorDetails(body: unknown): string[] {
+  if (typeof body === 'string') return strings(body.trim().slice(0, 300));
+  if (!isRecord(body)) return [];
+  if (Array.isArray(body.validation)) {
+    return body.validation.filter(isRecord).map((problem) => {
+      if (typeof problem.message === 'string') return problem.message;
+      const location = Array.isArray(problem.location) ? problem.location.join('.') : 'request';
+      return `${location} is invalid`;
+    });
+  }
+  const messages = strings(body.message);
+  if (messages.length > 0) return messages;
+  return strings(body.detail ?? body.title ?? body.error);
+}
+
+function httpError(operation: string, status: number, body: unknown): VapiApiError {
+  const details = errorDetails(body);
+  const reason = details.length > 0 ? `: ${details.join('; ')}` : '';
+  return new VapiApiError(`${operation} failed with HTTP ${status}${reason}`, {
+    kind: 'http',
+    status,
+    body,
+    details,
+  });
+}
+
+function networkError(operation: string, cause: unknown): VapiApiError {
+  const reason = cause instanceof Error ? cause.message : 'no response';
+  return new VapiApiError(`${operation} failed: ${reason}`, {
+    kind: 'network',
+    status: 0,
+    body: undefined,
+    details: [],
+    cause,
+  });
+}
+
+/**
+ * Creates a web call (`POST /call/web`). Resolves with the Call (its `webCallUrl` is the room to
+ * join); rejects only with a {@link VapiApiError}.
+ */
+export async function createWebCall(
+  body: CreateWebCallDto,
+  options: { signal?: AbortSignal } = {},
+): Promise<Call> {
+  const operation = 'Creating the web call';
+  let result: Awaited<ReturnType<typeof callControllerCreateWebCall>>;
+  try {
+    result = await callControllerCreateWebCall({ body, signal: options.signal });
+  } catch (cause) {
+    throw networkError(operation, cause);
+  }
+  const { data } = result;
+  // Typed by the spec's declared errors, but any body can arrive (the mock's problem+json too).
+  const error: unknown = 'error' in result ? result.error : undefined;
+  // The client types `response` as always present, yet leaves it out when fetch itself failed.
+  const response: Response | undefined = result.response;
+  if (!response) throw networkError(operation, error);
+  if (error !== undefined || !response.ok) throw httpError(operation, response.status, error);
+  if (!isRecord(data) || typeof data.id !== 'string') {
+    throw httpError(operation, response.status, data);
+  }
+  return data;
+}
