@@ -4641,6 +4641,10 @@ export type AssistantControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type AssistantControllerFindAllError = AssistantControllerFindAllErrors[keyof AssistantControllerFindAllErrors];
@@ -4666,6 +4670,10 @@ export type AssistantControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type AssistantControllerCreateError = AssistantControllerCreateErrors[keyof AssistantControllerCreateErrors];
@@ -4696,6 +4704,10 @@ export type AssistantControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type AssistantControllerRemoveError = AssistantControllerRemoveErrors[keyof AssistantControllerRemoveErrors];
@@ -4726,6 +4738,10 @@ export type AssistantControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type AssistantControllerFindOneError = AssistantControllerFindOneErrors[keyof AssistantControllerFindOneErrors];
@@ -4756,6 +4772,10 @@ export type AssistantControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type AssistantControllerUpdateError = AssistantControllerUpdateErrors[keyof AssistantControllerUpdateErrors];
@@ -4786,6 +4806,10 @@ export type AssistantControllerReplaceErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type AssistantControllerReplaceError = AssistantControllerReplaceErrors[keyof AssistantControllerReplaceErrors];
@@ -4825,6 +4849,10 @@ export type AssistantControllerFindVersionsErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type AssistantControllerFindVersionsError = AssistantControllerFindVersionsErrors[keyof AssistantControllerFindVersionsErrors];
@@ -4871,6 +4899,10 @@ export type AssistantControllerFindAllPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type AssistantControllerFindAllPaginatedError = AssistantControllerFindAllPaginatedErrors[keyof AssistantControllerFindAllPaginatedErrors];
@@ -4921,6 +4953,10 @@ export type CallControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerFindAllError = CallControllerFindAllErrors[keyof CallControllerFindAllErrors];
@@ -4946,6 +4982,10 @@ export type CallControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerCreateError = CallControllerCreateErrors[keyof CallControllerCreateErrors];
@@ -4976,6 +5016,10 @@ export type CallControllerDeleteCallDataErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerDeleteCallDataError = CallControllerDeleteCallDataErrors[keyof CallControllerDeleteCallDataErrors];
@@ -5006,6 +5050,10 @@ export type CallControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerFindOneError = CallControllerFindOneErrors[keyof CallControllerFindOneErrors];
@@ -5036,6 +5084,10 @@ export type CallControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerUpdateError = CallControllerUpdateErrors[keyof CallControllerUpdateErrors];
@@ -5061,6 +5113,10 @@ export type CallControllerCreatePhoneCallErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerCreatePhoneCallError = CallControllerCreatePhoneCallErrors[keyof CallControllerCreatePhoneCallErrors];
@@ -5086,6 +5142,10 @@ export type CallControllerCreateWebCallErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerCreateWebCallError = CallControllerCreateWebCallErrors[keyof CallControllerCreateWebCallErrors];
@@ -5136,6 +5196,10 @@ export type CallControllerFindAllPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerFindAllPaginatedError = CallControllerFindAllPaginatedErrors[keyof CallControllerFindAllPaginatedErrors];
@@ -5186,6 +5250,10 @@ export type CallControllerFindAllMetadataPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerFindAllMetadataPaginatedError = CallControllerFindAllMetadataPaginatedErrors[keyof CallControllerFindAllMetadataPaginatedErrors];
@@ -5228,6 +5296,10 @@ export type CallControllerCallsExportErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CallControllerCallsExportError = CallControllerCallsExportErrors[keyof CallControllerCallsExportErrors];
@@ -5266,6 +5338,10 @@ export type SquadControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SquadControllerFindAllError = SquadControllerFindAllErrors[keyof SquadControllerFindAllErrors];
@@ -5291,6 +5367,10 @@ export type SquadControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SquadControllerCreateError = SquadControllerCreateErrors[keyof SquadControllerCreateErrors];
@@ -5321,6 +5401,10 @@ export type SquadControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SquadControllerRemoveError = SquadControllerRemoveErrors[keyof SquadControllerRemoveErrors];
@@ -5351,6 +5435,10 @@ export type SquadControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SquadControllerFindOneError = SquadControllerFindOneErrors[keyof SquadControllerFindOneErrors];
@@ -5381,6 +5469,10 @@ export type SquadControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SquadControllerUpdateError = SquadControllerUpdateErrors[keyof SquadControllerUpdateErrors];
@@ -5406,6 +5498,10 @@ export type WorkflowControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type WorkflowControllerFindAllError = WorkflowControllerFindAllErrors[keyof WorkflowControllerFindAllErrors];
@@ -5431,6 +5527,10 @@ export type WorkflowControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type WorkflowControllerCreateError = WorkflowControllerCreateErrors[keyof WorkflowControllerCreateErrors];
@@ -5461,6 +5561,10 @@ export type WorkflowControllerDeleteErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type WorkflowControllerDeleteError = WorkflowControllerDeleteErrors[keyof WorkflowControllerDeleteErrors];
@@ -5491,6 +5595,10 @@ export type WorkflowControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type WorkflowControllerFindOneError = WorkflowControllerFindOneErrors[keyof WorkflowControllerFindOneErrors];
@@ -5521,6 +5629,10 @@ export type WorkflowControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type WorkflowControllerUpdateError = WorkflowControllerUpdateErrors[keyof WorkflowControllerUpdateErrors];
@@ -5571,6 +5683,10 @@ export type CampaignControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CampaignControllerFindAllError = CampaignControllerFindAllErrors[keyof CampaignControllerFindAllErrors];
@@ -5596,6 +5712,10 @@ export type CampaignControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CampaignControllerCreateError = CampaignControllerCreateErrors[keyof CampaignControllerCreateErrors];
@@ -5626,6 +5746,10 @@ export type CampaignControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CampaignControllerRemoveError = CampaignControllerRemoveErrors[keyof CampaignControllerRemoveErrors];
@@ -5656,6 +5780,10 @@ export type CampaignControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CampaignControllerFindOneError = CampaignControllerFindOneErrors[keyof CampaignControllerFindOneErrors];
@@ -5686,6 +5814,10 @@ export type CampaignControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CampaignControllerUpdateError = CampaignControllerUpdateErrors[keyof CampaignControllerUpdateErrors];
@@ -5740,6 +5872,10 @@ export type SessionControllerFindAllPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SessionControllerFindAllPaginatedError = SessionControllerFindAllPaginatedErrors[keyof SessionControllerFindAllPaginatedErrors];
@@ -5765,6 +5901,10 @@ export type SessionControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SessionControllerCreateError = SessionControllerCreateErrors[keyof SessionControllerCreateErrors];
@@ -5795,6 +5935,10 @@ export type SessionControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SessionControllerRemoveError = SessionControllerRemoveErrors[keyof SessionControllerRemoveErrors];
@@ -5825,6 +5969,10 @@ export type SessionControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SessionControllerFindOneError = SessionControllerFindOneErrors[keyof SessionControllerFindOneErrors];
@@ -5855,6 +6003,10 @@ export type SessionControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type SessionControllerUpdateError = SessionControllerUpdateErrors[keyof SessionControllerUpdateErrors];
@@ -5893,6 +6045,10 @@ export type ToolControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ToolControllerFindAllError = ToolControllerFindAllErrors[keyof ToolControllerFindAllErrors];
@@ -5918,6 +6074,10 @@ export type ToolControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ToolControllerCreateError = ToolControllerCreateErrors[keyof ToolControllerCreateErrors];
@@ -5948,6 +6108,10 @@ export type ToolControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ToolControllerRemoveError = ToolControllerRemoveErrors[keyof ToolControllerRemoveErrors];
@@ -5978,6 +6142,10 @@ export type ToolControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ToolControllerFindOneError = ToolControllerFindOneErrors[keyof ToolControllerFindOneErrors];
@@ -6008,6 +6176,10 @@ export type ToolControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ToolControllerUpdateError = ToolControllerUpdateErrors[keyof ToolControllerUpdateErrors];
@@ -6046,6 +6218,10 @@ export type KnowledgeBaseControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type KnowledgeBaseControllerFindAllError = KnowledgeBaseControllerFindAllErrors[keyof KnowledgeBaseControllerFindAllErrors];
@@ -6071,6 +6247,10 @@ export type KnowledgeBaseControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type KnowledgeBaseControllerCreateError = KnowledgeBaseControllerCreateErrors[keyof KnowledgeBaseControllerCreateErrors];
@@ -6101,6 +6281,10 @@ export type KnowledgeBaseControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type KnowledgeBaseControllerRemoveError = KnowledgeBaseControllerRemoveErrors[keyof KnowledgeBaseControllerRemoveErrors];
@@ -6131,6 +6315,10 @@ export type KnowledgeBaseControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type KnowledgeBaseControllerFindOneError = KnowledgeBaseControllerFindOneErrors[keyof KnowledgeBaseControllerFindOneErrors];
@@ -6161,6 +6349,10 @@ export type KnowledgeBaseControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type KnowledgeBaseControllerUpdateError = KnowledgeBaseControllerUpdateErrors[keyof KnowledgeBaseControllerUpdateErrors];
@@ -6215,6 +6407,10 @@ export type StructuredOutputControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type StructuredOutputControllerFindAllError = StructuredOutputControllerFindAllErrors[keyof StructuredOutputControllerFindAllErrors];
@@ -6240,6 +6436,10 @@ export type StructuredOutputControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type StructuredOutputControllerCreateError = StructuredOutputControllerCreateErrors[keyof StructuredOutputControllerCreateErrors];
@@ -6270,6 +6470,10 @@ export type StructuredOutputControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type StructuredOutputControllerRemoveError = StructuredOutputControllerRemoveErrors[keyof StructuredOutputControllerRemoveErrors];
@@ -6300,6 +6504,10 @@ export type StructuredOutputControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type StructuredOutputControllerFindOneError = StructuredOutputControllerFindOneErrors[keyof StructuredOutputControllerFindOneErrors];
@@ -6335,6 +6543,10 @@ export type StructuredOutputControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type StructuredOutputControllerUpdateError = StructuredOutputControllerUpdateErrors[keyof StructuredOutputControllerUpdateErrors];
@@ -6373,6 +6585,10 @@ export type TokenControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TokenControllerFindAllError = TokenControllerFindAllErrors[keyof TokenControllerFindAllErrors];
@@ -6398,6 +6614,10 @@ export type TokenControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TokenControllerCreateError = TokenControllerCreateErrors[keyof TokenControllerCreateErrors];
@@ -6428,6 +6648,10 @@ export type TokenControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TokenControllerRemoveError = TokenControllerRemoveErrors[keyof TokenControllerRemoveErrors];
@@ -6458,6 +6682,10 @@ export type TokenControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TokenControllerFindOneError = TokenControllerFindOneErrors[keyof TokenControllerFindOneErrors];
@@ -6488,6 +6716,10 @@ export type TokenControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TokenControllerUpdateError = TokenControllerUpdateErrors[keyof TokenControllerUpdateErrors];
@@ -6538,6 +6770,10 @@ export type TemplateControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TemplateControllerFindAllError = TemplateControllerFindAllErrors[keyof TemplateControllerFindAllErrors];
@@ -6563,6 +6799,10 @@ export type TemplateControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TemplateControllerCreateError = TemplateControllerCreateErrors[keyof TemplateControllerCreateErrors];
@@ -6593,6 +6833,10 @@ export type TemplateControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TemplateControllerRemoveError = TemplateControllerRemoveErrors[keyof TemplateControllerRemoveErrors];
@@ -6623,6 +6867,10 @@ export type TemplateControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TemplateControllerFindOneError = TemplateControllerFindOneErrors[keyof TemplateControllerFindOneErrors];
@@ -6653,6 +6901,10 @@ export type TemplateControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TemplateControllerUpdateError = TemplateControllerUpdateErrors[keyof TemplateControllerUpdateErrors];
@@ -6695,6 +6947,10 @@ export type CredentialControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CredentialControllerFindAllError = CredentialControllerFindAllErrors[keyof CredentialControllerFindAllErrors];
@@ -6720,6 +6976,10 @@ export type CredentialControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CredentialControllerCreateError = CredentialControllerCreateErrors[keyof CredentialControllerCreateErrors];
@@ -6750,6 +7010,10 @@ export type CredentialControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CredentialControllerRemoveError = CredentialControllerRemoveErrors[keyof CredentialControllerRemoveErrors];
@@ -6780,6 +7044,10 @@ export type CredentialControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CredentialControllerFindOneError = CredentialControllerFindOneErrors[keyof CredentialControllerFindOneErrors];
@@ -6810,6 +7078,10 @@ export type CredentialControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CredentialControllerUpdateError = CredentialControllerUpdateErrors[keyof CredentialControllerUpdateErrors];
@@ -6835,6 +7107,10 @@ export type TemplateControllerFindAllPinnedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TemplateControllerFindAllPinnedError = TemplateControllerFindAllPinnedErrors[keyof TemplateControllerFindAllPinnedErrors];
@@ -6860,6 +7136,10 @@ export type CredentialControllerGenerateSessionErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CredentialControllerGenerateSessionError = CredentialControllerGenerateSessionErrors[keyof CredentialControllerGenerateSessionErrors];
@@ -6885,6 +7165,10 @@ export type CredentialControllerHandleWebhookErrors = {
      * The request body is invalid.
      */
     400: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CredentialControllerHandleWebhookError = CredentialControllerHandleWebhookErrors[keyof CredentialControllerHandleWebhookErrors];
@@ -6910,6 +7194,10 @@ export type CredentialControllerTriggerCredentialActionErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type CredentialControllerTriggerCredentialActionError = CredentialControllerTriggerCredentialActionErrors[keyof CredentialControllerTriggerCredentialActionErrors];
@@ -6964,6 +7252,10 @@ export type ChatControllerListChatsErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ChatControllerListChatsError = ChatControllerListChatsErrors[keyof ChatControllerListChatsErrors];
@@ -6989,6 +7281,10 @@ export type ChatControllerCreateChatErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ChatControllerCreateChatError = ChatControllerCreateChatErrors[keyof ChatControllerCreateChatErrors];
@@ -7019,6 +7315,10 @@ export type ChatControllerDeleteChatErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ChatControllerDeleteChatError = ChatControllerDeleteChatErrors[keyof ChatControllerDeleteChatErrors];
@@ -7049,6 +7349,10 @@ export type ChatControllerGetChatErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ChatControllerGetChatError = ChatControllerGetChatErrors[keyof ChatControllerGetChatErrors];
@@ -7074,6 +7378,10 @@ export type ChatControllerCreateOpenAiChatErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ChatControllerCreateOpenAiChatError = ChatControllerCreateOpenAiChatErrors[keyof ChatControllerCreateOpenAiChatErrors];
@@ -7099,6 +7407,10 @@ export type ChatControllerCreateWebChatErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ChatControllerCreateWebChatError = ChatControllerCreateWebChatErrors[keyof ChatControllerCreateWebChatErrors];
@@ -7124,6 +7436,10 @@ export type ChatControllerCreateOpenAiWebChatErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ChatControllerCreateOpenAiWebChatError = ChatControllerCreateOpenAiWebChatErrors[keyof ChatControllerCreateOpenAiWebChatErrors];
@@ -7149,6 +7465,10 @@ export type PhoneNumberControllerImportTwilioErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type PhoneNumberControllerImportTwilioError = PhoneNumberControllerImportTwilioErrors[keyof PhoneNumberControllerImportTwilioErrors];
@@ -7174,6 +7494,10 @@ export type PhoneNumberControllerImportVonageErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type PhoneNumberControllerImportVonageError = PhoneNumberControllerImportVonageErrors[keyof PhoneNumberControllerImportVonageErrors];
@@ -7212,6 +7536,10 @@ export type PhoneNumberControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type PhoneNumberControllerFindAllError = PhoneNumberControllerFindAllErrors[keyof PhoneNumberControllerFindAllErrors];
@@ -7237,6 +7565,10 @@ export type PhoneNumberControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type PhoneNumberControllerCreateError = PhoneNumberControllerCreateErrors[keyof PhoneNumberControllerCreateErrors];
@@ -7267,6 +7599,10 @@ export type PhoneNumberControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type PhoneNumberControllerRemoveError = PhoneNumberControllerRemoveErrors[keyof PhoneNumberControllerRemoveErrors];
@@ -7297,6 +7633,10 @@ export type PhoneNumberControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type PhoneNumberControllerFindOneError = PhoneNumberControllerFindOneErrors[keyof PhoneNumberControllerFindOneErrors];
@@ -7327,6 +7667,10 @@ export type PhoneNumberControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type PhoneNumberControllerUpdateError = PhoneNumberControllerUpdateErrors[keyof PhoneNumberControllerUpdateErrors];
@@ -7377,6 +7721,10 @@ export type PhoneNumberControllerFindAllPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type PhoneNumberControllerFindAllPaginatedError = PhoneNumberControllerFindAllPaginatedErrors[keyof PhoneNumberControllerFindAllPaginatedErrors];
@@ -7402,6 +7750,10 @@ export type FileControllerCreateDeprecatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type FileControllerCreateDeprecatedError = FileControllerCreateDeprecatedErrors[keyof FileControllerCreateDeprecatedErrors];
@@ -7427,6 +7779,10 @@ export type FileControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type FileControllerFindAllError = FileControllerFindAllErrors[keyof FileControllerFindAllErrors];
@@ -7452,6 +7808,10 @@ export type FileControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type FileControllerCreateError = FileControllerCreateErrors[keyof FileControllerCreateErrors];
@@ -7482,6 +7842,10 @@ export type FileControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type FileControllerRemoveError = FileControllerRemoveErrors[keyof FileControllerRemoveErrors];
@@ -7512,6 +7876,10 @@ export type FileControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type FileControllerFindOneError = FileControllerFindOneErrors[keyof FileControllerFindOneErrors];
@@ -7542,6 +7910,10 @@ export type FileControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type FileControllerUpdateError = FileControllerUpdateErrors[keyof FileControllerUpdateErrors];
@@ -7588,6 +7960,10 @@ export type TestSuiteControllerFindAllPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteControllerFindAllPaginatedError = TestSuiteControllerFindAllPaginatedErrors[keyof TestSuiteControllerFindAllPaginatedErrors];
@@ -7613,6 +7989,10 @@ export type TestSuiteControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteControllerCreateError = TestSuiteControllerCreateErrors[keyof TestSuiteControllerCreateErrors];
@@ -7643,6 +8023,10 @@ export type TestSuiteControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteControllerRemoveError = TestSuiteControllerRemoveErrors[keyof TestSuiteControllerRemoveErrors];
@@ -7673,6 +8057,10 @@ export type TestSuiteControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteControllerFindOneError = TestSuiteControllerFindOneErrors[keyof TestSuiteControllerFindOneErrors];
@@ -7703,6 +8091,10 @@ export type TestSuiteControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteControllerUpdateError = TestSuiteControllerUpdateErrors[keyof TestSuiteControllerUpdateErrors];
@@ -7754,6 +8146,10 @@ export type TestSuiteTestControllerFindAllPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteTestControllerFindAllPaginatedError = TestSuiteTestControllerFindAllPaginatedErrors[keyof TestSuiteTestControllerFindAllPaginatedErrors];
@@ -7784,6 +8180,10 @@ export type TestSuiteTestControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteTestControllerCreateError = TestSuiteTestControllerCreateErrors[keyof TestSuiteTestControllerCreateErrors];
@@ -7818,6 +8218,10 @@ export type TestSuiteTestControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteTestControllerRemoveError = TestSuiteTestControllerRemoveErrors[keyof TestSuiteTestControllerRemoveErrors];
@@ -7852,6 +8256,10 @@ export type TestSuiteTestControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteTestControllerFindOneError = TestSuiteTestControllerFindOneErrors[keyof TestSuiteTestControllerFindOneErrors];
@@ -7886,6 +8294,10 @@ export type TestSuiteTestControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteTestControllerUpdateError = TestSuiteTestControllerUpdateErrors[keyof TestSuiteTestControllerUpdateErrors];
@@ -7937,6 +8349,10 @@ export type TestSuiteRunControllerFindAllPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteRunControllerFindAllPaginatedError = TestSuiteRunControllerFindAllPaginatedErrors[keyof TestSuiteRunControllerFindAllPaginatedErrors];
@@ -7967,6 +8383,10 @@ export type TestSuiteRunControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteRunControllerCreateError = TestSuiteRunControllerCreateErrors[keyof TestSuiteRunControllerCreateErrors];
@@ -8001,6 +8421,10 @@ export type TestSuiteRunControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteRunControllerRemoveError = TestSuiteRunControllerRemoveErrors[keyof TestSuiteRunControllerRemoveErrors];
@@ -8035,6 +8459,10 @@ export type TestSuiteRunControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteRunControllerFindOneError = TestSuiteRunControllerFindOneErrors[keyof TestSuiteRunControllerFindOneErrors];
@@ -8069,6 +8497,10 @@ export type TestSuiteRunControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type TestSuiteRunControllerUpdateError = TestSuiteRunControllerUpdateErrors[keyof TestSuiteRunControllerUpdateErrors];
@@ -8119,6 +8551,10 @@ export type EvalControllerGetPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type EvalControllerGetPaginatedError = EvalControllerGetPaginatedErrors[keyof EvalControllerGetPaginatedErrors];
@@ -8144,6 +8580,10 @@ export type EvalControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type EvalControllerCreateError = EvalControllerCreateErrors[keyof EvalControllerCreateErrors];
@@ -8174,6 +8614,10 @@ export type EvalControllerRemoveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type EvalControllerRemoveError = EvalControllerRemoveErrors[keyof EvalControllerRemoveErrors];
@@ -8204,6 +8648,10 @@ export type EvalControllerGetErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type EvalControllerGetError = EvalControllerGetErrors[keyof EvalControllerGetErrors];
@@ -8234,6 +8682,10 @@ export type EvalControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type EvalControllerUpdateError = EvalControllerUpdateErrors[keyof EvalControllerUpdateErrors];
@@ -8284,6 +8736,10 @@ export type EvalControllerGetRunsPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type EvalControllerGetRunsPaginatedError = EvalControllerGetRunsPaginatedErrors[keyof EvalControllerGetRunsPaginatedErrors];
@@ -8309,6 +8765,10 @@ export type EvalControllerRunErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type EvalControllerRunError = EvalControllerRunErrors[keyof EvalControllerRunErrors];
@@ -8339,6 +8799,10 @@ export type EvalControllerRemoveRunErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type EvalControllerRemoveRunError = EvalControllerRemoveRunErrors[keyof EvalControllerRemoveRunErrors];
@@ -8369,6 +8833,10 @@ export type EvalControllerGetRunErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type EvalControllerGetRunError = EvalControllerGetRunErrors[keyof EvalControllerGetRunErrors];
@@ -8394,6 +8862,10 @@ export type OrgControllerFindAllErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerFindAllError = OrgControllerFindAllErrors[keyof OrgControllerFindAllErrors];
@@ -8419,6 +8891,10 @@ export type OrgControllerCreateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerCreateError = OrgControllerCreateErrors[keyof OrgControllerCreateErrors];
@@ -8449,6 +8925,10 @@ export type OrgControllerFeatureFlagEnabledErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerFeatureFlagEnabledError = OrgControllerFeatureFlagEnabledErrors[keyof OrgControllerFeatureFlagEnabledErrors];
@@ -8479,6 +8959,10 @@ export type OrgControllerDeleteOrgErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerDeleteOrgError = OrgControllerDeleteOrgErrors[keyof OrgControllerDeleteOrgErrors];
@@ -8509,6 +8993,10 @@ export type OrgControllerFindOneErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerFindOneError = OrgControllerFindOneErrors[keyof OrgControllerFindOneErrors];
@@ -8539,6 +9027,10 @@ export type OrgControllerUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerUpdateError = OrgControllerUpdateErrors[keyof OrgControllerUpdateErrors];
@@ -8569,6 +9061,10 @@ export type OrgControllerFindAllUsersErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerFindAllUsersError = OrgControllerFindAllUsersErrors[keyof OrgControllerFindAllUsersErrors];
@@ -8599,6 +9095,10 @@ export type OrgControllerOrgLeaveErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerOrgLeaveError = OrgControllerOrgLeaveErrors[keyof OrgControllerOrgLeaveErrors];
@@ -8633,6 +9133,10 @@ export type OrgControllerOrgRemoveUserErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerOrgRemoveUserError = OrgControllerOrgRemoveUserErrors[keyof OrgControllerOrgRemoveUserErrors];
@@ -8663,6 +9167,10 @@ export type OrgControllerUsersInviteErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerUsersInviteError = OrgControllerUsersInviteErrors[keyof OrgControllerUsersInviteErrors];
@@ -8693,6 +9201,10 @@ export type OrgControllerUserUpdateErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerUserUpdateError = OrgControllerUserUpdateErrors[keyof OrgControllerUserUpdateErrors];
@@ -8723,6 +9235,10 @@ export type OrgControllerOrgTokenErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type OrgControllerOrgTokenError = OrgControllerOrgTokenErrors[keyof OrgControllerOrgTokenErrors];
@@ -8774,6 +9290,10 @@ export type VoiceLibraryControllerVoiceGetByProviderErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceLibraryControllerVoiceGetByProviderError = VoiceLibraryControllerVoiceGetByProviderErrors[keyof VoiceLibraryControllerVoiceGetByProviderErrors];
@@ -8804,6 +9324,10 @@ export type VoiceLibraryControllerVoiceGetAccentsByProviderErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceLibraryControllerVoiceGetAccentsByProviderError = VoiceLibraryControllerVoiceGetAccentsByProviderErrors[keyof VoiceLibraryControllerVoiceGetAccentsByProviderErrors];
@@ -8834,6 +9358,10 @@ export type VoiceLibraryControllerVoiceLibrarySyncByProviderErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceLibraryControllerVoiceLibrarySyncByProviderError = VoiceLibraryControllerVoiceLibrarySyncByProviderErrors[keyof VoiceLibraryControllerVoiceLibrarySyncByProviderErrors];
@@ -8859,6 +9387,10 @@ export type VoiceLibraryControllerVoiceLibrarySyncDefaultVoicesErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceLibraryControllerVoiceLibrarySyncDefaultVoicesError = VoiceLibraryControllerVoiceLibrarySyncDefaultVoicesErrors[keyof VoiceLibraryControllerVoiceLibrarySyncDefaultVoicesErrors];
@@ -8884,6 +9416,10 @@ export type VoiceLibraryControllerVoiceLibraryCreateSesameVoiceErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceLibraryControllerVoiceLibraryCreateSesameVoiceError = VoiceLibraryControllerVoiceLibraryCreateSesameVoiceErrors[keyof VoiceLibraryControllerVoiceLibraryCreateSesameVoiceErrors];
@@ -8947,6 +9483,10 @@ export type ProviderResourceControllerGetProviderResourcesPaginatedErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ProviderResourceControllerGetProviderResourcesPaginatedError = ProviderResourceControllerGetProviderResourcesPaginatedErrors[keyof ProviderResourceControllerGetProviderResourcesPaginatedErrors];
@@ -8981,6 +9521,10 @@ export type ProviderResourceControllerCreateProviderResourceErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ProviderResourceControllerCreateProviderResourceError = ProviderResourceControllerCreateProviderResourceErrors[keyof ProviderResourceControllerCreateProviderResourceErrors];
@@ -9019,6 +9563,10 @@ export type ProviderResourceControllerDeleteProviderResourceErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ProviderResourceControllerDeleteProviderResourceError = ProviderResourceControllerDeleteProviderResourceErrors[keyof ProviderResourceControllerDeleteProviderResourceErrors];
@@ -9057,6 +9605,10 @@ export type ProviderResourceControllerGetProviderResourceErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ProviderResourceControllerGetProviderResourceError = ProviderResourceControllerGetProviderResourceErrors[keyof ProviderResourceControllerGetProviderResourceErrors];
@@ -9095,6 +9647,10 @@ export type ProviderResourceControllerUpdateProviderResourceErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ProviderResourceControllerUpdateProviderResourceError = ProviderResourceControllerUpdateProviderResourceErrors[keyof ProviderResourceControllerUpdateProviderResourceErrors];
@@ -9130,6 +9686,10 @@ export type ProviderControllerGetWorkflowsErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ProviderControllerGetWorkflowsError = ProviderControllerGetWorkflowsErrors[keyof ProviderControllerGetWorkflowsErrors];
@@ -9164,6 +9724,10 @@ export type ProviderControllerGetWorkflowTriggerHookErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ProviderControllerGetWorkflowTriggerHookError = ProviderControllerGetWorkflowTriggerHookErrors[keyof ProviderControllerGetWorkflowTriggerHookErrors];
@@ -9194,6 +9758,10 @@ export type ProviderControllerGetLocationsErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type ProviderControllerGetLocationsError = ProviderControllerGetLocationsErrors[keyof ProviderControllerGetLocationsErrors];
@@ -9229,6 +9797,10 @@ export type VoiceProviderControllerSearchVoicesErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceProviderControllerSearchVoicesError = VoiceProviderControllerSearchVoicesErrors[keyof VoiceProviderControllerSearchVoicesErrors];
@@ -9264,6 +9836,10 @@ export type VoiceProviderControllerSearchVoiceErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceProviderControllerSearchVoiceError = VoiceProviderControllerSearchVoiceErrors[keyof VoiceProviderControllerSearchVoiceErrors];
@@ -9294,6 +9870,10 @@ export type VoiceProviderControllerAddVoicesErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceProviderControllerAddVoicesError = VoiceProviderControllerAddVoicesErrors[keyof VoiceProviderControllerAddVoicesErrors];
@@ -9324,6 +9904,10 @@ export type VoiceProviderControllerAddVoiceErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceProviderControllerAddVoiceError = VoiceProviderControllerAddVoiceErrors[keyof VoiceProviderControllerAddVoiceErrors];
@@ -9349,6 +9933,10 @@ export type VoiceProviderControllerCloneVoicesErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type VoiceProviderControllerCloneVoicesError = VoiceProviderControllerCloneVoicesErrors[keyof VoiceProviderControllerCloneVoicesErrors];
@@ -9374,6 +9962,10 @@ export type AnalyticsControllerQueryErrors = {
      * The bearer token is missing or invalid.
      */
     401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
 };
 
 export type AnalyticsControllerQueryError = AnalyticsControllerQueryErrors[keyof AnalyticsControllerQueryErrors];

@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  exampleOf,
+  fixtureOperationsPath,
+  parseOperationsTable,
+  readSpec,
+  sharedOperationsPath,
+  specOperations,
+} from './spec';
+
+const table = parseOperationsTable(readFileSync(fixtureOperationsPath, 'utf8'));
+const spec = readSpec();
+const operations = specOperations(spec);
+
+describe('the vendored spec against the provider operations table', () => {
+  it.runIf(existsSync(sharedOperationsPath))(
+    'keeps the committed copy of the table identical to the provider facts',
+    () => {
+      expect(readFileSync(fixtureOperationsPath, 'utf8')).toBe(
+        readFileSync(sharedOperationsPath, 'utf8'),
+      );
+    },
+  );
+
+  it('covers exactly the 148 operations of the table', () => {
+    expect(table).toHaveLength(148);
+    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
+      table.map(({ method, path }) => `${method} ${path}`).sort(),
+    );
+  });
+
+  it('secures the API with a bearer token by default', () => {
+    expect(spec.security).toEqual([{ bearer: [] }]);
+  });
+
+  it.each(table)('$method $path matches the table ($operationId)', (row) => {
+    const operation = spec.paths[row.path]?.[row.method.toLowerCase() as 'get'];
+    if (!operation) throw new Error(`${row.method} ${row.path} is missing from the spec`);
+
+    expect(operation.operationId).toBe(row.operationId);
+
+    const templateNames = [...row.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+    const parameters = operation.parameters ?? [];
+    const pathParams = parameters.filter((p) => p.in === 'path');
+    expect(pathParams.map((p) => p.name)).toEqual(templateNames);
+    expect(pathParams.every((p) => p.required === true)).toBe(true);
+
+    const queryParams = parameters.filter((p) => p.in === 'query');
+    expect(queryParams.length > 0).toBe(row.takesQuery);
+
+    if (row.requestBody === '-') {
+      expect(operation.requestBody).toBeUndefined();
+    } else {
+      expect(Object.keys(operation.requestBody?.content ?? {})).toEqual([row.requestBody]);
+    }
+
+    expect(operation.deprecated === true).toBe(row.deprecated);
+
+    if (row.auth === 'none') {
+      expect(operation.security).toEqual([]);
+    } else {
+      // Inherits the document's bearer requirement, or restates it.
+      expect(
+        operation.security === undefined || operation.security.some((s) => 'bearer' in s),
+      ).toBe(true);
+      expect(operation.responses['401']).toBeDefined();
+    }
+
+    const success = Object.entries(operation.responses).filter(([code]) => /^2\d\d$/.test(code));
+    expect(success).toHaveLength(1);
+    const media = success[0]?.[1].content?.['application/json'];
+    expect(media?.schema).toBeDefined();
+    expect(exampleOf(media)).toBeDefined();
+  });
+});
