@@ -26,67 +26,68 @@ export function NavBar() {
   const close = () => setOpen(false);
 
   return (
-    <header className="fixed inset-x-0 top-0 z-50 border-b border-gold-400/15 bg-court-950/85 backdrop-blur-md supports-[backdrop-filter]:bg-court-950/70">
-      <nav
-        aria-label="Main"
-        className="mx-auto flex h-16 max-w-7xl items-center justify-between px-5 sm:px-8"
-      >
-        <a
-          href="#home"
-          className="flex items-center gap-2 font-display text-xl font-bold tracking-wider text-gold-300 transition hover:text-gold-200"
-        >
-          <CrownIcon className="size-6" />
-          $PEPA
-        </a>
+    // A shadow, not a border, draws the bar's edge: the bar stays exactly 4rem tall, the
+    // scroll-padding-top in styles.css.
+    <header className="fixed inset-x-0 top-0 z-50 bg-court-950/85 shadow-[0_1px_0_rgba(226,184,74,0.15)] backdrop-blur-md">
+      <nav aria-label="Main">
+        <div className="mx-auto flex h-16 max-w-7xl items-center justify-between px-5 sm:px-8">
+          <a
+            href="#home"
+            className="flex items-center gap-2 font-display text-xl font-bold tracking-wider text-gold-300 transition hover:text-gold-200"
+          >
+            <CrownIcon className="size-6" />
+            $PEPA
+          </a>
 
-        <ul className="hidden items-center gap-1 md:flex">
-          {NAV_LINKS.map((link) => (
-            <li key={link.href}>
-              <a
-                href={link.href}
-                className="rounded-full px-4 py-2 text-sm font-medium text-ivory/85 transition hover:bg-gold-300/10 hover:text-gold-200"
-              >
-                {link.label}
-              </a>
-            </li>
-          ))}
-        </ul>
+          <ul className="hidden items-center gap-1 md:flex">
+            {NAV_LINKS.map((link) => (
+              <li key={link.href}>
+                <a
+                  href={link.href}
+                  className="rounded-full px-4 py-2 text-sm font-medium text-ivory/85 transition hover:bg-gold-300/10 hover:text-gold-200"
+                >
+                  {link.label}
+                </a>
+              </li>
+            ))}
+          </ul>
 
-        <button
-          ref={toggleRef}
-          type="button"
-          className="grid size-11 place-items-center rounded-full border border-gold-400/30 text-gold-200 transition hover:border-gold-300 hover:bg-gold-300/10 md:hidden"
-          aria-label="Menu"
-          aria-expanded={open}
-          aria-controls={MENU_ID}
-          onClick={() => setOpen((was) => !was)}
+          <button
+            ref={toggleRef}
+            type="button"
+            className="grid size-11 place-items-center rounded-full border border-gold-400/30 text-gold-200 transition hover:border-gold-300 hover:bg-gold-300/10 md:hidden"
+            aria-label="Menu"
+            aria-expanded={open}
+            aria-controls={MENU_ID}
+            onClick={() => setOpen((was) => !was)}
+          >
+            {open ? <CloseIcon /> : <MenuIcon />}
+          </button>
+        </div>
+
+        <div
+          id={MENU_ID}
+          hidden={!open}
+          className="max-h-[calc(100svh-4rem)] overflow-y-auto border-t border-gold-400/15 md:hidden"
         >
-          {open ? <CloseIcon /> : <MenuIcon />}
-        </button>
+          <ul className="mx-auto flex max-w-7xl flex-col px-5 py-3 sm:px-8">
+            {NAV_LINKS.map((link) => (
+              <li key={link.href} className="border-b border-gold-400/10 last:border-0">
+                <a
+                  href={link.href}
+                  onClick={close}
+                  className="flex items-center justify-between py-4 font-display text-lg font-bold text-ivory transition hover:text-gold-200"
+                >
+                  {link.label}
+                  <span aria-hidden="true" className="text-gold-400">
+                    ›
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
       </nav>
-
-      <div
-        id={MENU_ID}
-        hidden={!open}
-        className="border-t border-gold-400/15 bg-court-950/95 md:hidden"
-      >
-        <ul className="mx-auto flex max-w-7xl flex-col px-5 py-3 sm:px-8">
-          {NAV_LINKS.map((link) => (
-            <li key={link.href}>
-              <a
-                href={link.href}
-                onClick={close}
-                className="flex items-center justify-between border-b border-gold-400/10 py-4 font-display text-lg font-bold text-ivory transition last:border-0 hover:text-gold-200"
-              >
-                {link.label}
-                <span aria-hidden="true" className="text-gold-400">
-                  ›
-                </span>
-              </a>
-            </li>
-          ))}
-        </ul>
-      </div>
     </header>
   );
 }

@@ -1,0 +1,86 @@
+import { test as base, expect } from '@playwright/test';
+
+/** Hosts the page may talk to: the site itself and the local mock, never the outside world. */
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+interface PageGuardOptions {
+  /** Console errors a spec expects (e.g. a failure it provokes on purpose). */
+  allowedConsoleErrors: RegExp[];
+}
+
+interface PageProblems {
+  /** Everything that went wrong in the page during the test, for specs that want to look. */
+  pageProblems: string[];
+}
+
+declare global {
+  interface Window {
+    __reportCspViolation?: (text: string) => void;
+  }
+}
+
+/**
+ * `test` for every browser spec: it fails the test on any console error, uncaught page error,
+ * Content-Security-Policy violation, hydration warning, failed subresource (HTTP 4xx/5xx), or
+ * request to a host other than 127.0.0.1/localhost. Opt out of specific console errors with
+ * `test.use({ allowedConsoleErrors: [/pattern/] })`.
+ */
+export const test = base.extend<PageGuardOptions & PageProblems>({
+  allowedConsoleErrors: [[], { option: true }],
+
+  pageProblems: [
+    async ({ context, allowedConsoleErrors }, use) => {
+      const problems: string[] = [];
+
+      // A binding survives navigations and is not subject to the page's CSP.
+      await context.exposeBinding('__reportCspViolation', (_source, text: string) => {
+        problems.push(`CSP violation: ${text}`);
+      });
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          window.__reportCspViolation?.(
+            `${event.violatedDirective} blocked ${event.blockedURI || '(inline)'}`,
+          );
+        });
+      });
+
+      context.on('request', (request) => {
+        const url = new URL(request.url());
+        if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return;
+        if (!LOCAL_HOSTS.has(url.hostname)) problems.push(`request to another host: ${url.href}`);
+      });
+
+      // An error status on a page itself is the test's to assert (the 404 page is one); on
+      // anything the page loads (a script, a font, an image) it is a problem.
+      const failedDocuments = new Set<string>();
+      context.on('response', (response) => {
+        if (response.status() < 400) return;
+        if (response.request().resourceType() === 'document') failedDocuments.add(response.url());
+        else problems.push(`HTTP ${response.status()} for ${response.url()}`);
+      });
+
+      context.on('console', (message) => {
+        const text = message.text();
+        if (/^Failed to load resource/.test(text) && failedDocuments.has(message.location().url)) {
+          return;
+        }
+        const isHydrationWarning =
+          message.type() === 'warning' && /hydrat|did not match/i.test(text);
+        if (message.type() !== 'error' && !isHydrationWarning) return;
+        if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
+        problems.push(`console ${message.type()}: ${text}`);
+      });
+
+      context.on('weberror', (error) => {
+        problems.push(`page error: ${error.error().message}`);
+      });
+
+      await use(problems);
+
+      expect(problems, 'the page reported problems').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
