@@ -74,3 +74,75 @@ describe('the vendored spec against the provider operations table', () => {
     expect(exampleOf(media)).toBeDefined();
   });
 });
+
+describe('the web-call schemas', () => {
+  const schemas = (spec.components?.schemas ?? {}) as Record<
+    string,
+    { properties?: Record<string, unknown>; additionalProperties?: unknown }
+  >;
+
+  it('describes every CreateWebCallDTO field of the realtime protocol', () => {
+    expect(Object.keys(schemas.CreateWebCallDTO?.properties ?? {}).sort()).toEqual(
+      [
+        'assistant',
+        'assistantId',
+        'assistantOverrides',
+        'roomDeleteOnUserLeaveEnabled',
+        'squad',
+        'squadId',
+        'squadOverrides',
+        'workflow',
+        'workflowId',
+        'workflowOverrides',
+      ].sort(),
+    );
+  });
+
+  it('describes the Call fields the client reads and the provider returns', () => {
+    expect(Object.keys(schemas.Call?.properties ?? {})).toEqual(
+      expect.arrayContaining([
+        'id',
+        'orgId',
+        'createdAt',
+        'updatedAt',
+        'type',
+        'status',
+        'assistantId',
+        'assistant',
+        'endedReason',
+        'cost',
+        'webCallUrl',
+        'artifactPlan',
+      ]),
+    );
+  });
+
+  it('uses the provider schema names the app imports, open to additional properties', () => {
+    for (const name of [
+      'CreateAssistantDTO',
+      'UpdateAssistantDTO',
+      'AssistantOverrides',
+      'Assistant',
+      'CreateSquadDTO',
+      'Squad',
+      'CreateWorkflowDTO',
+      'WorkflowOverrides',
+      'Workflow',
+      'CreateWebCallDTO',
+      'Call',
+    ]) {
+      expect(schemas[name]?.additionalProperties, name).toBe(true);
+    }
+  });
+
+  it('gives POST /call/web named examples: a plain web call and one that records video', () => {
+    const responses = spec.paths['/call/web']?.post?.responses['201'];
+    const examples = responses?.content?.['application/json']?.examples ?? {};
+    expect(Object.keys(examples)).toEqual(['plain', 'video']);
+    expect(examples.plain?.value).toMatchObject({
+      webCallUrl: 'https://pepa-demo.daily.co/AbCdEf123',
+      artifactPlan: { videoRecordingEnabled: false },
+    });
+    expect(examples.video?.value).toMatchObject({ artifactPlan: { videoRecordingEnabled: true } });
+  });
+});

@@ -32,7 +32,10 @@ export interface OperationObject {
   security?: Array<Record<string, string[]>>;
   parameters?: ParameterObject[];
   requestBody?: { required?: boolean; content: Record<string, MediaTypeObject> };
-  responses: Record<string, { $ref?: string; content?: Record<string, MediaTypeObject> }>;
+  responses: Record<
+    string,
+    { $ref?: string; description?: string; content?: Record<string, MediaTypeObject> }
+  >;
 }
 
 export interface OpenApiDocument {
