@@ -141,7 +141,7 @@ describe('a happy call', () => {
         assistant,
         { variableValues: { a: 1 } },
         'squad-1',
-        { nodes: [] },
+        { name: 'court', nodes: [], edges: [] },
         { x: 1 },
         {
           roomDeleteOnUserLeaveEnabled: false,
@@ -152,7 +152,7 @@ describe('a happy call', () => {
       assistant,
       assistantOverrides: { variableValues: { a: 1 } },
       squadId: 'squad-1',
-      workflow: { nodes: [] },
+      workflow: { name: 'court', nodes: [], edges: [] },
       workflowOverrides: { x: 1 },
       roomDeleteOnUserLeaveEnabled: false,
     });

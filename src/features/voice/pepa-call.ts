@@ -1,4 +1,5 @@
 import mitt, { type Emitter, type Handler } from 'mitt';
+import type { CreateWebCallDto } from '../../api/vapi';
 import {
   AUDIO_LEVEL_INTERVAL_MS,
   SPEECH_END_DELAY_MS,
@@ -62,19 +63,8 @@ const NOISE_CANCELLATION = { audio: { processor: { type: 'noise-cancellation' } 
 const NO_AUDIO_PROCESSOR = { audio: { processor: { type: 'none' } } } as const;
 const GESTURE_EVENTS = ['pointerdown', 'keydown'] as const;
 
-/** The body of POST /call/web, as far as the call object fills it. */
-export interface CreateWebCallBody {
-  assistantId?: string;
-  assistant?: object;
-  assistantOverrides?: object;
-  squadId?: string;
-  squad?: object;
-  squadOverrides?: object;
-  workflowId?: string;
-  workflow?: object;
-  workflowOverrides?: object;
-  roomDeleteOnUserLeaveEnabled?: boolean;
-}
+/** The body of POST /call/web, as generated from the provider's spec (a type-only import). */
+export type CreateWebCallBody = CreateWebCallDto;
 
 /** The fields of the provider's Call that the call object reads. */
 export interface WebCall {
@@ -279,11 +269,11 @@ export class PepaCall<TCall extends WebCall = WebCall> {
    * squad or workflow is given.
    */
   async start(
-    assistant?: string | object | null,
-    assistantOverrides?: object | null,
-    squad?: string | object | null,
-    workflow?: string | object | null,
-    workflowOverrides?: object | null,
+    assistant?: string | CreateWebCallDto['assistant'] | null,
+    assistantOverrides?: CreateWebCallDto['assistantOverrides'] | null,
+    squad?: string | CreateWebCallDto['squad'] | null,
+    workflow?: string | CreateWebCallDto['workflow'] | null,
+    workflowOverrides?: CreateWebCallDto['workflowOverrides'] | null,
     options: StartOptions = {},
   ): Promise<TCall | null> {
     if (this.currentState !== 'idle') {
