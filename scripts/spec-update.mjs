@@ -155,8 +155,8 @@ async function main() {
   const { values } = parseArgs({
     options: { url: { type: 'string' }, root: { type: 'string' } },
   });
-  const url = values.url ?? process.env.VAPI_SPEC_URL ?? DEFAULT_SPEC_URL;
-  const root = resolve(values.root ?? process.env.SPEC_UPDATE_ROOT ?? repoRoot);
+  const url = values.url || process.env.VAPI_SPEC_URL || DEFAULT_SPEC_URL;
+  const root = resolve(values.root || process.env.SPEC_UPDATE_ROOT || repoRoot);
   try {
     const { added, removed, changed, total } = await updateSpec({ url, root });
     console.log(

@@ -2,7 +2,7 @@
 // demo build and the contract tests. Request validation is always on in Prism's mock mode;
 // `--errors false` keeps the answers example-based 2xx whenever the request is valid.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -27,6 +27,20 @@ export function findFreePort(host = '127.0.0.1') {
 
 const delay = (ms) => new Promise((done) => setTimeout(done, ms));
 
+/** Resolves true when something accepts a TCP connection on host:port. */
+function accepts(host, port) {
+  return new Promise((done) => {
+    const socket = connect({ host, port });
+    const finish = (ok) => {
+      socket.destroy();
+      done(ok);
+    };
+    socket.setTimeout(1000, () => finish(false));
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
+}
+
 /**
  * @param {{ port?: number, host?: string, spec?: string, quiet?: boolean }} [options]
  *   `port` 0 or undefined picks a free port; `spec` is resolved against the repository root.
@@ -36,6 +50,9 @@ export async function startPrism({ port, host = '127.0.0.1', spec = DEFAULT_SPEC
   const listenPort = port ? Number(port) : await findFreePort(host);
   const specPath = isAbsolute(spec) ? spec : resolve(root, spec);
   const url = `http://${host}:${listenPort}`;
+  if (await accepts(host, listenPort)) {
+    throw new Error(`Cannot start Prism: something already listens on ${url}.`);
+  }
   const args = ['mock', specPath, '--host', host, '--port', String(listenPort)];
   args.push('--cors', '--errors', 'false', '--dynamic', 'false');
   args.push('--verboseLevel', quiet ? 'error' : 'info');
@@ -58,7 +75,7 @@ export async function startPrism({ port, host = '127.0.0.1', spec = DEFAULT_SPEC
   });
 
   async function stop() {
-    if (child.exitCode === null && child.signalCode === null) {
+    if (!spawnError && child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
       await exited;
@@ -73,19 +90,15 @@ export async function startPrism({ port, host = '127.0.0.1', spec = DEFAULT_SPEC
       const reason = spawnError ? spawnError.message : `exit code ${child.exitCode}`;
       throw new Error(`Prism did not start on ${url} (${reason}).\n${output.trim()}`);
     }
-    try {
-      // Any HTTP answer (a 404 for `/` included) means the server is listening.
-      await fetch(`${url}/`, { signal: AbortSignal.timeout(1000) });
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        await stop();
-        throw new Error(
-          `Prism did not answer on ${url} within ${READY_TIMEOUT_MS} ms.\n${output.trim()}`,
-        );
-      }
-      await delay(150);
+    // A TCP probe rather than an HTTP request, so the mock's log shows only real traffic.
+    if (await accepts(host, listenPort)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(
+        `Prism did not answer on ${url} within ${READY_TIMEOUT_MS} ms.\n${output.trim()}`,
+      );
     }
+    await delay(150);
   }
 
   return { url, port: listenPort, stop };
