@@ -521,7 +521,7 @@ describe('start failures', () => {
     });
   });
 
-  it('a Daily error during the start fails it once, even if the join then rejects too', async () => {
+  it('a Daily error while joining fails the join once, even if the join then rejects too', async () => {
     const h = createHarness();
     const join = deferred<unknown>();
     h.configureNextDaily((daily) => {
@@ -540,14 +540,26 @@ describe('start failures', () => {
         expect.objectContaining({
           stage: 'join',
           error: {
-            type: 'daily-error',
-            dailyErrorType: 'exp-room',
+            type: 'daily-call-join-error',
             message: 'Meeting has ended',
             cause: { type: 'exp-room' },
           },
         }),
       ],
     ]);
+  });
+
+  it('an ejection after joining but before listening fails the start as daily-error', async () => {
+    const h = createHarness();
+    const started = h.call.start('assistant-1');
+    await flush();
+    h.daily().emit('error', { errorMsg: 'Ejected', error: { type: 'ejected' } });
+    await expect(started).resolves.toBeNull();
+    await flush();
+    expect(h.payloads.find(([name]) => name === 'call-start-failed')?.[1]).toMatchObject({
+      stage: 'assistant-ready',
+      error: { type: 'daily-error', dailyErrorType: 'ejected' },
+    });
   });
 
   it('optional stages report their failure and the start carries on', async () => {

@@ -157,6 +157,7 @@ class Session<TCall extends WebCall> {
   stageStartedAt: number;
   webCall: TCall | null = null;
   daily: DailyLike | null = null;
+  joined = false;
   detachDaily: (() => void) | null = null;
   dailyListenerCount = 0;
   gestureListener: (() => void) | null = null;
@@ -535,6 +536,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
           ? { type: 'microphone-permission-denied', message: describeError(error), cause: error }
           : { type: 'daily-call-join-error', message: describeError(error), cause: error },
     );
+    session.joined = true;
 
     if (videoRecordingEnabled) {
       await this.runOptionalStage(
@@ -798,7 +800,15 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     listen('error', (payload) => {
       const error = toDailyError(payload);
       if (!session.started) {
-        this.failStart(session, session.stage, error);
+        // Until the join has completed, a fatal Daily error is the join failing.
+        const joining = !session.joined;
+        this.failStart(
+          session,
+          session.stage,
+          joining
+            ? { type: 'daily-call-join-error', message: error.message, cause: payload.error }
+            : error,
+        );
         return;
       }
       this.emit('error', error);
