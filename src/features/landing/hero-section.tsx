@@ -42,7 +42,7 @@ export function HeroSection() {
             {TAGLINE}
           </p>
 
-          <div className="mt-9 flex flex-col items-center gap-4 sm:flex-row sm:justify-center md:justify-start">
+          <div className="mx-auto mt-9 flex max-w-xs flex-col items-stretch gap-4 sm:max-w-none sm:flex-row sm:items-center sm:justify-center md:justify-start">
             <ExternalLink href={siteConfig.links.court} className={buttonClass('gold', 'lg')}>
               Join the Court NOW
             </ExternalLink>
@@ -52,14 +52,14 @@ export function HeroSection() {
             <ExternalLink
               href={siteConfig.links.social}
               aria-label="$PEPA on X"
-              className="grid size-13 place-items-center rounded-full border border-gold-400/40 text-gold-200 transition hover:-translate-y-0.5 hover:border-gold-200 hover:bg-gold-300/10"
+              className="grid size-13 place-items-center self-center rounded-full border border-gold-400/40 text-gold-200 transition hover:-translate-y-0.5 hover:border-gold-200 hover:bg-gold-300/10"
             >
               <XLogoIcon className="size-5" />
             </ExternalLink>
           </div>
         </div>
 
-        <div className="relative mx-auto w-full max-w-sm sm:max-w-md">
+        <div className="relative mx-auto w-full max-w-sm sm:max-w-md lg:max-w-lg">
           <div
             aria-hidden="true"
             className="absolute inset-x-6 top-8 bottom-4 -z-10 rounded-t-full border border-gold-400/25 bg-[radial-gradient(circle_at_50%_40%,rgba(237,205,109,0.28),rgba(17,45,30,0.6)_55%,transparent_75%)]"

@@ -37,10 +37,13 @@ export function SiteFooter() {
           >
             Quick Links
           </h2>
-          <ul className="mt-5 space-y-3">
+          <ul className="mt-4 space-y-1">
             {QUICK_LINKS.map((link) => (
               <li key={link.href}>
-                <a href={link.href} className="text-ivory/85 transition hover:text-gold-200">
+                <a
+                  href={link.href}
+                  className="inline-block py-1.5 text-ivory/85 transition hover:text-gold-200"
+                >
                   {link.label}
                 </a>
               </li>

@@ -53,19 +53,26 @@ export function VanityLoungeSection() {
               key={title}
               className="flex flex-col gap-5 p-6 transition hover:bg-gold-300/5 sm:flex-row sm:items-center sm:p-8"
             >
-              <span className="grid size-14 shrink-0 place-items-center rounded-2xl border border-gold-300/40 bg-court-800 text-gold-300">
-                <Icon />
-              </span>
-              <div className="flex-1">
-                <h3 className="font-display text-xl font-bold text-ivory">{title}</h3>
-                <p className="mt-1 text-sm font-semibold tracking-[0.2em] text-gold-300 uppercase">
-                  {cadence}
-                </p>
-                <p className="mt-2 leading-relaxed text-mist">{text}</p>
+              <div className="flex flex-1 items-start gap-5">
+                <span className="grid size-12 shrink-0 place-items-center rounded-2xl border border-gold-300/40 bg-court-800 text-gold-300 sm:size-14">
+                  <Icon />
+                </span>
+                <div>
+                  <h3 className="font-display text-xl font-bold text-ivory">{title}</h3>
+                  <p className="mt-1 text-sm font-semibold tracking-[0.2em] text-gold-300 uppercase">
+                    {cadence}
+                  </p>
+                  <p className="mt-2 leading-relaxed text-mist">{text}</p>
+                </div>
               </div>
-              {/* The RSVP list is not open yet: the button is shown, and does nothing. */}
-              <button type="button" className={buttonClass('outline', 'md', 'sm:self-center')}>
-                RSVP<span className="sr-only"> for {title}</span>
+              {/* The RSVP list is not open yet: the button is shown and does nothing. Its name says
+                  which event it is for; it starts with the visible word, as speech input expects. */}
+              <button
+                type="button"
+                aria-label={`RSVP for ${title}`}
+                className={buttonClass('outline', 'md', 'sm:self-center')}
+              >
+                RSVP
               </button>
             </li>
           ))}

@@ -1,13 +1,92 @@
-import { buttonClass } from '../../components/ui/button-styles';
-import { MicIcon } from '../../components/ui/icons';
+import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { siteConfig } from '../../config/site';
+import { TalkView } from './talk-view';
+import type { VoiceChatProps } from './voice-chat';
 
-/** Intrinsic size of /pepa-avatar.svg. */
-const AVATAR_SIZE = 240;
+type VoiceChatModule = { VoiceChat: ComponentType<VoiceChatProps> };
 
-/** Talk to Pepa, idle: the avatar, the status line, a hint and the button that starts a call. */
+let voiceChat: Promise<VoiceChatModule> | null = null;
+
+/**
+ * Loads the voice chat (the call object, React Query, toasts) once. Called as soon as the visitor
+ * shows intent, so that the chunk is warm by the time they press the button.
+ */
+export function loadVoiceChat(): Promise<VoiceChatModule> {
+  voiceChat ??= import('./voice-chat').catch((error: unknown) => {
+    // Let the next attempt try again (offline for a moment, or a new deployment).
+    voiceChat = null;
+    throw error;
+  });
+  return voiceChat;
+}
+
+const LOAD_FAILED_HINT = "The voice chat didn't load. Check your connection and try again.";
+
+/** Talk to Pepa: prerendered idle, live once the visitor presses 'Start Talking'. */
 export function TalkSection() {
+  const sectionRef = useRef<HTMLElement>(null);
+  const [chat, setChat] = useState<VoiceChatModule | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const cancelled = useRef(false);
+  const demo = siteConfig.voice.mode === 'demo';
+
+  // Intent: the section coming near the viewport, a pointer over it, or focus inside it.
+  useEffect(() => {
+    const section = sectionRef.current;
+    if (!section) return;
+    const warm = () => void loadVoiceChat().catch(() => undefined);
+    const observer =
+      typeof IntersectionObserver === 'undefined'
+        ? null
+        : new IntersectionObserver(
+            (entries) => {
+              if (entries.some((entry) => entry.isIntersecting)) {
+                warm();
+                observer?.disconnect();
+              }
+            },
+            { rootMargin: '200px 0px' },
+          );
+    observer?.observe(section);
+    section.addEventListener('pointerenter', warm);
+    section.addEventListener('focusin', warm);
+    return () => {
+      observer?.disconnect();
+      section.removeEventListener('pointerenter', warm);
+      section.removeEventListener('focusin', warm);
+    };
+  }, []);
+
+  const onPrimary = () => {
+    if (loading) {
+      // 'End Call' while the chat is still loading: nothing starts when it arrives.
+      cancelled.current = true;
+      setLoading(false);
+      return;
+    }
+    cancelled.current = false;
+    setLoading(true);
+    setLoadFailed(false);
+    loadVoiceChat().then(
+      (module) => {
+        setLoading(false);
+        if (!cancelled.current) setChat(module);
+      },
+      () => {
+        setLoading(false);
+        setLoadFailed(true);
+      },
+    );
+  };
+
   return (
-    <section id="talk" aria-labelledby="talk-title" className="relative px-5 py-24 sm:px-8">
+    <section
+      ref={sectionRef}
+      id="talk"
+      aria-labelledby="talk-title"
+      className="relative px-5 py-24 sm:px-8"
+    >
       <div className="relative mx-auto max-w-3xl overflow-hidden rounded-[2.5rem] border border-gold-400/30 bg-linear-to-b from-court-800 via-court-850 to-court-950 px-6 py-14 text-center shadow-[0_40px_100px_-40px_rgba(0,0,0,0.9),inset_0_1px_0_rgba(245,225,160,0.15)] sm:px-12">
         <div
           aria-hidden="true"
@@ -31,45 +110,17 @@ export function TalkSection() {
           Her Royal Ribbitness grants audiences by voice. Speak your mind; the throne is listening.
         </p>
 
-        <div className="relative mx-auto mt-10 grid size-48 place-items-center sm:size-56">
-          <span
-            aria-hidden="true"
-            className="absolute inset-0 rounded-full border border-gold-300/40 motion-safe:animate-halo"
-          />
-          <span
-            aria-hidden="true"
-            className="absolute inset-0 rounded-full border border-gold-300/30 motion-safe:animate-halo motion-safe:[animation-delay:1.6s]"
-          />
-          <span className="relative block rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]">
-            <img
-              src="/pepa-avatar.svg"
-              alt="Pepa, the frog queen"
-              width={AVATAR_SIZE}
-              height={AVATAR_SIZE}
-              loading="lazy"
-              decoding="async"
-              className="size-40 rounded-full bg-court-900 sm:size-48"
-            />
-          </span>
-        </div>
-
-        <p
-          role="status"
-          aria-live="polite"
-          className="relative mt-8 inline-flex items-center gap-2.5 rounded-full border border-court-500/60 bg-court-950/60 px-4 py-1.5 text-sm font-semibold text-court-300"
-        >
-          <span
-            aria-hidden="true"
-            className="size-2 rounded-full bg-court-300 shadow-[0_0_10px_var(--color-court-300)]"
-          />
-          Ready to chat
-        </p>
-        <p className="relative mt-4 text-mist">Click the button below to start talking</p>
-
-        <button type="button" className={buttonClass('gold', 'lg', 'relative mt-8 min-w-52')}>
-          <MicIcon className="size-5" />
-          Start Talking
-        </button>
+        {chat ? (
+          <chat.VoiceChat autoStart />
+        ) : (
+          <TalkView phase={loading ? 'connecting' : 'idle'} onPrimary={onPrimary} demo={demo}>
+            {loadFailed && (
+              <p role="alert" className="relative mt-4 text-sm text-gold-200">
+                {LOAD_FAILED_HINT}
+              </p>
+            )}
+          </TalkView>
+        )}
       </div>
     </section>
   );
