@@ -24,7 +24,9 @@ export function SectionHeading({ id, eyebrow, title, children }: SectionHeadingP
         <span className="size-2 rotate-45 border border-gold-300 bg-gold-400/30" />
         <span className="gold-rule flex-1" />
       </div>
-      {children ? <p className="mt-5 text-base leading-relaxed text-balance text-mist">{children}</p> : null}
+      {children ? (
+        <p className="mt-5 text-base leading-relaxed text-balance text-mist">{children}</p>
+      ) : null}
     </div>
   );
 }
