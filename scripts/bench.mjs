@@ -1,0 +1,408 @@
+// `npm run bench`: measures the site against its budgets and prints one table (also written to
+// bench/results.md). Exits non-zero when any budgeted figure fails.
+//
+//   1. bytes of the live build: initial JS and CSS, each on-demand chunk (raw / gzip / brotli);
+//   2. Lighthouse on the live build served locally: mobile preset, median of 3 runs;
+//   3. the demo build with the Prism mock: tap → POST /call/web and tap → 'Listening...' (median
+//      of 5 fresh page loads), and the JS heap before and after 200 start/end cycles in one page.
+//
+// Progress goes to stderr, the table to stdout. `--quick` (one Lighthouse run, 20 cycles) is for
+// trying changes on a busy machine; its table says so and is not the budgeted measurement.
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildSite } from './build.mjs';
+import { BYTE_BUDGETS, analyseBuild, formatKb, markdownTable } from './lib/bundle-stats.mjs';
+import { findFreePort, startPrism } from './lib/prism.mjs';
+import { startStaticServer } from './lib/static-server.mjs';
+import { startCompressingProxy } from './lib/bench-compression.mjs';
+import { stopLaunchedChromium } from './lib/bench-chromium.mjs';
+import { CATEGORIES, runLighthouse } from './lib/bench-lighthouse.mjs';
+import { launchBenchBrowser, measureHeapSoak, measureTaps } from './lib/bench-demo.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const benchDir = join(root, 'bench');
+
+const quick = process.argv.includes('--quick');
+const LIGHTHOUSE_RUNS = quick ? 1 : 3;
+const TAP_SAMPLES = 5;
+const SOAK_CYCLES = quick ? 20 : 200;
+const SOAK_TIME_LIMIT_MS = 15 * 60_000;
+
+/** Lighthouse budgets: a minimum score per category, and the two metrics the issue bounds. */
+const SCORE_BUDGETS = { performance: 98, accessibility: 100, 'best-practices': 100, seo: 100 };
+const LCP_BUDGET_MS = 1500;
+const CLS_BUDGET = 0.01;
+const TAP_TO_POST_BUDGET_MS = 100;
+const HEAP_GROWTH_BUDGET_BYTES = 5 * 1024 * 1024;
+
+/** @typedef {'pass' | 'FAIL' | 'info' | 'n/a'} Result */
+/** @type {string[][]} */
+const rows = [];
+/** @type {string[]} */
+const notes = [];
+let failed = false;
+
+/**
+ * @param {string} metric
+ * @param {string} figure
+ * @param {string} budget
+ * @param {Result} result
+ */
+function row(metric, figure, budget, result) {
+  // A pipe inside a cell would split it into two Markdown columns.
+  rows.push([metric, figure.replace(/\|/g, '\\|'), budget, result]);
+  if (result === 'FAIL') failed = true;
+}
+/** @param {boolean} pass */
+const verdict = (pass) => (pass ? 'pass' : 'FAIL');
+
+const log = (text) => console.error(`bench: ${text}`);
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/** A multi-line tool error (colours, code frames) as one short table cell. */
+function oneLine(text, maxLength = 200) {
+  // eslint-disable-next-line no-control-regex
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '').replace(/│/g, ' ');
+  const flat = plain.replace(/\s+/g, ' ').trim();
+  return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
+}
+
+/** @param {number[]} values */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+const ms = (value) => `${Math.round(value)} ms`;
+const seconds = (value) => `${(value / 1000).toFixed(2)} s`;
+const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+/** "median (min–max of n)" for timing samples. */
+const spread = (values, format) =>
+  values.length > 1
+    ? `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))}, n=${values.length})`
+    : format(values[0]);
+
+// Everything started is stopped on the way out, whatever happens in between.
+/** @type {(() => Promise<unknown>)[]} */
+const cleanups = [];
+async function cleanUp() {
+  const pending = cleanups.splice(0).reverse();
+  for (const stop of pending) {
+    await stop().catch((error) => log(`cleanup: ${messageOf(error)}`));
+  }
+  await stopLaunchedChromium();
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    log(`${signal}: stopping`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+/**
+ * Runs one part of the benchmark; an error becomes a failing row instead of ending the run.
+ * @param {string} name
+ * @param {() => Promise<void>} body
+ */
+async function stage(name, body) {
+  const startedAt = Date.now();
+  log(`${name}…`);
+  try {
+    await body();
+  } catch (error) {
+    row(name, `error: ${oneLine(messageOf(error))}`, '—', 'FAIL');
+    log(`${name} failed:\n${messageOf(error)}`);
+  }
+  log(`${name} done in ${seconds(Date.now() - startedAt)}`);
+}
+
+/**
+ * Builds with a temporary environment and copies dist/ into bench/, so the measurements use a
+ * stable copy even if someone rebuilds dist/ meanwhile.
+ * @param {string} name
+ * @param {Record<string, string | undefined>} env
+ * @param {Parameters<typeof buildSite>[0]} options
+ */
+async function buildCopy(name, env, options) {
+  const saved = { ...process.env };
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  try {
+    const dist = await buildSite({ ...options, quiet: true });
+    const copy = join(benchDir, name);
+    await rm(copy, { recursive: true, force: true });
+    await cp(dist, copy, { recursive: true });
+    return copy;
+  } finally {
+    // buildSite writes VITE_* variables into process.env; put back exactly what was there.
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
+}
+
+async function measureBytes(siteDir) {
+  const stats = await analyseBuild(siteDir);
+  const fmt = (s) => `${formatKb(s.raw)} / ${formatKb(s.gzip)} gz / ${formatKb(s.brotli)} br`;
+  row(
+    'initial JS (index.html)',
+    fmt(stats.initialJs.total),
+    `≤ ${formatKb(BYTE_BUDGETS.initialJs)} br`,
+    verdict(stats.initialJs.total.brotli <= BYTE_BUDGETS.initialJs),
+  );
+  row('initial CSS (index.html)', fmt(stats.initialCss.total), '—', 'info');
+  if (!stats.onDemand.some((chunk) => chunk.file.endsWith('.js'))) {
+    row(
+      'on-demand JS chunks',
+      'none in this build',
+      `≤ ${formatKb(BYTE_BUDGETS.onDemandChunk)} br`,
+      'n/a',
+    );
+  }
+  for (const chunk of stats.onDemand) {
+    if (chunk.file.endsWith('.css')) {
+      row(`on demand: ${chunk.label}`, fmt(chunk), '—', 'info');
+      continue;
+    }
+    row(
+      `on demand: ${chunk.label}`,
+      fmt(chunk),
+      `≤ ${formatKb(BYTE_BUDGETS.onDemandChunk)} br`,
+      verdict(chunk.brotli <= BYTE_BUDGETS.onDemandChunk),
+    );
+  }
+}
+
+async function measureLighthouse(siteDir) {
+  const site = await startStaticServer({ root: siteDir });
+  cleanups.push(() => site.close());
+  // Served compressed, as a static host or CDN serves it (see lib/bench-compression.mjs).
+  const front = await startCompressingProxy({ upstream: site.url });
+  cleanups.push(() => front.close());
+  const runs = await runLighthouse(`${front.url}/`, {
+    runs: LIGHTHOUSE_RUNS,
+    onRun: (index, run) =>
+      log(
+        `Lighthouse run ${index + 1}/${LIGHTHOUSE_RUNS}: ` +
+          CATEGORIES.map((id) => `${id} ${run.scores[id]}`).join(', ') +
+          `, LCP ${seconds(run.metrics.lcpMs)}`,
+      ),
+  });
+  const all = (pick) => runs.map(pick);
+  const list = (values) => values.join(', ');
+  for (const id of CATEGORIES) {
+    const scores = all((run) => run.scores[id]);
+    const score = median(scores);
+    const budget = SCORE_BUDGETS[id];
+    row(
+      `Lighthouse ${id}`,
+      `${score} (runs: ${list(scores)})`,
+      budget === 100 ? '= 100' : `≥ ${budget}`,
+      verdict(score >= budget),
+    );
+    if (score < 100) {
+      const audits = [...new Set(runs.flatMap((run) => run.failingAudits[id] ?? []))];
+      notes.push(`Lighthouse ${id} ${score}: audits below full score: ${audits.join(', ') || '—'}`);
+    }
+  }
+  const fcp = all((run) => run.metrics.fcpMs);
+  const lcp = all((run) => run.metrics.lcpMs);
+  const tbt = all((run) => run.metrics.tbtMs);
+  const cls = all((run) => run.metrics.cls);
+  row(
+    'First Contentful Paint',
+    `${seconds(median(fcp))} (runs: ${list(fcp.map(seconds))})`,
+    '—',
+    'info',
+  );
+  row(
+    'Largest Contentful Paint',
+    `${seconds(median(lcp))} (runs: ${list(lcp.map(seconds))})`,
+    `≤ ${seconds(LCP_BUDGET_MS)}`,
+    verdict(median(lcp) <= LCP_BUDGET_MS),
+  );
+  row('Total Blocking Time', `${ms(median(tbt))} (runs: ${list(tbt.map(ms))})`, '—', 'info');
+  row(
+    'Cumulative Layout Shift',
+    `${median(cls).toFixed(3)} (runs: ${list(cls.map((value) => value.toFixed(3)))})`,
+    `≤ ${CLS_BUDGET}`,
+    verdict(median(cls) <= CLS_BUDGET),
+  );
+  for (const warning of new Set(runs.flatMap((run) => run.warnings))) {
+    notes.push(`Lighthouse warning: ${warning}`);
+  }
+}
+
+/**
+ * A timing row from samples: the median when every sample produced a figure; 'n/a' with the
+ * reason when none did (the UI is not there yet); FAIL when only some did.
+ */
+function timingRow(metric, samples, pick, budgetMs) {
+  const timings = samples.map(pick);
+  const values = timings.map((timing) => timing.ms).filter((value) => value !== null);
+  const budget = budgetMs === null ? '—' : `≤ ${ms(budgetMs)}`;
+  const problem = timings.find((timing) => timing.problem)?.problem ?? 'no samples';
+  if (values.length === 0) {
+    row(metric, `n/a (${problem})`, budget, 'n/a');
+    return;
+  }
+  if (values.length < samples.length) {
+    row(metric, `${values.length} of ${samples.length} samples (${problem})`, budget, 'FAIL');
+    return;
+  }
+  const value = median(values);
+  row(metric, spread(values, ms), budget, budgetMs === null ? 'info' : verdict(value <= budgetMs));
+}
+
+async function measureDemo() {
+  const mockPort = await findFreePort();
+  const siteDir = await buildCopy(
+    'site-demo',
+    {
+      VITE_VAPI_PUBLIC_KEY: undefined,
+      VITE_VAPI_ASSISTANT_ID: undefined,
+      VITE_VAPI_API_URL: undefined,
+      VITE_PEPA_DEMO: undefined,
+    },
+    { demo: true, mockPort },
+  );
+  const mock = await startPrism({ port: mockPort, quiet: true });
+  cleanups.push(() => mock.stop());
+  const site = await startStaticServer({ root: siteDir });
+  cleanups.push(() => site.close());
+  const browser = await launchBenchBrowser();
+  cleanups.push(() => browser.close());
+  const url = `${site.url}/`;
+
+  const samples = await measureTaps(browser, url, {
+    samples: TAP_SAMPLES,
+    onSample: (index, sample) =>
+      log(
+        `tap ${index + 1}/${TAP_SAMPLES}: POST ${sample.post.ms === null ? sample.post.problem : ms(sample.post.ms)}; ` +
+          `'Listening...' ${sample.listening.ms === null ? sample.listening.problem : ms(sample.listening.ms)}`,
+      ),
+  });
+  timingRow(
+    'tap → POST /call/web (voice chunk warm)',
+    samples,
+    (sample) => sample.post,
+    TAP_TO_POST_BUDGET_MS,
+  );
+  timingRow("tap → 'Listening...'", samples, (sample) => sample.listening, null);
+  const prefetched = [...new Set(samples.flatMap((sample) => sample.prefetched))];
+  row(
+    'scripts fetched on intent, before the tap',
+    prefetched.map((path) => path.replace(/^\/assets\//, '')).join(', ') || 'none',
+    '—',
+    'info',
+  );
+  notes.push(
+    "tap → 'Listening...' has no budget in the issue: in the demo it is mostly the simulator's " +
+      'scripted connection delay, and live it is the provider and Daily joining the room, ' +
+      'neither of which the page controls; it is reported to spot regressions.',
+  );
+
+  log(`heap soak: ${SOAK_CYCLES} start/end cycles in one page…`);
+  const soak = await measureHeapSoak(browser, url, {
+    cycles: SOAK_CYCLES,
+    timeLimitMs: SOAK_TIME_LIMIT_MS,
+    onProgress: (done) => {
+      if (done % 50 === 0) log(`heap soak: ${done}/${SOAK_CYCLES} cycles`);
+    },
+  });
+  const growthBudget = `≤ ${megabytes(HEAP_GROWTH_BUDGET_BYTES)}`;
+  if (soak.beforeBytes === null || soak.afterBytes === null) {
+    row('JS heap growth over start/end cycles', `n/a (${soak.problem})`, growthBudget, 'n/a');
+  } else {
+    const growth = soak.afterBytes - soak.beforeBytes;
+    row('JS heap before the cycles', megabytes(soak.beforeBytes), '—', 'info');
+    row(`JS heap after ${soak.cycles} cycles`, megabytes(soak.afterBytes), '—', 'info');
+    row(
+      `JS heap growth over ${soak.cycles} cycles`,
+      `${growth >= 0 ? '+' : ''}${megabytes(growth)}` + (soak.problem ? ` (${soak.problem})` : ''),
+      growthBudget,
+      verdict(growth <= HEAP_GROWTH_BUDGET_BYTES && soak.cycles === SOAK_CYCLES),
+    );
+    notes.push(
+      `The heap budget is loose on purpose: V8's heap moves by about a megabyte with compiled ` +
+        `code and caches, while a call that leaks its call object, listeners or audio elements ` +
+        `leaks tens of KB per cycle, which over ${SOAK_CYCLES} cycles is several MB. Heap measured ` +
+        `after two forced collections; "before" follows one warm-up cycle so loading the voice ` +
+        `code is not counted as growth. The browser soak test asserts the exact counts.`,
+    );
+  }
+  row(
+    'start/end cycles run time',
+    `${soak.cycles} cycles in ${seconds(soak.elapsedMs)}`,
+    '—',
+    'info',
+  );
+}
+
+function gitRevision() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const startedAt = Date.now();
+const lighthouseVersion = JSON.parse(
+  await readFile(join(root, 'node_modules', 'lighthouse', 'package.json'), 'utf8'),
+).version;
+const header = [
+  `nproc ${availableParallelism()} · Node ${process.version} · ${cpus()[0]?.model ?? 'unknown CPU'}`,
+  `commit ${gitRevision()} · ${new Date().toISOString()} · Lighthouse ${lighthouseVersion}, ` +
+    `mobile preset with simulated throttling, median of ${LIGHTHOUSE_RUNS}, site served with brotli`,
+  ...(quick
+    ? ['QUICK RUN (--quick): fewer Lighthouse runs and cycles than the budgets assume']
+    : []),
+];
+await mkdir(benchDir, { recursive: true });
+
+try {
+  let liveSite = null;
+  await stage('live build', async () => {
+    liveSite = await buildCopy(
+      'site-live',
+      {
+        // Dummy values unless real ones are set: the page is only loaded, no call is made.
+        VITE_VAPI_PUBLIC_KEY: process.env.VITE_VAPI_PUBLIC_KEY ?? 'bench-public-key',
+        VITE_VAPI_ASSISTANT_ID: process.env.VITE_VAPI_ASSISTANT_ID ?? 'bench-assistant-id',
+        VITE_PEPA_DEMO: undefined,
+      },
+      { demo: false },
+    );
+  });
+  if (liveSite) {
+    const site = liveSite;
+    await stage('bytes', () => measureBytes(site));
+    await stage('Lighthouse', () => measureLighthouse(site));
+  }
+  await stage('demo timings', measureDemo);
+} finally {
+  await cleanUp();
+}
+
+const table = markdownTable(['metric', 'figure', 'budget', 'result'], rows);
+const footer = [
+  `Finished in ${seconds(Date.now() - startedAt)}. ` +
+    `${failed ? 'At least one budget FAILED.' : 'Every budgeted figure passes.'}`,
+  ...(rows.some((r) => r[3] === 'n/a')
+    ? ['Rows marked n/a could not be measured yet; the reason is in the figure.']
+    : []),
+  ...notes.map((note) => `- ${note}`),
+];
+console.log([...header, '', table, '', ...footer].join('\n'));
+await writeFile(
+  join(benchDir, 'results.md'),
+  ['# Benchmark', '', ...header.map((line) => `${line}  `), '', table, '', ...footer, ''].join(
+    '\n',
+  ),
+);
+log(`written to ${join('bench', 'results.md')}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,85 @@
+// A compressing front for the local static server. Static hosts and CDNs send text as brotli or
+// gzip; Lighthouse's simulated throttling charges the bytes that actually cross the wire, so an
+// uncompressed local server would measure a slower page than visitors get.
+import { createServer, request } from 'node:http';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|manifest\+json|xml)|image\/svg\+xml)/;
+
+/**
+ * Picks the encoding a CDN would send for this Accept-Encoding header.
+ * @param {string | undefined} acceptEncoding
+ * @returns {'br' | 'gzip' | null}
+ */
+export function chooseEncoding(acceptEncoding = '') {
+  const accepted = acceptEncoding.split(',').map((part) => part.trim().split(';')[0]);
+  if (accepted.includes('br')) return 'br';
+  if (accepted.includes('gzip')) return 'gzip';
+  return null;
+}
+
+/**
+ * Forwards every request to `upstream` and compresses text answers. The site does not change
+ * while the benchmark runs, so each compressed body is computed once.
+ * @param {{ upstream: string, host?: string }} options
+ * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export async function startCompressingProxy({ upstream, host = '127.0.0.1' }) {
+  /** @type {Map<string, Buffer>} */
+  const cache = new Map();
+  const server = createServer((req, res) => {
+    const forward = request(
+      new URL(req.url ?? '/', upstream),
+      { method: req.method, headers: { ...req.headers, 'accept-encoding': 'identity' } },
+      (answer) => {
+        const chunks = [];
+        answer.on('data', (chunk) => chunks.push(chunk));
+        answer.on('end', () => {
+          let body = Buffer.concat(chunks);
+          const headers = { ...answer.headers };
+          const encoding = chooseEncoding(req.headers['accept-encoding']);
+          if (
+            encoding &&
+            req.method === 'GET' &&
+            COMPRESSIBLE.test(headers['content-type'] ?? '')
+          ) {
+            const key = `${encoding} ${answer.statusCode} ${req.url}`;
+            let compressed = cache.get(key);
+            if (!compressed) {
+              compressed =
+                encoding === 'br'
+                  ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })
+                  : gzipSync(body, { level: 9 });
+              cache.set(key, compressed);
+            }
+            body = compressed;
+            headers['content-encoding'] = encoding;
+            headers.vary = 'Accept-Encoding';
+          }
+          if (req.method !== 'HEAD') headers['content-length'] = String(body.length);
+          delete headers['transfer-encoding'];
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(req.method === 'HEAD' ? undefined : body);
+        });
+      },
+    );
+    forward.on('error', (error) => {
+      res.writeHead(502, { 'Content-Type': 'text/plain' }).end(String(error));
+    });
+    req.pipe(forward);
+  });
+  await new Promise((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolveListen);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}
