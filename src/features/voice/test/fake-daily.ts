@@ -123,6 +123,7 @@ export interface FakeTrack {
   kind: 'audio' | 'video';
   id: string;
   readyState: 'live' | 'ended';
+  enabled: boolean;
   stop(): void;
 }
 
@@ -131,6 +132,7 @@ export function fakeTrack(kind: 'audio' | 'video' = 'audio', id = `${kind}-track
     kind,
     id,
     readyState: 'live',
+    enabled: true,
     stop() {
       track.readyState = 'ended';
     },
