@@ -2,12 +2,11 @@
 // the test command: byte budgets (brotli), no secret in dist/, safe external links, a strict CSP,
 // and no demo code in a live build. Prints a table; exits non-zero when anything fails.
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { buildSite } from './build.mjs';
 import { BYTE_BUDGETS, analyseBuild, formatKb, markdownTable } from './lib/bundle-stats.mjs';
 import { cspProblems, filesContaining, unsafeBlankLinks } from './lib/build-checks.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 const PRIVATE_CANARY = 'sk-private-canary-do-not-ship-4f9c2e';
 
 // A live build as a deployment would make it, with a private-looking variable in the

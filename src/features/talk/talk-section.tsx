@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { siteConfig } from '../../config/site';
-import { TalkView } from './talk-view';
+import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import type { VoiceChatProps } from './voice-chat';
 
 type VoiceChatModule = { VoiceChat: ComponentType<VoiceChatProps> };
@@ -29,6 +29,7 @@ export function TalkSection() {
   const [loading, setLoading] = useState(false);
   const [loadFailed, setLoadFailed] = useState(false);
   const cancelled = useRef(false);
+  const lastPress = useRef(Number.NEGATIVE_INFINITY);
   const demo = siteConfig.voice.mode === 'demo';
 
   // Intent: the section coming near the viewport, a pointer over it, or focus inside it.
@@ -59,6 +60,9 @@ export function TalkSection() {
   }, []);
 
   const onPrimary = () => {
+    const now = performance.now();
+    if (now - lastPress.current < DOUBLE_TAP_MS) return;
+    lastPress.current = now;
     if (loading) {
       // 'End Call' while the chat is still loading: nothing starts when it arrives.
       cancelled.current = true;

@@ -1,0 +1,54 @@
+import { createWebCall, type Call } from '../../api/vapi';
+import type { DailyCallFactory } from '../voice/daily-types';
+import { PepaCall } from '../voice/pepa-call';
+
+/**
+ * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
+ * (0.2 is five times faster), for browser tests and benchmarks.
+ */
+export function simulatorOptionsFrom<TFault>(
+  search: string,
+  parseFaults: (search: string) => TFault[],
+): { faults: TFault[]; timeScale?: number } {
+  const scale = Number(new URLSearchParams(search).get('simScale'));
+  const faults = parseFaults(search);
+  return Number.isFinite(scale) && scale > 0 && scale <= 10
+    ? { faults, timeScale: scale }
+    : { faults };
+}
+
+/**
+ * The Daily factory for this build, loaded on first use. A live build uses Daily itself; the
+ * demo build uses the offline room simulator, with faults chosen in the page's query string
+ * (`?sim=join-failure`, …). The check is on the build-time constant so that a live build
+ * contains no simulator code at all.
+ */
+function lazyDailyFactory(): DailyCallFactory {
+  let factory: Promise<DailyCallFactory> | null = null;
+  const load = (): Promise<DailyCallFactory> =>
+    import.meta.env.VITE_PEPA_DEMO === 'true'
+      ? Promise.all([
+          import('../voice/simulator/room-simulator'),
+          import('../voice/simulator/simulator-faults'),
+        ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }]) =>
+          createSimulatorFactory(
+            simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
+          ),
+        )
+      : import('../voice/daily-factory').then(({ createDailyCallFactory }) =>
+          createDailyCallFactory(),
+        );
+  return (options) => {
+    factory ??= load().catch((error: unknown) => {
+      // A chunk that failed to load (offline, a new deployment) may load on the next try.
+      factory = null;
+      throw error;
+    });
+    return factory.then((create) => create(options));
+  };
+}
+
+/** The page's call object: web calls through the generated client, rooms through Daily. */
+export function createPepaCall(): PepaCall<Call> {
+  return new PepaCall<Call>({ createWebCall, createDailyCall: lazyDailyFactory() });
+}

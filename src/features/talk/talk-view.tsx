@@ -1,0 +1,122 @@
+import type { ReactNode, Ref } from 'react';
+import { buttonClass } from '../../components/ui/button-styles';
+import { MicIcon } from '../../components/ui/icons';
+
+/** What the visitor sees of a call. Derived from the call object's events, never stored apart. */
+export type TalkPhase = 'idle' | 'connecting' | 'listening' | 'speaking' | 'ending';
+
+/** Presses of the main button closer together than this are one press (a double tap). */
+export const DOUBLE_TAP_MS = 400;
+
+/** Intrinsic size of /pepa-avatar.svg. */
+const AVATAR_SIZE = 240;
+
+/** Status line and hint per phase: the idle, connected and speaking texts are the spec's. */
+export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null }> = {
+  idle: { status: 'Ready to chat', hint: 'Click the button below to start talking' },
+  connecting: {
+    status: 'Connecting to Pepa...',
+    hint: 'Allow the microphone if your browser asks',
+  },
+  listening: { status: 'Listening...', hint: 'Speak naturally, Pepa is all ears' },
+  speaking: { status: 'Pepa is speaking...', hint: null },
+  ending: { status: 'Ending the call...', hint: null },
+};
+
+const DOT_CLASS: Record<TalkPhase, string> = {
+  idle: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)]',
+  connecting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)] motion-safe:animate-pulse',
+  listening: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)] motion-safe:animate-pulse',
+  speaking: 'bg-gold-200 shadow-[0_0_12px_var(--color-gold-200)]',
+  ending: 'bg-mist',
+};
+
+export interface TalkViewProps {
+  phase: TalkPhase;
+  onPrimary?: () => void;
+  /** Assistant loudness 0..1, drawn as a glow around the avatar (still under reduced motion). */
+  volume?: number;
+  /** The 'Demo' badge: the demo build talks to the offline simulator, not the real Pepa. */
+  demo?: boolean;
+  primaryRef?: Ref<HTMLButtonElement>;
+  /** Call extras under the button: controls, captions, notices. */
+  children?: ReactNode;
+}
+
+/**
+ * The Talk to Pepa panel: avatar, status, hint and the one button. The prerendered page shows it
+ * idle; the voice chat, loaded on demand, renders the same view with live state.
+ */
+export function TalkView({
+  phase,
+  onPrimary,
+  volume = 0,
+  demo = false,
+  primaryRef,
+  children,
+}: TalkViewProps) {
+  const { status, hint } = PHASE_TEXT[phase];
+  const inCall = phase !== 'idle';
+  const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
+
+  return (
+    <div className="relative">
+      {demo && (
+        <span className="absolute -top-6 right-0 rounded-full border border-gold-300/60 bg-court-950/80 px-3 py-1 text-xs font-semibold tracking-widest text-gold-200 uppercase sm:-top-8">
+          Demo
+        </span>
+      )}
+      <div className="relative mx-auto mt-10 grid size-48 place-items-center sm:size-56">
+        <span
+          aria-hidden="true"
+          className="absolute inset-0 rounded-full border border-gold-300/40 motion-safe:animate-halo"
+        />
+        <span
+          aria-hidden="true"
+          className="absolute inset-0 rounded-full border border-gold-300/30 motion-safe:animate-halo motion-safe:[animation-delay:1.6s]"
+        />
+        <span
+          aria-hidden="true"
+          data-testid="voice-glow"
+          className="absolute -inset-3 rounded-full bg-gold-300/40 opacity-0 blur-xl transition-opacity duration-100"
+          // Set only during a call, so the prerendered markup carries no inline style.
+          style={glow > 0 ? { opacity: glow } : undefined}
+        />
+        <span className="relative block rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]">
+          <img
+            src="/pepa-avatar.svg"
+            alt="Pepa, the frog queen"
+            width={AVATAR_SIZE}
+            height={AVATAR_SIZE}
+            loading="lazy"
+            decoding="async"
+            className="size-40 rounded-full bg-court-900 sm:size-48"
+          />
+        </span>
+      </div>
+
+      <p
+        role="status"
+        aria-live="polite"
+        data-phase={phase}
+        className="relative mt-8 inline-flex items-center gap-2.5 rounded-full border border-court-500/60 bg-court-950/60 px-4 py-1.5 text-sm font-semibold text-court-300"
+      >
+        <span aria-hidden="true" className={`size-2 rounded-full ${DOT_CLASS[phase]}`} />
+        {status}
+      </p>
+      <p className="relative mt-4 min-h-6 text-mist">{hint}</p>
+
+      <button
+        ref={primaryRef}
+        type="button"
+        onClick={onPrimary}
+        disabled={phase === 'ending'}
+        className={buttonClass(inCall ? 'outline' : 'gold', 'lg', 'relative mt-8 min-w-52')}
+      >
+        <MicIcon className="size-5" />
+        {inCall ? 'End Call' : 'Start Talking'}
+      </button>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { useEffect, useReducer, useState } from 'react';
+import type { CallEvents, CallError } from '../voice/call-events';
+import type { Handler } from 'mitt';
+import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state';
+
+/** What the section needs of the call object: its events and its verbs. */
+export interface VoiceCall<TCall = unknown> {
+  readonly state: CallEvents['state-change']['state'];
+  on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void;
+  start(assistant: string): Promise<TCall | null>;
+  stop(): Promise<void>;
+  end(): Promise<void>;
+  setMuted(muted: boolean): void;
+  resumeAudio(): Promise<boolean>;
+}
+
+/** What the UI is told besides state changes: the toasts' triggers. */
+export interface VoiceNotifications {
+  onConnected(): void;
+  onEnded(): void;
+  /** An error during a connected call (start failures are reported by the start itself). */
+  onCallError(error: CallError): void;
+}
+
+/**
+ * The thin bridge from the call object to React: subscribes to its events in an effect,
+ * reduces them into the state the section shows, and unsubscribes (and stops any call) when
+ * the section goes away.
+ */
+export function useVoiceCall<TCall>(
+  createCall: () => VoiceCall<TCall>,
+  notifications: VoiceNotifications,
+): { call: VoiceCall<TCall>; state: VoiceState; setMuted(muted: boolean): void } {
+  const [call] = useState(createCall);
+  const [state, dispatch] = useReducer(voiceReducer, initialVoiceState);
+  const [notify] = useState(() => ({ current: notifications }));
+  notify.current = notifications;
+
+  useEffect(() => {
+    const now = () => Date.now();
+    const unsubscribes = [
+      call.on('state-change', ({ state: next }) => dispatch({ type: 'state-change', state: next })),
+      call.on('call-start', () => {
+        dispatch({ type: 'call-start', at: now() });
+        notify.current.onConnected();
+      }),
+      call.on('call-end', () => {
+        dispatch({ type: 'call-end' });
+        notify.current.onEnded();
+      }),
+      call.on('speech-start', () => dispatch({ type: 'speech-start' })),
+      call.on('speech-end', () => dispatch({ type: 'speech-end' })),
+      call.on('volume-level', ({ volume }) => dispatch({ type: 'volume-level', volume })),
+      call.on('local-volume-level', ({ volume }) =>
+        dispatch({ type: 'local-volume-level', volume, at: now() }),
+      ),
+      call.on('message', (message) => dispatch({ type: 'message', message })),
+      call.on('call-start-failed', ({ error }) => dispatch({ type: 'start-failed', error })),
+      call.on('audio-playback-resumed', () => dispatch({ type: 'audio-resumed' })),
+      call.on('error', (error) => {
+        if (error.type === 'audio-playback-blocked') {
+          dispatch({ type: 'audio-blocked' });
+        } else if (call.state === 'started') {
+          notify.current.onCallError(error);
+        }
+      }),
+    ];
+    return () => {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+      void call.stop();
+    };
+  }, [call, notify]);
+
+  const [setMuted] = useState(() => (muted: boolean) => {
+    call.setMuted(muted);
+    dispatch({ type: 'muted', muted });
+  });
+
+  return { call, state, setMuted };
+}

@@ -1,0 +1,322 @@
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import mitt, { type Handler } from 'mitt';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CallEvents, CallState } from '../voice/call-events';
+import { QUIET_MIC_HINT_MS } from './call-extras';
+import { DOUBLE_TAP_MS } from './talk-view';
+import type { VoiceCall } from './use-voice-call';
+import { TOASTS, VoiceChat } from './voice-chat';
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Stands in for the call object: only what the section calls, driven by the test. */
+class FakeCall implements VoiceCall<{ id: string }> {
+  state: CallState = 'idle';
+  readonly emitter = mitt<CallEvents>();
+  readonly starts: string[] = [];
+  readonly muted: boolean[] = [];
+  ends = 0;
+  stops = 0;
+  pending: Deferred<{ id: string } | null> | null = null;
+
+  on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void {
+    this.emitter.on(type, handler);
+    return () => this.emitter.off(type, handler);
+  }
+  emit<K extends keyof CallEvents>(type: K, payload?: CallEvents[K]): void {
+    act(() => this.emitter.emit(type, payload as CallEvents[K]));
+  }
+  setState(state: CallState): void {
+    const previous = this.state;
+    this.state = state;
+    this.emit('state-change', { state, previous });
+  }
+  start(assistant: string): Promise<{ id: string } | null> {
+    this.starts.push(assistant);
+    this.pending = deferred();
+    this.setStateQuietly('starting');
+    return this.pending.promise;
+  }
+  /** The call object changes state synchronously inside start(). */
+  private setStateQuietly(state: CallState): void {
+    const previous = this.state;
+    this.state = state;
+    this.emitter.emit('state-change', { state, previous });
+  }
+  connect(): void {
+    this.setState('started');
+    this.emit('call-start');
+    act(() => this.pending?.resolve({ id: 'call-1' }));
+  }
+  failStart(error: CallEvents['error']): void {
+    this.emit('error', error);
+    this.emit('call-start-failed', { stage: 'join', error, totalDurationMs: 5, timestamp: 1 });
+    this.setState('ending');
+    this.setState('idle');
+    act(() => this.pending?.resolve(null));
+  }
+  leave(): void {
+    this.setState('ending');
+    this.emit('call-end');
+    this.setState('idle');
+  }
+  stop(): Promise<void> {
+    this.stops += 1;
+    if (this.state === 'starting') {
+      this.setStateQuietly('ending');
+      this.setStateQuietly('idle');
+      this.pending?.resolve(null);
+    }
+    return Promise.resolve();
+  }
+  end(): Promise<void> {
+    this.ends += 1;
+    if (this.state === 'started') this.leave();
+    else return this.stop();
+    return Promise.resolve();
+  }
+  setMuted(muted: boolean): void {
+    this.muted.push(muted);
+  }
+  resumeAudio = vi.fn(() => Promise.resolve(true));
+  listenerCount(): number {
+    let count = 0;
+    for (const handlers of this.emitter.all.values()) count += handlers.length;
+    return count;
+  }
+}
+
+let call: FakeCall;
+
+function renderChat(props: { autoStart?: boolean } = {}) {
+  const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+  const view = render(<VoiceChat createCall={() => call} {...props} />);
+  return { user, ...view };
+}
+
+const status = () => screen.getByRole('status');
+const mainButton = (name: 'Start Talking' | 'End Call') => screen.getByRole('button', { name });
+
+async function flush() {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(0);
+  });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  call = new FakeCall();
+});
+
+afterEach(() => {
+  // Toasts live in the toast library's module state: clear them so none reaches the next test.
+  act(() => {
+    toast.dismiss();
+    vi.runOnlyPendingTimers();
+  });
+  vi.useRealTimers();
+});
+
+describe('VoiceChat', () => {
+  it('shows each status, hint and toast of a whole call in order', async () => {
+    const { user, unmount } = renderChat();
+    expect(status()).toHaveTextContent('Ready to chat');
+    expect(screen.getByText('Click the button below to start talking')).toBeInTheDocument();
+
+    await user.click(mainButton('Start Talking'));
+    expect(call.starts).toEqual(['demo-pepa-assistant']);
+    expect(status()).toHaveTextContent('Connecting to Pepa...');
+    expect(mainButton('End Call')).toBeInTheDocument();
+
+    call.connect();
+    expect(status()).toHaveTextContent('Listening...');
+    expect(screen.getByText('Speak naturally, Pepa is all ears')).toBeInTheDocument();
+    expect(await screen.findByText(TOASTS.connected.title)).toBeInTheDocument();
+    expect(screen.getByText(TOASTS.connected.description)).toBeInTheDocument();
+
+    call.emit('speech-start');
+    expect(status()).toHaveTextContent('Pepa is speaking...');
+    expect(screen.queryByText('Speak naturally, Pepa is all ears')).not.toBeInTheDocument();
+    call.emit('speech-end');
+    expect(status()).toHaveTextContent('Listening...');
+
+    call.emit('speech-start');
+    // A real visitor's second press comes well after the first (closer ones are a double tap).
+    act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+    await user.click(mainButton('End Call'));
+    expect(call.ends).toBe(1);
+    expect(status()).toHaveTextContent('Ready to chat');
+    expect(mainButton('Start Talking')).toBeInTheDocument();
+    expect(await screen.findByText(TOASTS.ended.title)).toBeInTheDocument();
+    expect(screen.getByText(TOASTS.ended.description)).toBeInTheDocument();
+
+    unmount();
+    expect(call.listenerCount()).toBe(0);
+  });
+
+  it('starts right away when the visitor pressed the button before the chat loaded', async () => {
+    renderChat({ autoStart: true });
+    await flush();
+    expect(call.starts).toHaveLength(1);
+    expect(mainButton('End Call')).toHaveFocus();
+  });
+
+  it('makes one request for a double tap', async () => {
+    const { user } = renderChat();
+    await user.dblClick(mainButton('Start Talking'));
+    expect(call.starts).toHaveLength(1);
+    expect(call.ends).toBe(0);
+    expect(status()).toHaveTextContent('Connecting to Pepa...');
+  });
+
+  it('cancels a start in flight with End Call and says nothing went wrong', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    vi.advanceTimersByTime(500);
+    await user.click(mainButton('End Call'));
+    await flush();
+    expect(call.ends).toBe(1);
+    expect(status()).toHaveTextContent('Ready to chat');
+    expect(screen.queryByText(TOASTS.startFailed.title)).not.toBeInTheDocument();
+  });
+
+  it('reports a failed start with the spec toast and guidance when the microphone is blocked', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({ type: 'microphone-permission-denied', message: 'Permission denied' });
+    await flush();
+    expect(await screen.findByText(TOASTS.startFailed.title)).toBeInTheDocument();
+    expect(screen.getByText(TOASTS.startFailed.description)).toBeInTheDocument();
+    expect(screen.queryByText(TOASTS.error.title)).not.toBeInTheDocument();
+    expect(status()).toHaveTextContent('Ready to chat');
+    expect(screen.getByRole('note')).toHaveTextContent(/microphone is blocked/);
+  });
+
+  it('shows the destructive error toast for an error during a call', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    call.emit('error', { type: 'daily-error', dailyErrorType: 'ejected', message: 'Ejected' });
+    call.leave();
+    expect(await screen.findByText(TOASTS.error.title)).toBeInTheDocument();
+    expect(screen.getByText(TOASTS.error.description)).toBeInTheDocument();
+    expect(screen.getByText(TOASTS.ended.title)).toBeInTheDocument();
+    expect(status()).toHaveTextContent('Ready to chat');
+  });
+
+  it('shows final transcripts of both sides as captions', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    call.emit('message', {
+      type: 'transcript',
+      role: 'assistant',
+      transcriptType: 'final',
+      transcript: 'Welcome to my court.',
+    });
+    call.emit('message', {
+      type: 'transcript',
+      role: 'user',
+      transcriptType: 'final',
+      transcript: 'Hello Pepa!',
+    });
+    const captions = screen.getByRole('log', { name: 'Captions' });
+    expect(captions).toHaveAttribute('aria-live', 'polite');
+    expect(
+      within(captions)
+        .getAllByRole('paragraph')
+        .map((p) => p.textContent),
+    ).toEqual(['Pepa: Welcome to my court.', 'You: Hello Pepa!']);
+  });
+
+  it('mutes and unmutes the microphone with a pressed toggle', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    const mute = screen.getByRole('button', { name: 'Mute' });
+    expect(mute).toHaveAttribute('aria-pressed', 'false');
+    await user.click(mute);
+    expect(screen.getByRole('button', { name: 'Unmute' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(screen.getByRole('button', { name: 'Unmute' }));
+    expect(call.muted).toEqual([true, false]);
+  });
+
+  it('counts the call time while connected', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    act(() => vi.advanceTimersByTime(65_000));
+    expect(screen.getByText('01:05')).toBeInTheDocument();
+  });
+
+  it("says it can't hear the visitor after a quiet spell, and stops saying it once they speak", async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    act(() => vi.advanceTimersByTime(QUIET_MIC_HINT_MS - 100));
+    expect(screen.queryByText(/can't hear you/)).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(200));
+    expect(screen.getByText(/We can't hear you/)).toBeInTheDocument();
+    call.emit('local-volume-level', { volume: 0.4 });
+    expect(screen.queryByText(/can't hear you/)).not.toBeInTheDocument();
+  });
+
+  it('offers a tap to hear Pepa when the browser blocks her audio', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    call.emit('error', {
+      type: 'audio-playback-blocked',
+      participantId: 'pepa',
+      message: 'NotAllowedError',
+    });
+    expect(screen.queryByText(TOASTS.error.title)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Tap to hear Pepa' }));
+    expect(call.resumeAudio).toHaveBeenCalledTimes(1);
+    call.emit('audio-playback-resumed');
+    expect(screen.queryByRole('button', { name: 'Tap to hear Pepa' })).not.toBeInTheDocument();
+  });
+
+  it('ends the call on Escape and when the page is hidden', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    await user.keyboard('{Escape}');
+    expect(call.ends).toBe(1);
+
+    vi.advanceTimersByTime(500);
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    expect(call.ends).toBe(2);
+    expect(status()).toHaveTextContent('Ready to chat');
+  });
+
+  it('stops the call and leaves no timer or listener behind when the section goes away', async () => {
+    const { user, unmount } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    await flush();
+    unmount();
+    expect(call.stops).toBeGreaterThanOrEqual(1);
+    expect(call.listenerCount()).toBe(0);
+    vi.runOnlyPendingTimers();
+    vi.clearAllTimers();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
