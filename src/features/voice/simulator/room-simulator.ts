@@ -1,4 +1,8 @@
-import { ASSISTANT_PARTICIPANT_NAME, isPermissionDeniedError } from '../daily-payloads';
+import {
+  ASSISTANT_PARTICIPANT_NAME,
+  describeError,
+  isPermissionDeniedError,
+} from '../daily-payloads';
 import type {
   DailyCallFactory,
   DailyCallObjectOptions,
@@ -365,7 +369,7 @@ class SimulatedRoom implements DailyLike {
       });
     } catch (error) {
       const denied = isPermissionDeniedError(error);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = describeError(error);
       this.emit('camera-error', {
         errorMsg: { errorMsg: message, audioOk: false },
         error: denied

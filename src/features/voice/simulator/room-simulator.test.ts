@@ -1,0 +1,517 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  START_TIME,
+  createHarness,
+  expectNothingLeft,
+  flush,
+  type Recorded,
+} from '../test/call-harness';
+import { FakeMediaStream } from '../test/fake-daily';
+import type { DailyLike, DailyLikeEventName, DailyLikeHandler } from '../daily-types';
+import {
+  SIMULATOR_GREETING,
+  assistantLevelAt,
+  createSimulatorFactory,
+  type SimulatorOptions,
+} from './room-simulator';
+import { createFakeAudio, createFakeGetUserMedia } from './test/simulator-fakes';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(START_TIME);
+  vi.stubGlobal('MediaStream', FakeMediaStream);
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+});
+
+afterEach(async () => {
+  try {
+    await expectNothingLeft();
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+function setup(options: SimulatorOptions = {}) {
+  const voice = createFakeAudio();
+  const microphone = createFakeGetUserMedia();
+  const createDailyCall = createSimulatorFactory({
+    audio: voice.factory,
+    getUserMedia: microphone.getUserMedia,
+    ...options,
+  });
+  const h = createHarness({ createDailyCall });
+  const quiet = (): Recorded[] =>
+    h.events.filter(
+      (event) =>
+        !Array.isArray(event) || (event[0] !== 'volume-level' && event[0] !== 'local-volume-level'),
+    );
+  return { h, voice, microphone, quiet };
+}
+
+const GREETING_PARTIAL = "Ribbit! Welcome to my court. I'm";
+const message = (payload: Record<string, unknown>): Recorded => ['message', payload];
+const ENDED_BY_VISITOR = message({
+  type: 'status-update',
+  status: 'ended',
+  endedReason: 'customer-ended-call',
+});
+
+/** Everything after call-start of a greeting that runs to the end, with levels left out. */
+const GREETING: Recorded[] = [
+  message({ type: 'speech-update', status: 'started', role: 'assistant', turn: 1 }),
+  'speech-start',
+  message({
+    type: 'transcript',
+    role: 'assistant',
+    transcriptType: 'partial',
+    transcript: GREETING_PARTIAL,
+  }),
+  message({
+    type: 'transcript',
+    role: 'assistant',
+    transcriptType: 'final',
+    transcript: SIMULATOR_GREETING,
+  }),
+  message({ type: 'speech-update', status: 'stopped', role: 'assistant', turn: 1 }),
+  message({
+    type: 'conversation-update',
+    messages: [{ role: 'assistant', message: SIMULATOR_GREETING }],
+  }),
+  'speech-end',
+];
+
+const START: Recorded[] = [
+  'state:starting',
+  'progress:web-call-creation:started',
+  'progress:web-call-creation:completed',
+  'progress:call-object-creation:started',
+  'progress:call-object-creation:completed',
+  'progress:join:started',
+  'progress:join:completed',
+  'progress:audio-observer-setup:started',
+  'progress:audio-observer-setup:completed',
+  'progress:audio-processing-setup:started',
+  'progress:audio-processing-setup:completed',
+  'progress:assistant-ready:started',
+  [
+    'daily-participant-updated',
+    {
+      sessionId: 'sim-assistant',
+      userName: 'Vapi Speaker',
+      local: false,
+      audioState: 'playable',
+      videoState: undefined,
+    },
+  ],
+  'progress:assistant-ready:completed',
+  ['call-start-success', { callId: 'call-1', totalDurationMs: 800, timestamp: START_TIME + 800 }],
+  'state:started',
+  'call-start',
+];
+
+/** Records the room's own Daily events (levels left out) by wrapping the factory. */
+function recordRoom(options: SimulatorOptions = {}) {
+  const voice = createFakeAudio();
+  const microphone = createFakeGetUserMedia();
+  const factory = createSimulatorFactory({
+    audio: voice.factory,
+    getUserMedia: microphone.getUserMedia,
+    ...options,
+  });
+  const seen: Array<[DailyLikeEventName, unknown]> = [];
+  const names: DailyLikeEventName[] = [
+    'left-meeting',
+    'participant-joined',
+    'participant-updated',
+    'track-started',
+    'app-message',
+    'recording-started',
+    'error',
+    'camera-error',
+    'network-quality-change',
+    'network-connection',
+  ];
+  let room: DailyLike | null = null;
+  const detachers: Array<() => void> = [];
+  const listen = <E extends DailyLikeEventName>(daily: DailyLike, name: E): void => {
+    const handler: DailyLikeHandler<E> = (payload) => seen.push([name, payload]);
+    daily.on(name, handler);
+    detachers.push(() => daily.off(name, handler));
+  };
+  const open = async () => {
+    room = await factory({ audioSource: true, videoSource: false, dailyConfig: {} });
+    for (const name of names) listen(room, name);
+    return room;
+  };
+  const close = async () => {
+    for (const detach of detachers) detach();
+    await room?.destroy();
+  };
+  return { voice, microphone, seen, open, close };
+}
+
+describe('the simulated room with the call object', () => {
+  it('greets, hears the visitor, replies, and releases the microphone and voice on stop', async () => {
+    const { h, voice, microphone, quiet } = setup();
+    const started = h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800);
+    await expect(started).resolves.toMatchObject({ id: 'call-1' });
+    expect(microphone.getUserMedia).toHaveBeenCalledWith({ audio: true });
+    expect(document.querySelector('audio')?.dataset.participantId).toBe('sim-assistant');
+
+    await vi.advanceTimersByTimeAsync(300 + 2000 + 1000);
+    voice.setMicrophoneLevel(0.3);
+    await vi.advanceTimersByTimeAsync(500);
+    voice.setMicrophoneLevel(0);
+    await vi.advanceTimersByTimeAsync(700 + 600 + 1600 + 1000);
+    await h.call.stop();
+
+    const reply = 'A fine question for a fine guest. In my pond, every frog is royalty.';
+    expect(quiet()).toEqual([
+      ...START,
+      ...GREETING,
+      message({ type: 'speech-update', status: 'started', role: 'user', turn: 1 }),
+      message({ type: 'transcript', role: 'user', transcriptType: 'partial', transcript: 'Hello' }),
+      message({ type: 'speech-update', status: 'stopped', role: 'user', turn: 1 }),
+      message({
+        type: 'transcript',
+        role: 'user',
+        transcriptType: 'final',
+        transcript: 'Hello Pepa!',
+      }),
+      message({ type: 'speech-update', status: 'started', role: 'assistant', turn: 2 }),
+      'speech-start',
+      message({
+        type: 'transcript',
+        role: 'assistant',
+        transcriptType: 'partial',
+        transcript: 'A fine question for a fine guest.',
+      }),
+      message({
+        type: 'transcript',
+        role: 'assistant',
+        transcriptType: 'final',
+        transcript: reply,
+      }),
+      message({ type: 'speech-update', status: 'stopped', role: 'assistant', turn: 2 }),
+      message({
+        type: 'conversation-update',
+        messages: [
+          { role: 'assistant', message: SIMULATOR_GREETING },
+          { role: 'user', message: 'Hello Pepa!' },
+          { role: 'assistant', message: reply },
+        ],
+      }),
+      'speech-end',
+      'state:ending',
+      'call-end',
+      ENDED_BY_VISITOR,
+      'state:idle',
+    ]);
+    expect(voice.audio.speak).toHaveBeenCalledWith(2000);
+    expect(microphone.tracks.map((track) => track.readyState)).toEqual(['ended']);
+    expect(voice.voiceTrack.readyState).toBe('ended');
+  });
+
+  it('reports remote levels that rise and fall while the greeting is spoken', async () => {
+    const { h } = setup();
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 100);
+    const volumes = h.payloads
+      .filter(([name]) => name === 'volume-level')
+      .map(([, payload]) => (payload as { volume: number }).volume);
+    const peak = Math.max(...volumes);
+    const peakAt = volumes.indexOf(peak);
+    expect(peak).toBeGreaterThan(0.5);
+    expect(volumes.at(-1)).toBe(0);
+    expect(peakAt).toBeGreaterThan(5);
+    expect(peakAt).toBeLessThan(volumes.length - 5);
+    await h.call.stop();
+  });
+
+  it('a denied microphone fails the join as Daily does, surfacing microphone-permission-denied', async () => {
+    const { h, microphone } = setup();
+    microphone.getUserMedia.mockRejectedValueOnce(
+      new DOMException('Permission denied', 'NotAllowedError'),
+    );
+    await expect(h.call.start('assistant-1')).resolves.toBeNull();
+    await flush();
+    expect(quietTail(h.events, 7)).toEqual([
+      'progress:join:started',
+      [
+        'camera-error',
+        { errorType: 'permissions', message: 'Permission denied', blockedMedia: ['audio'] },
+      ],
+      'progress:join:failed',
+      [
+        'error',
+        { type: 'microphone-permission-denied', message: 'Permission denied', blockedBy: 'user' },
+      ],
+      ['call-start-failed', expect.objectContaining({ stage: 'join' })],
+      'state:ending',
+      'state:idle',
+    ]);
+  });
+
+  it('the mic-denied fault refuses the microphone without asking the browser', async () => {
+    const { h, microphone } = setup({ faults: ['mic-denied'] });
+    await expect(h.call.start('assistant-1')).resolves.toBeNull();
+    await flush();
+    expect(microphone.getUserMedia).not.toHaveBeenCalled();
+    expect(h.payloads.find(([name]) => name === 'error')?.[1]).toMatchObject({
+      type: 'microphone-permission-denied',
+    });
+  });
+
+  it('join-failure fails the join and releases the microphone', async () => {
+    const { h, microphone } = setup({ faults: ['join-failure'] });
+    const started = h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(300);
+    await expect(started).resolves.toBeNull();
+    await flush();
+    expect(h.payloads.find(([name]) => name === 'call-start-failed')?.[1]).toMatchObject({
+      stage: 'join',
+      error: {
+        type: 'daily-call-join-error',
+        message: 'The meeting you are trying to join does not exist.',
+      },
+    });
+    expect(microphone.tracks[0]?.readyState).toBe('ended');
+  });
+
+  it('no-listening never answers playable, so the start times out', async () => {
+    const { h } = setup({ faults: ['no-listening'] });
+    const started = h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(20_000);
+    await expect(started).resolves.toBeNull();
+    expect(h.payloads.find(([name]) => name === 'call-start-failed')?.[1]).toMatchObject({
+      stage: 'assistant-ready',
+      error: { type: 'start-timeout' },
+    });
+  });
+
+  it('server-end: the assistant ends the call after the greeting, with no synthetic status', async () => {
+    const { h, quiet } = setup({ faults: ['server-end'] });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000 + 300 + 1000);
+    expect(quiet().slice(START.length)).toEqual([
+      ...GREETING,
+      message({ type: 'status-update', status: 'ended', endedReason: 'assistant-ended-call' }),
+      'state:ending',
+      'call-end',
+      'state:idle',
+    ]);
+  });
+
+  it('ejection: a Daily error of type ejected, then the meeting ends', async () => {
+    const { h, quiet } = setup({ faults: ['ejection'] });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000);
+    expect(quiet().slice(START.length + GREETING.length)).toEqual([
+      [
+        'error',
+        {
+          type: 'daily-error',
+          dailyErrorType: 'ejected',
+          message: 'You were removed from the meeting',
+          cause: { type: 'ejected', msg: 'You were removed from the meeting' },
+        },
+      ],
+      'state:ending',
+      'call-end',
+      ENDED_BY_VISITOR,
+      'state:idle',
+    ]);
+  });
+
+  it('network-interruption: interrupted, then connected again, and the call goes on', async () => {
+    const { h, quiet } = setup({ faults: ['network-interruption'] });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000 + 2000);
+    expect(quiet().slice(START.length + GREETING.length)).toEqual([
+      ['network-connection', { connectionType: 'signaling', event: 'interrupted' }],
+      ['network-quality-change', { state: 'bad', reasons: ['recvPacketLoss'] }],
+      ['network-connection', { connectionType: 'signaling', event: 'connected' }],
+      ['network-quality-change', { state: 'good', reasons: [] }],
+    ]);
+    expect(h.call.state).toBe('started');
+    await h.call.stop();
+  });
+
+  it('network-failure: interrupted, then a fatal connection error ends the call', async () => {
+    const { h } = setup({ faults: ['network-failure'] });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000 + 2000);
+    expect(h.payloads.find(([name]) => name === 'error')?.[1]).toMatchObject({
+      type: 'daily-error',
+      dailyErrorType: 'connection-error',
+    });
+    expect(h.events.at(-1)).toBe('state:idle');
+  });
+
+  it('malformed-message: a non-JSON app message is ignored and the call carries on', async () => {
+    const { h } = setup({ faults: ['malformed-message'] });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000);
+    expect(h.logger.warn).toHaveBeenCalledWith(expect.any(String), '{"type":"transcript",');
+    expect(h.call.state).toBe('started');
+    await h.call.stop();
+  });
+
+  it('runs faster with a time scale', async () => {
+    const { h } = setup({ timeScale: 0.1 });
+    const started = h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(80);
+    await expect(started).resolves.toMatchObject({ id: 'call-1' });
+    await h.call.stop();
+  });
+
+  it('records when asked, and greets only on say-first-message', async () => {
+    const { h, quiet } = setup();
+    h.createWebCall.mockResolvedValueOnce({
+      id: 'call-1',
+      webCallUrl: 'https://pepa.daily.co/room-1',
+      artifactPlan: { videoRecordingEnabled: true },
+    });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800);
+    expect(h.call.state).toBe('started');
+    await vi.advanceTimersByTimeAsync(3000);
+    const afterStart = quiet().slice(quiet().indexOf('call-start') + 1);
+    // The room started recording 600 ms after the request; the call object then asked to greet.
+    expect(afterStart.slice(0, 2)).toEqual(GREETING.slice(0, 2));
+    await h.call.stop();
+  });
+});
+
+function quietTail(events: Recorded[], count: number): Recorded[] {
+  return events
+    .filter(
+      (event) =>
+        !Array.isArray(event) || (event[0] !== 'volume-level' && event[0] !== 'local-volume-level'),
+    )
+    .slice(-count);
+}
+
+describe('the simulated room on its own', () => {
+  it('acquires the microphone on join, joins after 300 ms and lets the assistant in', async () => {
+    const room = recordRoom();
+    const daily = await room.open();
+    let joined = false;
+    void daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false }).then(() => {
+      joined = true;
+    });
+    await vi.advanceTimersByTimeAsync(299);
+    expect(room.microphone.getUserMedia).toHaveBeenCalledWith({ audio: true });
+    expect(joined).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(joined).toBe(true);
+    await vi.advanceTimersByTimeAsync(200);
+    daily.updateParticipant('sim-assistant', {
+      setSubscribedTracks: { audio: true, video: false },
+    });
+    await vi.advanceTimersByTimeAsync(50);
+    daily.sendAppMessage('playable');
+    await vi.advanceTimersByTimeAsync(250);
+    expect(
+      room.seen.map(([name, payload]) =>
+        name === 'app-message' ? (payload as { data: unknown }).data : name,
+      ),
+    ).toEqual(['participant-joined', 'participant-updated', 'track-started', 'listening']);
+    expect(room.seen[2]?.[1]).toMatchObject({
+      type: 'audio',
+      track: room.voice.audio.assistantTrack,
+    });
+    expect(room.voice.audio.listenTo).toHaveBeenCalledTimes(1);
+    await room.close();
+    expect(room.microphone.tracks[0]?.readyState).toBe('ended');
+  });
+
+  it('destroy during the join rejects it and stops the microphone', async () => {
+    const room = recordRoom();
+    const daily = await room.open();
+    const joining = daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false });
+    await vi.advanceTimersByTimeAsync(100);
+    await room.close();
+    await expect(joining).rejects.toThrow(/destroyed while joining/);
+    expect(room.microphone.tracks[0]?.readyState).toBe('ended');
+  });
+
+  it('fails the join clearly where there is no Web Audio and no voice was given', async () => {
+    const factory = createSimulatorFactory({
+      getUserMedia: createFakeGetUserMedia().getUserMedia,
+    });
+    const daily = await factory({ audioSource: true, videoSource: false, dailyConfig: {} });
+    const joining = daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false });
+    const settled = expect(joining).rejects.toThrow(/needs Web Audio/);
+    await vi.advanceTimersByTimeAsync(300);
+    await settled;
+    await daily.destroy();
+  });
+
+  it('refuses app messages before joining, as Daily does', async () => {
+    const room = recordRoom();
+    const daily = await room.open();
+    expect(() => daily.sendAppMessage('playable')).toThrow(/joined meeting/);
+    await room.close();
+  });
+
+  it('honours say, mute-assistant and end-call', async () => {
+    const room = recordRoom();
+    const daily = await room.open();
+    await daily.startRemoteParticipantsAudioLevelObserver(100);
+    void daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false });
+    await vi.advanceTimersByTimeAsync(500);
+    daily.sendAppMessage(JSON.stringify({ type: 'control', control: 'mute-assistant' }));
+    expect(room.voice.audio.hush).toHaveBeenCalledTimes(1);
+    daily.sendAppMessage(
+      JSON.stringify({
+        type: 'say',
+        message: 'Four words right here',
+        interruptionsEnabled: false,
+      }),
+    );
+    expect(room.voice.audio.speak).not.toHaveBeenCalled();
+    daily.sendAppMessage(JSON.stringify({ type: 'control', control: 'unmute-assistant' }));
+    daily.sendAppMessage(
+      JSON.stringify({ type: 'say', message: 'Ribbit', interruptionsEnabled: false }),
+    );
+    expect(room.voice.audio.speak).toHaveBeenCalledWith(800);
+    daily.sendAppMessage(JSON.stringify({ type: 'end-call' }));
+    await vi.advanceTimersByTimeAsync(300);
+    const data = room.seen
+      .filter(([name]) => name === 'app-message')
+      .map(
+        ([, payload]) => JSON.parse((payload as { data: string }).data) as Record<string, unknown>,
+      );
+    expect(data.filter((entry) => entry.type === 'status-update')).toEqual([
+      { type: 'status-update', status: 'ended', endedReason: 'customer-ended-call' },
+    ]);
+    expect(room.seen.at(-1)).toEqual(['left-meeting', { action: 'left-meeting' }]);
+    expect(room.microphone.tracks[0]?.readyState).toBe('ended');
+    expect(vi.getTimerCount()).toBe(0);
+    await room.close();
+  });
+
+  it('answers startRecording with recording-started', async () => {
+    const room = recordRoom();
+    const daily = await room.open();
+    void daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false });
+    await vi.advanceTimersByTimeAsync(300);
+    daily.startRecording({ width: 1280, height: 720, layout: { preset: 'default' } });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(room.seen.map(([name]) => name)).toContain('recording-started');
+    await room.close();
+  });
+});
+
+describe('assistantLevelAt', () => {
+  it('is silent outside the line and loudest around its middle', () => {
+    const line = { text: 'x', startedAt: 0, durationMs: 2000 };
+    expect(assistantLevelAt(null, 0)).toBe(0);
+    expect(assistantLevelAt(line, -1)).toBe(0);
+    expect(assistantLevelAt(line, 2001)).toBe(0);
+    expect(assistantLevelAt(line, 50)).toBeLessThan(0.02);
+    expect(assistantLevelAt(line, 1000)).toBeGreaterThan(0.05);
+  });
+});
