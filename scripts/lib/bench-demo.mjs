@@ -24,7 +24,8 @@ const BUTTON_TIMEOUT_MS = 10_000;
 const STEP_TIMEOUT_MS = 10_000;
 const QUIET_FOR_MS = 500;
 const QUIET_TIMEOUT_MS = 15_000;
-const LISTENING = /Listening(\.\.\.|…)/;
+/** The button ignores a second press within 400 ms (a double tap); stay clear of that. */
+const PRESS_GAP_MS = 450;
 
 /**
  * Runs in the page before its own scripts. Once armed it records, on the page's clock: the first
@@ -270,7 +271,12 @@ export async function measureHeapSoak(browser, url, { cycles, timeLimitMs, onPro
   };
   const startButton = talk.getByRole('button', { name: 'Start Talking' });
   const endButton = talk.getByRole('button', { name: 'End Call' });
-  const listening = talk.getByRole('status').filter({ hasText: LISTENING });
+  // The probe, not a polled locator: with a fast simulator 'Listening...' can last under 100 ms.
+  const listening = (timeout) =>
+    page.waitForFunction(() => window.__pepaBench.listeningAt !== null, null, {
+      timeout,
+      polling: 50,
+    });
   const within = `within ${STEP_TIMEOUT_MS / 1000} s`;
   const step = async (action, failure) => {
     try {
@@ -279,14 +285,19 @@ export async function measureHeapSoak(browser, url, { cycles, timeLimitMs, onPro
       throw new Error(failure);
     }
   };
+  let lastPressAt = 0;
+  const press = async (button) => {
+    const wait = lastPressAt + PRESS_GAP_MS - Date.now();
+    if (wait > 0) await page.waitForTimeout(wait);
+    await button.click({ timeout: STEP_TIMEOUT_MS });
+    lastPressAt = Date.now();
+  };
   const cycle = async () => {
     const timeout = STEP_TIMEOUT_MS;
-    await step(() => startButton.click({ timeout }), `no 'Start Talking' button ${within}`);
-    await step(
-      () => listening.waitFor({ timeout }),
-      `no 'Listening...' status ${within} of Start Talking`,
-    );
-    await step(() => endButton.click({ timeout }), `no 'End Call' button ${within}`);
+    await page.evaluate(() => window.__pepaBench.arm());
+    await step(() => press(startButton), `no 'Start Talking' button ${within}`);
+    await step(() => listening(timeout), `no 'Listening...' status ${within} of Start Talking`);
+    await step(() => press(endButton), `no 'End Call' button ${within}`);
     await step(
       () => startButton.waitFor({ timeout }),
       `no 'Start Talking' button ${within} of End Call`,

@@ -21,9 +21,29 @@ const UNSCORED = new Set(['notApplicable', 'informative', 'manual', 'error']);
  *   scores: Record<string, number>,
  *   metrics: { fcpMs: number, lcpMs: number, tbtMs: number, cls: number },
  *   failingAudits: Record<string, string[]>,
+ *   lcpElement: string | null,
+ *   layoutShifts: string[],
  *   warnings: string[],
  * }} LighthouseRun
  */
+
+/** The LCP element and where its time went: "h1#title ($PEPA): TTFB 550 ms, Render Delay …". */
+function describeLcp(audit) {
+  const [element, phases] = audit?.details?.items ?? [];
+  const node = element?.items?.[0]?.node;
+  if (!node) return null;
+  const timings = (phases?.items ?? [])
+    .filter((phase) => phase.timing > 0)
+    .map((phase) => `${phase.phase} ${Math.round(phase.timing)} ms`);
+  return `${node.selector} (${node.nodeLabel})${timings.length ? `: ${timings.join(', ')}` : ''}`;
+}
+
+/** Elements that moved, with their share of the shift, e.g. "footer > p (0.021)". */
+function describeShifts(audit) {
+  return (audit?.details?.items ?? [])
+    .filter((item) => item.node?.selector)
+    .map((item) => `${item.node.selector} (${Number(item.score).toFixed(3)})`);
+}
 
 /**
  * Reduces a Lighthouse result to scores (0–100), metric values and, per category, the ids of the
@@ -66,6 +86,8 @@ export function summariseLhr(lhr) {
       cls: metric(METRIC_AUDITS.cls),
     },
     failingAudits,
+    lcpElement: describeLcp(lhr.audits['largest-contentful-paint-element']),
+    layoutShifts: describeShifts(lhr.audits['layout-shifts']),
     warnings: lhr.runWarnings ?? [],
   };
 }
