@@ -1177,4 +1177,24 @@ describe('listeners', () => {
     expect(h.daily().listenerCount()).toBe(15);
     await h.call.stop();
   });
+
+  it('holds nothing more after 50 start and stop cycles', async () => {
+    const h = createHarness();
+    for (let cycle = 0; cycle < 50; cycle += 1) {
+      await h.connect();
+      levels(h.daily(cycle), { a: 0.5 });
+      if (cycle % 2 === 0) await h.call.stop();
+      else await h.call.end();
+      expect(h.call.getResourceCounts()).toEqual({
+        audioElements: 0,
+        timers: 0,
+        dailyListeners: 0,
+        gestureListeners: 0,
+      });
+    }
+    expect(h.instances).toHaveLength(50);
+    expect(h.instances.every((daily) => daily.destroyed && daily.listenerCount() === 0)).toBe(true);
+    expect(h.events.filter((event) => event === 'call-start')).toHaveLength(50);
+    expect(h.events.filter((event) => event === 'call-end')).toHaveLength(50);
+  });
 });

@@ -426,7 +426,6 @@ class SimulatedRoom implements DailyLike {
   /** One audio-level sample: what Daily's observers report, and the visitor's turn-taking. */
   private tick(intervalMs: number): void {
     const now = Date.now();
-    if (this.line && now > this.line.startedAt + this.line.durationMs) this.line = null;
     if (this.remoteObserverMs !== null) {
       const level = this.assistantMuted ? 0 : assistantLevelAt(this.line, now);
       this.emit('remote-participants-audio-level', {
@@ -615,6 +614,8 @@ class SimulatedRoom implements DailyLike {
         words.slice(0, Math.ceil(words.length / 2)).join(' '),
       ),
     );
+    // The line ends here and only here, so the visitor is never heard over the assistant even
+    // when the browser runs this timer late.
     this.after(durationMs, () => {
       this.line = null;
       this.sendTranscript('assistant', 'final', text);
