@@ -6,7 +6,17 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['generated/**', 'dist/**', 'dist-ssr/**', 'bench/**', 'test-results/**', 'playwright-report/**'],
+    ignores: [
+      'generated/**',
+      'dist/**',
+      'dist-ssr/**',
+      '.e2e-dist/**',
+      '.bench-dist/**',
+      '.budget-dist/**',
+      'bench/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -32,7 +42,10 @@ export default tseslint.config(
   },
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },

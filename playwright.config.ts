@@ -50,7 +50,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node scripts/start.mjs --no-install',
+    // Its own build folder, so a developer's dist/ is neither used nor overwritten.
+    command: 'node scripts/start.mjs --no-install --out=.e2e-dist',
     url: `http://127.0.0.1:${PORT}/`,
     env: { PORT: String(PORT), MOCK_PORT: String(MOCK_PORT) },
     timeout: 180_000,

@@ -16,7 +16,7 @@ process.env.VITE_VAPI_ASSISTANT_ID ??= 'budget-check-assistant-id';
 process.env.VAPI_PRIVATE_KEY = PRIVATE_CANARY;
 delete process.env.VITE_PEPA_DEMO;
 
-const dist = await buildSite({ quiet: true });
+const dist = await buildSite({ quiet: true, outDir: '.budget-dist' });
 const stats = await analyseBuild(dist);
 const rows = [];
 let failed = false;

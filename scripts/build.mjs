@@ -9,13 +9,19 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
-const outDir = join(root, 'dist');
-const ssrDir = join(root, 'dist-ssr');
 
 /**
- * @param {{ demo?: boolean, mockPort?: number, quiet?: boolean }} [options]
+ * @param {{ demo?: boolean, mockPort?: number, quiet?: boolean, outDir?: string }} [options]
+ *   `outDir` (default `dist`) lets tests and benchmarks build beside a developer's own `dist/`.
  */
-export async function buildSite({ demo = false, mockPort, quiet = false } = {}) {
+export async function buildSite({
+  demo = false,
+  mockPort,
+  quiet = false,
+  outDir: out = 'dist',
+} = {}) {
+  const outDir = resolve(root, out);
+  const ssrDir = `${outDir}-ssr`;
   if (demo) {
     process.env.VITE_PEPA_DEMO = 'true';
     if (mockPort !== undefined && !process.env.VITE_VAPI_API_URL) {
@@ -48,7 +54,10 @@ export async function buildSite({ demo = false, mockPort, quiet = false } = {}) 
     join(outDir, '404.html'),
     page('not-found')
       .replace(/<title>[^<]*<\/title>/, '<title>Page not found — $PEPA</title>')
-      .replace('<meta name="theme-color"', '<meta name="robots" content="noindex" />\n    <meta name="theme-color"'),
+      .replace(
+        '<meta name="theme-color"',
+        '<meta name="robots" content="noindex" />\n    <meta name="theme-color"',
+      ),
   );
   await rm(ssrDir, { recursive: true, force: true });
   return outDir;

@@ -4,8 +4,11 @@ import { test as base, expect } from '@playwright/test';
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 interface PageGuardOptions {
-  /** Console errors a spec expects (e.g. a failure it provokes on purpose). */
-  allowedConsoleErrors: RegExp[];
+  /**
+   * Problems a spec expects (a failure it provokes on purpose): any console error or failed
+   * response whose report matches is let through.
+   */
+  allowedProblems: RegExp | null;
 }
 
 interface PageProblems {
@@ -22,14 +25,14 @@ declare global {
 /**
  * `test` for every browser spec: it fails the test on any console error, uncaught page error,
  * Content-Security-Policy violation, hydration warning, failed subresource (HTTP 4xx/5xx), or
- * request to a host other than 127.0.0.1/localhost. Opt out of specific console errors with
- * `test.use({ allowedConsoleErrors: [/pattern/] })`.
+ * request to a host other than 127.0.0.1/localhost. Let expected ones through with
+ * `test.use({ allowedProblems: /pattern/ })`.
  */
 export const test = base.extend<PageGuardOptions & PageProblems>({
-  allowedConsoleErrors: [[], { option: true }],
+  allowedProblems: [null, { option: true }],
 
   pageProblems: [
-    async ({ context, allowedConsoleErrors }, use) => {
+    async ({ context, allowedProblems }, use) => {
       const problems: string[] = [];
 
       // A binding survives navigations and is not subject to the page's CSP.
@@ -67,7 +70,6 @@ export const test = base.extend<PageGuardOptions & PageProblems>({
         const isHydrationWarning =
           message.type() === 'warning' && /hydrat|did not match/i.test(text);
         if (message.type() !== 'error' && !isHydrationWarning) return;
-        if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
         problems.push(`console ${message.type()}: ${text}`);
       });
 
@@ -77,7 +79,10 @@ export const test = base.extend<PageGuardOptions & PageProblems>({
 
       await use(problems);
 
-      expect(problems, 'the page reported problems').toEqual([]);
+      const unexpected = allowedProblems
+        ? problems.filter((problem) => !allowedProblems.test(problem))
+        : problems;
+      expect(unexpected, 'the page reported problems').toEqual([]);
     },
     { auto: true },
   ],

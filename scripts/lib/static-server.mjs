@@ -3,6 +3,9 @@
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json)|image\/svg\+xml)/;
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -78,6 +81,27 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) 
     return null;
   }
 
+  // Compressed bodies, made once per file and encoding, as a static host or CDN would serve them.
+  const compressed = new Map();
+  function encode(file, body, acceptEncoding) {
+    const encoding = /\bbr\b/.test(acceptEncoding)
+      ? 'br'
+      : /\bgzip\b/.test(acceptEncoding)
+        ? 'gzip'
+        : null;
+    if (!encoding) return null;
+    const key = `${encoding}:${file}`;
+    if (!compressed.has(key)) {
+      compressed.set(
+        key,
+        encoding === 'br'
+          ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })
+          : gzipSync(body, { level: 9 }),
+      );
+    }
+    return { encoding, body: compressed.get(key) };
+  }
+
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -98,8 +122,18 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) 
       if (pathname.startsWith('/assets/')) {
         headers['Cache-Control'] = 'public, max-age=31536000, immutable';
       }
+      let payload = body;
+      if (COMPRESSIBLE.test(headers['Content-Type'])) {
+        headers.Vary = 'Accept-Encoding';
+        const encoded = encode(file, body, String(req.headers['accept-encoding'] ?? ''));
+        if (encoded) {
+          headers['Content-Encoding'] = encoded.encoding;
+          payload = encoded.body;
+        }
+      }
+      headers['Content-Length'] = String(payload.length);
       res.writeHead(found ? 200 : 404, headers);
-      res.end(req.method === 'HEAD' ? undefined : body);
+      res.end(req.method === 'HEAD' ? undefined : payload);
     } catch (error) {
       res.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(error));
     }

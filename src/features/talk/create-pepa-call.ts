@@ -17,15 +17,16 @@ export function simulatorOptionsFrom<TFault>(
     : { faults };
 }
 
+let runtime: Promise<DailyCallFactory> | null = null;
+
 /**
- * The Daily factory for this build, loaded on first use. A live build uses Daily itself; the
- * demo build uses the offline room simulator, with faults chosen in the page's query string
+ * The Daily factory for this build, loaded once. A live build uses Daily itself; the demo build
+ * uses the offline room simulator, with faults chosen in the page's query string
  * (`?sim=join-failure`, …). The check is on the build-time constant so that a live build
  * contains no simulator code at all.
  */
-function lazyDailyFactory(): DailyCallFactory {
-  let factory: Promise<DailyCallFactory> | null = null;
-  const load = (): Promise<DailyCallFactory> =>
+export function loadCallRuntime(): Promise<DailyCallFactory> {
+  runtime ??= (
     import.meta.env.VITE_PEPA_DEMO === 'true'
       ? Promise.all([
           import('../voice/simulator/room-simulator'),
@@ -37,18 +38,19 @@ function lazyDailyFactory(): DailyCallFactory {
         )
       : import('../voice/daily-factory').then(({ createDailyCallFactory }) =>
           createDailyCallFactory(),
-        );
-  return (options) => {
-    factory ??= load().catch((error: unknown) => {
-      // A chunk that failed to load (offline, a new deployment) may load on the next try.
-      factory = null;
-      throw error;
-    });
-    return factory.then((create) => create(options));
-  };
+        )
+  ).catch((error: unknown) => {
+    // A chunk that failed to load (offline, a new deployment) may load on the next try.
+    runtime = null;
+    throw error;
+  });
+  return runtime;
 }
+
+const createDailyCall: DailyCallFactory = (options) =>
+  loadCallRuntime().then((create) => create(options));
 
 /** The page's call object: web calls through the generated client, rooms through Daily. */
 export function createPepaCall(): PepaCall<Call> {
-  return new PepaCall<Call>({ createWebCall, createDailyCall: lazyDailyFactory() });
+  return new PepaCall<Call>({ createWebCall, createDailyCall });
 }

@@ -3,7 +3,10 @@ import { siteConfig } from '../../config/site';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import type { VoiceChatProps } from './voice-chat';
 
-type VoiceChatModule = { VoiceChat: ComponentType<VoiceChatProps> };
+type VoiceChatModule = {
+  VoiceChat: ComponentType<VoiceChatProps>;
+  prefetchCallRuntime(): void;
+};
 
 let voiceChat: Promise<VoiceChatModule> | null = null;
 
@@ -12,11 +15,17 @@ let voiceChat: Promise<VoiceChatModule> | null = null;
  * shows intent, so that the chunk is warm by the time they press the button.
  */
 export function loadVoiceChat(): Promise<VoiceChatModule> {
-  voiceChat ??= import('./voice-chat').catch((error: unknown) => {
-    // Let the next attempt try again (offline for a moment, or a new deployment).
-    voiceChat = null;
-    throw error;
-  });
+  voiceChat ??= import('./voice-chat').then(
+    (module) => {
+      module.prefetchCallRuntime();
+      return module;
+    },
+    (error: unknown) => {
+      // Let the next attempt try again (offline for a moment, or a new deployment).
+      voiceChat = null;
+      throw error;
+    },
+  );
   return voiceChat;
 }
 
@@ -25,7 +34,7 @@ const LOAD_FAILED_HINT = "The voice chat didn't load. Check your connection and 
 /** Talk to Pepa: prerendered idle, live once the visitor presses 'Start Talking'. */
 export function TalkSection() {
   const sectionRef = useRef<HTMLElement>(null);
-  const [chat, setChat] = useState<VoiceChatModule | null>(null);
+  const [chat, setChat] = useState<{ module: VoiceChatModule; pressedAt: number } | null>(null);
   const [loading, setLoading] = useState(false);
   const [loadFailed, setLoadFailed] = useState(false);
   const cancelled = useRef(false);
@@ -75,7 +84,7 @@ export function TalkSection() {
     loadVoiceChat().then(
       (module) => {
         setLoading(false);
-        if (!cancelled.current) setChat(module);
+        if (!cancelled.current) setChat({ module, pressedAt: now });
       },
       () => {
         setLoading(false);
@@ -115,7 +124,7 @@ export function TalkSection() {
         </p>
 
         {chat ? (
-          <chat.VoiceChat autoStart />
+          <chat.module.VoiceChat pressedAt={chat.pressedAt} />
         ) : (
           <TalkView phase={loading ? 'connecting' : 'idle'} onPrimary={onPrimary} demo={demo}>
             {loadFailed && (

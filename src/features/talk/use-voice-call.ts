@@ -30,9 +30,12 @@ export interface VoiceNotifications {
 export function useVoiceCall<TCall>(
   createCall: () => VoiceCall<TCall>,
   notifications: VoiceNotifications,
+  options: { starting?: boolean } = {},
 ): { call: VoiceCall<TCall>; state: VoiceState; setMuted(muted: boolean): void } {
   const [call] = useState(createCall);
-  const [state, dispatch] = useReducer(voiceReducer, initialVoiceState);
+  const [state, dispatch] = useReducer(voiceReducer, options.starting ?? false, (starting) =>
+    starting ? { ...initialVoiceState, callState: 'starting' as const } : initialVoiceState,
+  );
   const [notify] = useState(() => ({ current: notifications }));
   notify.current = notifications;
 

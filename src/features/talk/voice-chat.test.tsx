@@ -100,7 +100,7 @@ class FakeCall implements VoiceCall<{ id: string }> {
 
 let call: FakeCall;
 
-function renderChat(props: { autoStart?: boolean } = {}) {
+function renderChat(props: { pressedAt?: number } = {}) {
   const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
   const view = render(<VoiceChat createCall={() => call} {...props} />);
   return { user, ...view };
@@ -167,7 +167,8 @@ describe('VoiceChat', () => {
   });
 
   it('starts right away when the visitor pressed the button before the chat loaded', async () => {
-    renderChat({ autoStart: true });
+    renderChat({ pressedAt: performance.now() });
+    expect(status()).toHaveTextContent('Connecting to Pepa...');
     await flush();
     expect(call.starts).toHaveLength(1);
     expect(mainButton('End Call')).toHaveFocus();

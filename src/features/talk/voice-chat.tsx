@@ -1,13 +1,19 @@
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
 import { siteConfig } from '../../config/site';
 import type { CallError } from '../voice/call-events';
-import { createPepaCall } from './create-pepa-call';
+import { createPepaCall, loadCallRuntime } from './create-pepa-call';
 import { CallExtras } from './call-extras';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from './use-voice-call';
 import { phaseOf } from './voice-state';
+
+/** Warms what a call needs next (the room runtime), so pressing the button goes straight out. */
+export function prefetchCallRuntime(): void {
+  loadCallRuntime().catch(() => undefined);
+}
 
 /** The spec's toasts, word for word. */
 export const TOASTS = {
@@ -36,8 +42,11 @@ const notifications: VoiceNotifications = {
 };
 
 export interface VoiceChatProps {
-  /** Start a call as soon as the chat is on screen (the visitor already pressed the button). */
-  autoStart?: boolean;
+  /**
+   * The visitor pressed 'Start Talking' before the chat loaded (at this `performance.now()`):
+   * start as soon as it is on screen.
+   */
+  pressedAt?: number;
   /** Which call object to use; the page's own by default. */
   createCall?: () => VoiceCall;
 }
@@ -46,22 +55,32 @@ export interface VoiceChatProps {
  * Talk to Pepa with a live call: the web-call mutation, the call's state, toasts and controls.
  * Loaded on demand, so none of this is in the initial page bundle.
  */
-export function VoiceChat({ autoStart = false, createCall = createPepaCall }: VoiceChatProps) {
+export function VoiceChat({ pressedAt, createCall = createPepaCall }: VoiceChatProps) {
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { mutations: { retry: false } } }),
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <VoiceChatPanel autoStart={autoStart} createCall={createCall} />
-      <Toaster position="top-center" theme="dark" richColors closeButton />
+      <VoiceChatPanel pressedAt={pressedAt} createCall={createCall} />
+      {/* In <body>, so no ancestor's stacking or clipping can hide a toast. */}
+      {createPortal(
+        <Toaster position="bottom-center" theme="dark" richColors closeButton />,
+        document.body,
+      )}
     </QueryClientProvider>
   );
 }
 
-function VoiceChatPanel({ autoStart, createCall }: Required<VoiceChatProps>) {
-  const { call, state, setMuted } = useVoiceCall(createCall, notifications);
+function VoiceChatPanel({
+  pressedAt,
+  createCall,
+}: Pick<VoiceChatProps, 'pressedAt'> & Required<Pick<VoiceChatProps, 'createCall'>>) {
+  const { call, state, setMuted } = useVoiceCall(createCall, notifications, {
+    // Starting at once: show it from the first frame rather than flash 'Ready to chat'.
+    starting: pressedAt !== undefined,
+  });
   const phase = phaseOf(state);
-  const lastPress = useRef(Number.NEGATIVE_INFINITY);
+  const lastPress = useRef(pressedAt ?? Number.NEGATIVE_INFINITY);
   const primaryRef = useRef<HTMLButtonElement>(null);
 
   // The web-call mutation: the call object creates the web call through the generated client
@@ -100,12 +119,11 @@ function VoiceChatPanel({ autoStart, createCall }: Required<VoiceChatProps>) {
   // The visitor pressed 'Start Talking' before this chunk arrived: start now, keep the focus.
   const autoStarted = useRef(false);
   useEffect(() => {
-    if (!autoStart || autoStarted.current) return;
+    if (pressedAt === undefined || autoStarted.current) return;
     autoStarted.current = true;
-    lastPress.current = performance.now();
     primaryRef.current?.focus();
     start();
-  }, [autoStart, start]);
+  }, [pressedAt, start]);
 
   const inCall = phase !== 'idle';
 
