@@ -12,7 +12,7 @@ export default tseslint.config(
       'dist-ssr/**',
       '.e2e-dist/**',
       '.bench-dist/**',
-      '.budget-dist/**',
+      '.budget-dist/**', '.budget-dist-demo/**',
       'bench/**',
       'test-results/**',
       'playwright-report/**',

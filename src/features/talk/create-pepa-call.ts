@@ -1,6 +1,6 @@
 import { createWebCall, type Call } from '../../api/vapi';
 import type { DailyCallFactory } from '../voice/daily-types';
-import { PepaCall } from '../voice/pepa-call';
+import { PepaCall, type ResourceCounts } from '../voice/pepa-call';
 
 /**
  * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
@@ -50,7 +50,18 @@ export function loadCallRuntime(): Promise<DailyCallFactory> {
 const createDailyCall: DailyCallFactory = (options) =>
   loadCallRuntime().then((create) => create(options));
 
+declare global {
+  interface Window {
+    /** Demo builds only: what the call object holds, for the soak test to watch. */
+    __pepaCallResources?: () => ResourceCounts;
+  }
+}
+
 /** The page's call object: web calls through the generated client, rooms through Daily. */
 export function createPepaCall(): PepaCall<Call> {
-  return new PepaCall<Call>({ createWebCall, createDailyCall });
+  const call = new PepaCall<Call>({ createWebCall, createDailyCall });
+  if (import.meta.env.VITE_PEPA_DEMO === 'true') {
+    window.__pepaCallResources = () => call.getResourceCounts();
+  }
+  return call;
 }
