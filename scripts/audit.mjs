@@ -19,7 +19,11 @@ if (!report || report.error || !report.metadata) {
   const reason =
     report?.message ||
     report?.error?.summary ||
-    result.stderr.trim().split('\n').filter((line) => !/Unknown user config/.test(line)).pop() ||
+    result.stderr
+      .trim()
+      .split('\n')
+      .filter((line) => !/Unknown user config/.test(line))
+      .pop() ||
     'no answer';
   console.error(`audit: NOT RUN, the npm registry could not be asked for advisories (${reason})`);
   process.exit(3);
