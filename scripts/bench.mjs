@@ -88,18 +88,32 @@ const spread = (values, format) =>
       `(${format(Math.min(...values))}–${format(Math.max(...values))}, n=${values.length})`
     : format(values[0]);
 
-// Everything started is stopped on the way out, whatever happens in between.
+// Everything started is stopped on the way out, whatever happens in between. A signal starts the
+// same single cleanup; anything started after it is stopped at once.
 /** @type {(() => Promise<unknown>)[]} */
 const cleanups = [];
-async function cleanUp() {
-  const pending = cleanups.splice(0).reverse();
-  for (const stop of pending) {
-    await stop().catch((error) => log(`cleanup: ${messageOf(error)}`));
+/** @type {string | null} */
+let interrupted = null;
+/** @type {Promise<void> | null} */
+let cleaning = null;
+const cleanUp = () =>
+  (cleaning ??= (async () => {
+    for (const stop of cleanups.splice(0).reverse()) {
+      await stop().catch((error) => log(`cleanup: ${messageOf(error)}`));
+    }
+    await stopLaunchedChromium();
+  })());
+/** @param {() => Promise<unknown>} stop */
+async function track(stop) {
+  if (interrupted) {
+    await stop();
+    throw new Error(`interrupted by ${interrupted}`);
   }
-  await stopLaunchedChromium();
+  cleanups.push(stop);
 }
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
+    interrupted = signal;
     log(`${signal}: stopping`);
     cleanUp().finally(() => process.exit(130));
   });
@@ -182,10 +196,10 @@ async function measureBytes(siteDir) {
 
 async function measureLighthouse(siteDir) {
   const site = await startStaticServer({ root: siteDir });
-  cleanups.push(() => site.close());
+  await track(() => site.close());
   // Served compressed, as a static host or CDN serves it (see lib/bench-compression.mjs).
   const front = await startCompressingProxy({ upstream: site.url });
-  cleanups.push(() => front.close());
+  await track(() => front.close());
   const runs = await runLighthouse(`${front.url}/`, {
     runs: LIGHTHOUSE_RUNS,
     onRun: (index, run) =>
@@ -287,11 +301,11 @@ async function measureDemo() {
     { demo: true, mockPort },
   );
   const mock = await startPrism({ port: mockPort, quiet: true });
-  cleanups.push(() => mock.stop());
+  await track(() => mock.stop());
   const site = await startStaticServer({ root: siteDir });
-  cleanups.push(() => site.close());
+  await track(() => site.close());
   const browser = await launchBenchBrowser();
-  cleanups.push(() => browser.close());
+  await track(() => browser.close());
   const url = `${site.url}/`;
 
   const samples = await measureTaps(browser, url, {
@@ -354,6 +368,8 @@ async function measureDemo() {
         `(the simulator five times faster); the browser soak test asserts the exact counts.`,
     );
   }
+  const pageErrors = [...new Set([...samples, soak].flatMap((run) => run.pageErrors))];
+  if (pageErrors.length) notes.push(`Errors thrown in the demo page: ${pageErrors.join('; ')}`);
   row(
     'start/end cycles run time',
     `${soak.cycles} cycles in ${seconds(soak.elapsedMs)}`,
@@ -407,6 +423,7 @@ try {
 } finally {
   await cleanUp();
 }
+if (interrupted) process.exit(130);
 
 const table = markdownTable(['metric', 'figure', 'budget', 'result'], rows);
 const footer = [

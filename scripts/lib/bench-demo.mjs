@@ -161,7 +161,7 @@ async function showIntent({ talk, requests }) {
 /**
  * A figure, or the reason there is none.
  * @typedef {{ ms: number, problem: null } | { ms: null, problem: string }} Timing
- * @typedef {{ post: Timing, listening: Timing, prefetched: string[] }} TapSample
+ * @typedef {{ post: Timing, listening: Timing, prefetched: string[], pageErrors: string[] }} TapSample
  */
 
 /**
@@ -184,7 +184,7 @@ async function tapSample(browser, url) {
       start = await showIntent(opened);
     } catch {
       const none = missing("no 'Start Talking' button in #talk");
-      return { post: none, listening: none, prefetched: [] };
+      return { post: none, listening: none, prefetched: [], pageErrors };
     }
     const prefetched = [...requests.scripts];
     await page.evaluate(() => window.__pepaBench.arm());
@@ -217,6 +217,7 @@ async function tapSample(browser, url) {
       post: timing(postSeen, probe.postAt, 'POST /call/web'),
       listening: timing(listeningSeen, probe.listeningAt, "'Listening...' status"),
       prefetched,
+      pageErrors,
     };
   } finally {
     await context.close();
@@ -244,7 +245,7 @@ export async function measureTaps(browser, url, { samples, onSample }) {
 
 /**
  * @typedef {{ beforeBytes: number | null, afterBytes: number | null, cycles: number,
- *   elapsedMs: number, problem: string | null }} SoakResult
+ *   elapsedMs: number, problem: string | null, pageErrors: string[] }} SoakResult
  */
 
 /**
@@ -260,7 +261,15 @@ export async function measureHeapSoak(browser, url, { cycles, timeLimitMs, onPro
   const startedAt = Date.now();
   const opened = await openPage(browser, url);
   const { context, page, talk, pageErrors } = opened;
-  const result = { beforeBytes: null, afterBytes: null, cycles: 0, elapsedMs: 0, problem: null };
+  /** @type {SoakResult} */
+  const result = {
+    beforeBytes: null,
+    afterBytes: null,
+    cycles: 0,
+    elapsedMs: 0,
+    problem: null,
+    pageErrors,
+  };
   const cdp = await context.newCDPSession(page);
   const heapUsed = async () => {
     // Twice: the first pass can leave objects that only the second finds unreachable.
