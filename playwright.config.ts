@@ -1,21 +1,11 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './scripts/lib/bench-chromium.mjs';
 
 const PORT = Number(process.env.E2E_PORT ?? 5199);
 const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 4099);
 
 /** Launch flags that work on machines without a GPU, sandbox or outside network. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-];
+const CHROMIUM_FLAGS = [...CHROMIUM_ARGS, ...MEDIA_ARGS];
 
 export default defineConfig({
   testDir: 'e2e',
@@ -30,8 +20,8 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_FLAGS,
     },
     trace: 'off',
   },

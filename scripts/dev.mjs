@@ -2,6 +2,7 @@
 // VITE_VAPI_ASSISTANT_ID it runs the demo: a Prism mock of the provider on $MOCK_PORT and the
 // offline room simulator.
 import { resolve } from 'node:path';
+import { stopOnSignal } from './lib/stop-on-signal.mjs';
 import { createServer } from 'vite';
 
 const root = resolve(import.meta.dirname, '..');
@@ -24,12 +25,4 @@ await server.listen();
 stops.push(() => server.close());
 server.printUrls();
 
-let stopping = false;
-async function shutdown() {
-  if (stopping) return;
-  stopping = true;
-  await Promise.allSettled(stops.map((stop) => stop()));
-  process.exit(0);
-}
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+stopOnSignal(stops);

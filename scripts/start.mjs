@@ -5,6 +5,7 @@
 // Options: --no-install (skip the dependency check), --no-build (serve the existing build),
 // --out=DIR (build into and serve DIR instead of dist/).
 import { resolve } from 'node:path';
+import { stopOnSignal } from './lib/stop-on-signal.mjs';
 import { ensureDependencies } from './lib/ensure-deps.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -40,12 +41,4 @@ const site = await startStaticServer({ root: resolve(root, outDir), port });
 stops.push(() => site.close());
 console.log(`$PEPA ${live ? '(live)' : '(demo)'} on ${site.url}  — Ctrl-C to stop`);
 
-let stopping = false;
-async function shutdown() {
-  if (stopping) return;
-  stopping = true;
-  await Promise.allSettled(stops.map((stop) => stop()));
-  process.exit(0);
-}
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+stopOnSignal(stops);

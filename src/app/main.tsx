@@ -14,5 +14,5 @@ const app = (
 );
 
 // The built pages are prerendered and hydrate; the dev server serves an empty shell.
-if (container.hasChildNodes()) hydrateRoot(container, app);
+if (container.firstElementChild) hydrateRoot(container, app);
 else createRoot(container).render(app);
