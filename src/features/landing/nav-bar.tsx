@@ -16,11 +16,14 @@ export function NavBar() {
     if (!open) return;
     function onKeyDown(event: KeyboardEvent) {
       if (event.key !== 'Escape') return;
+      // This Escape is the menu's: marked as handled, so a call in progress does not end too.
+      event.preventDefault();
       setOpen(false);
       toggleRef.current?.focus();
     }
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
+    // In the capture phase, so the menu sees Escape before any other listener on the page.
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
   }, [open]);
 
   const close = () => setOpen(false);

@@ -93,7 +93,7 @@ function CallTimer({ since }: { since: number }) {
     return () => clearInterval(timer);
   }, []);
   return (
-    <span className="font-mono text-sm text-gold-200 tabular-nums">
+    <span data-call-timer className="font-mono text-sm text-gold-200 tabular-nums">
       <span className="sr-only">Call time </span>
       {formatDuration(now - since)}
     </span>
@@ -132,7 +132,12 @@ function Captions({ state, visible }: { state: VoiceState; visible: boolean }) {
       aria-live="polite"
       aria-label="Captions"
       role="log"
-      className={visible ? 'w-full space-y-1.5 text-left text-sm' : 'sr-only'}
+      // Long words wrap anywhere, and the panel scrolls rather than stretching the section.
+      className={
+        visible
+          ? 'max-h-40 w-full space-y-1.5 overflow-y-auto text-left text-sm wrap-anywhere'
+          : 'sr-only'
+      }
     >
       {visible &&
         state.captions.map((caption) => (

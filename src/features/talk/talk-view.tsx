@@ -1,6 +1,6 @@
 import type { ReactNode, Ref } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
-import { MicIcon } from '../../components/ui/icons';
+import { MicIcon, MicOffIcon } from '../../components/ui/icons';
 
 /** What the visitor sees of a call. Derived from the call object's events, never stored apart. */
 export type TalkPhase = 'idle' | 'connecting' | 'listening' | 'speaking' | 'ending';
@@ -39,6 +39,10 @@ export interface TalkViewProps {
   /** The 'Demo' badge: the demo build talks to the offline simulator, not the real Pepa. */
   demo?: boolean;
   primaryRef?: Ref<HTMLButtonElement>;
+  /** The button and everything under it: what a toast must not cover. */
+  controlsRef?: Ref<HTMLDivElement>;
+  /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
+  muted?: boolean;
   /** Call extras under the button: controls, captions, notices. */
   children?: ReactNode;
 }
@@ -53,11 +57,16 @@ export function TalkView({
   volume = 0,
   demo = false,
   primaryRef,
+  controlsRef,
+  muted = false,
   children,
 }: TalkViewProps) {
   const { status, hint } = PHASE_TEXT[phase];
   const inCall = phase !== 'idle';
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
+  // While the call ends the button rests, but stays focusable: a disabled button would drop the
+  // keyboard focus to the page, and the next Tab would skip 'Start Talking'.
+  const resting = phase === 'ending';
 
   return (
     <div className="relative">
@@ -104,19 +113,34 @@ export function TalkView({
         <span aria-hidden="true" className={`size-2 rounded-full ${DOT_CLASS[phase]}`} />
         {status}
       </p>
+      {muted && (
+        <p
+          data-testid="muted-indicator"
+          className="relative mt-2 flex items-center justify-center gap-1.5 text-sm font-semibold text-gold-200"
+        >
+          <MicOffIcon className="size-4" />
+          Muted: Pepa can&apos;t hear you
+        </p>
+      )}
       <p className="relative mt-4 min-h-6 text-mist">{hint}</p>
 
-      <button
-        ref={primaryRef}
-        type="button"
-        onClick={onPrimary}
-        disabled={phase === 'ending'}
-        className={buttonClass(inCall ? 'outline' : 'gold', 'lg', 'relative mt-8 min-w-52')}
-      >
-        <MicIcon className="size-5" />
-        {inCall ? 'End Call' : 'Start Talking'}
-      </button>
-      {children}
+      <div ref={controlsRef}>
+        <button
+          ref={primaryRef}
+          type="button"
+          onClick={resting ? undefined : onPrimary}
+          aria-disabled={resting || undefined}
+          className={buttonClass(
+            inCall ? 'outline' : 'gold',
+            'lg',
+            'relative mt-8 min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70',
+          )}
+        >
+          <MicIcon className="size-5" />
+          {inCall ? 'End Call' : 'Start Talking'}
+        </button>
+        {children}
+      </div>
     </div>
   );
 }

@@ -254,6 +254,35 @@ describe('VoiceChat', () => {
     expect(call.muted).toEqual([true, false]);
   });
 
+  it("says beside the status that Pepa can't hear a muted visitor", async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    expect(screen.queryByText("Muted: Pepa can't hear you")).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Mute' }));
+    expect(screen.getByText("Muted: Pepa can't hear you")).toBeInTheDocument();
+    expect(status()).toHaveTextContent('Listening...');
+    await user.click(screen.getByRole('button', { name: 'Unmute' }));
+    expect(screen.queryByText("Muted: Pepa can't hear you")).not.toBeInTheDocument();
+  });
+
+  it('keeps the focus on the main button while the call ends', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    const button = mainButton('End Call');
+    button.focus();
+    call.setState('ending');
+    // Resting, not disabled: a disabled button would drop the focus to the page.
+    expect(button).not.toBeDisabled();
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toHaveFocus();
+    await user.click(button);
+    expect(call.ends).toBe(0);
+    call.setState('idle');
+    expect(mainButton('Start Talking')).toHaveFocus();
+  });
+
   it('counts the call time while connected', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
@@ -290,7 +319,7 @@ describe('VoiceChat', () => {
     expect(screen.queryByRole('button', { name: 'Tap to hear Pepa' })).not.toBeInTheDocument();
   });
 
-  it('ends the call on Escape and when the page is hidden', async () => {
+  it('ends the call on Escape and when the page is left, but not when it is hidden', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.connect();
@@ -300,12 +329,31 @@ describe('VoiceChat', () => {
     vi.advanceTimersByTime(500);
     await user.click(mainButton('Start Talking'));
     call.connect();
-    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     act(() => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
+    expect(call.ends).toBe(1);
+    expect(status()).toHaveTextContent('Listening...');
+    visibility.mockRestore();
+
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
     expect(call.ends).toBe(2);
     expect(status()).toHaveTextContent('Ready to chat');
+  });
+
+  it('does not end the call for an Escape that something else handled', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    const handled = (event: KeyboardEvent) => event.preventDefault();
+    document.addEventListener('keydown', handled, true);
+    await user.keyboard('{Escape}');
+    document.removeEventListener('keydown', handled, true);
+    expect(call.ends).toBe(0);
+    expect(status()).toHaveTextContent('Listening...');
   });
 
   it('stops the call and leaves no timer or listener behind when the section goes away', async () => {
