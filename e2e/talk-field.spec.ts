@@ -216,6 +216,36 @@ test.describe('Talk to Pepa in the field', () => {
     expect(wakeLocks.released).toBe(wakeLocks.requested);
   });
 
+  test.describe('when the provider hangs', () => {
+    test.use({ allowedProblems: /call\/web|aborted|ERR_ABORTED/i });
+
+    test('after 8 s Pepa is said to be slow; End Call cancels the request', async ({ page }) => {
+      let requests = 0;
+      let aborted = false;
+      // Never answered, as a provider that hangs.
+      await page.route('**/call/web', () => {
+        requests += 1;
+      });
+      page.on('requestfailed', (request) => {
+        if (request.url().endsWith('/call/web')) aborted = true;
+      });
+      await page.clock.install();
+      await open(page);
+      await talk(page).start.click();
+      await expect(talk(page).status).toHaveText('Connecting to Pepa...');
+      await expect.poll(() => requests).toBe(1);
+      await expect(talk(page).section.getByText(/taking longer than usual/)).toBeHidden();
+      await page.clock.fastForward(8_000);
+      await expect(talk(page).section.getByRole('note')).toHaveText(
+        'Pepa is taking longer than usual to answer. Keep waiting, or press End Call to cancel.',
+      );
+      await talk(page).end.click();
+      await expectReleased(page);
+      await expect.poll(() => aborted).toBe(true);
+      expect(requests).toBe(1);
+    });
+  });
+
   test.describe('toasts cover no call control', () => {
     test.use({ allowedProblems: /Permission denied|NotAllowedError|microphone/i });
 

@@ -6,6 +6,9 @@ import type { VoiceState } from './voice-state';
 /** The 'we can't hear you' hint shows after this long without an audible microphone. */
 export const QUIET_MIC_HINT_MS = 6000;
 
+/** A start that takes longer than this is said to be slow, with the way out. */
+export const SLOW_START_HINT_MS = 8000;
+
 const BAR_WEIGHTS = [0.45, 0.8, 1, 0.8, 0.45];
 
 export interface CallExtrasProps {
@@ -40,6 +43,8 @@ export function CallExtras({ phase, state, onToggleMute, onResumeAudio }: CallEx
           Tap to hear Pepa
         </button>
       )}
+
+      {phase === 'connecting' && <SlowStartHint />}
 
       {phase === 'listening' && !state.muted && (
         <QuietMicHint lastHeardAt={state.lastHeardAt ?? state.connectedAt} />
@@ -113,6 +118,20 @@ function QuietMicHint({ lastHeardAt }: { lastHeardAt: number | null }) {
   return (
     <p role="note" className="text-sm text-gold-200">
       We can&apos;t hear you. Check that your microphone is connected and not muted.
+    </p>
+  );
+}
+
+function SlowStartHint() {
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setSlow(true), SLOW_START_HINT_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  if (!slow) return null;
+  return (
+    <p role="note" className="text-sm text-gold-200">
+      Pepa is taking longer than usual to answer. Keep waiting, or press End Call to cancel.
     </p>
   );
 }

@@ -4,7 +4,7 @@ import mitt, { type Handler } from 'mitt';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallEvents, CallState } from '../voice/call-events';
-import { QUIET_MIC_HINT_MS } from './call-extras';
+import { QUIET_MIC_HINT_MS, SLOW_START_HINT_MS } from './call-extras';
 import { DOUBLE_TAP_MS } from './talk-view';
 import type { VoiceCall } from './use-voice-call';
 import { TOASTS, VoiceChat } from './voice-chat';
@@ -281,6 +281,20 @@ describe('VoiceChat', () => {
     expect(call.ends).toBe(0);
     call.setState('idle');
     expect(mainButton('Start Talking')).toHaveFocus();
+  });
+
+  it('says after 8 s of connecting that Pepa is slow, and End Call still cancels', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    act(() => vi.advanceTimersByTime(SLOW_START_HINT_MS - 1));
+    expect(screen.queryByText(/taking longer than usual/)).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'Pepa is taking longer than usual to answer. Keep waiting, or press End Call to cancel.',
+    );
+    await user.click(mainButton('End Call'));
+    expect(status()).toHaveTextContent('Ready to chat');
+    expect(screen.queryByText(/taking longer than usual/)).not.toBeInTheDocument();
   });
 
   it('counts the call time while connected', async () => {
