@@ -60,6 +60,13 @@ export type CallError =
       kind: 'http' | 'network' | 'unknown';
       status?: number;
       body?: unknown;
+      /** How long the provider asked to wait before trying again (its `Retry-After`). */
+      retryAfterMs?: number;
+    })
+  | (ErrorBase & {
+      /** The provider's answer named a room the page does not join (wrong scheme or host). */
+      type: 'room-url-refused';
+      reason: 'missing' | 'malformed' | 'not-https' | 'host-not-allowed';
     })
   | (ErrorBase & { type: 'daily-call-object-creation-error' })
   | (ErrorBase & { type: 'daily-call-join-error' })
