@@ -41,6 +41,8 @@ export interface TalkViewProps {
   primaryRef?: Ref<HTMLButtonElement>;
   /** The button and everything under it: what a toast must not cover. */
   controlsRef?: Ref<HTMLDivElement>;
+  /** The button rests (stays focusable, ignores presses), e.g. while a retry must wait. */
+  resting?: boolean;
   /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
   muted?: boolean;
   /** Call extras under the button: controls, captions, notices. */
@@ -59,6 +61,7 @@ export function TalkView({
   primaryRef,
   controlsRef,
   muted = false,
+  resting: restingAsked = false,
   children,
 }: TalkViewProps) {
   const { status, hint } = PHASE_TEXT[phase];
@@ -66,7 +69,7 @@ export function TalkView({
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the
   // keyboard focus to the page, and the next Tab would skip 'Start Talking'.
-  const resting = phase === 'ending';
+  const resting = restingAsked || phase === 'ending';
 
   return (
     <div className="relative">

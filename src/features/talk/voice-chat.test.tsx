@@ -7,6 +7,7 @@ import type { CallEvents, CallState } from '../voice/call-events';
 import { QUIET_MIC_HINT_MS, SLOW_START_HINT_MS } from './call-extras';
 import { DOUBLE_TAP_MS } from './talk-view';
 import type { VoiceCall } from './use-voice-call';
+import { FAILURE_REASONS } from './start-failure';
 import { TOASTS, VoiceChat } from './voice-chat';
 
 interface Deferred<T> {
@@ -203,6 +204,70 @@ describe('VoiceChat', () => {
     expect(screen.queryByText(TOASTS.error.title)).not.toBeInTheDocument();
     expect(status()).toHaveTextContent('Ready to chat');
     expect(screen.getByRole('note')).toHaveTextContent(/microphone is blocked/);
+  });
+
+  it('says in the panel that the provider refused the key, without blaming the microphone', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({
+      type: 'web-call-creation-error',
+      kind: 'http',
+      status: 401,
+      message: 'HTTP 401',
+    });
+    await flush();
+    expect(screen.getByRole('alert')).toHaveTextContent(FAILURE_REASONS.keyRefused);
+    expect(screen.queryByText(TOASTS.startFailed.description)).not.toBeInTheDocument();
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+  });
+
+  it("honours the provider's Retry-After: Start rests and counts down, then works", async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({
+      type: 'web-call-creation-error',
+      kind: 'http',
+      status: 429,
+      retryAfterMs: 7000,
+      message: 'HTTP 429',
+    });
+    await flush();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Pepa is busy right now. Try again in 7 s.',
+    );
+    expect(mainButton('Start Talking')).toHaveAttribute('aria-disabled', 'true');
+    await user.click(mainButton('Start Talking'));
+    expect(call.starts).toHaveLength(1);
+
+    act(() => vi.advanceTimersByTime(3000));
+    expect(screen.getByRole('alert')).toHaveTextContent('Try again in 4 s.');
+    act(() => vi.advanceTimersByTime(4000));
+    expect(mainButton('Start Talking')).not.toHaveAttribute('aria-disabled');
+    await user.click(mainButton('Start Talking'));
+    expect(call.starts).toHaveLength(2);
+  });
+
+  it('backs off after repeated failures, so pressing again and again makes no flood of calls', async () => {
+    const { user } = renderChat();
+    const fail = () =>
+      call.failStart({ type: 'web-call-creation-error', kind: 'http', status: 500, message: 'x' });
+    await user.click(mainButton('Start Talking'));
+    fail();
+    await flush();
+    act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+    await user.click(mainButton('Start Talking'));
+    fail();
+    await flush();
+    // The second failure in a row: Start waits before the third try.
+    expect(mainButton('Start Talking')).toHaveAttribute('aria-disabled', 'true');
+    for (let press = 0; press < 3; press += 1) {
+      act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+      await user.click(mainButton('Start Talking'));
+    }
+    expect(call.starts).toHaveLength(2);
+    act(() => vi.advanceTimersByTime(2000 - 3 * DOUBLE_TAP_MS));
+    await user.click(mainButton('Start Talking'));
+    expect(call.starts).toHaveLength(3);
   });
 
   it('shows the destructive error toast for an error during a call', async () => {

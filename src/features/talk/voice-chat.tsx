@@ -9,6 +9,8 @@ import { CallExtras } from './call-extras';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from './use-voice-call';
 import { useWakeLock } from './use-wake-lock';
+import { StartFailureNotice } from './start-failure-notice';
+import { cooldownMs, describeStartFailure } from './start-failure';
 import { phaseOf } from './voice-state';
 
 /** Warms what a call needs next (the room runtime), so pressing the button goes straight out. */
@@ -127,6 +129,10 @@ function VoiceChatPanel({
   const phase = phaseOf(state);
   const lastPress = useRef(pressedAt ?? Number.NEGATIVE_INFINITY);
   const primaryRef = useRef<HTMLButtonElement>(null);
+  const failuresInARow = useRef(0);
+  // After a failure the provider asked us to wait, or we back off: Start rests until then.
+  const [cooldownUntil, setCooldownUntil] = useState<number | null>(null);
+  const endCooldown = useCallback(() => setCooldownUntil(null), []);
 
   // The web-call mutation: the call object creates the web call through the generated client
   // and joins its room; the section awaits the whole start. One call at a time: the call
@@ -146,9 +152,18 @@ function VoiceChatPanel({
         unsubscribe();
       }
     },
-    onError: () => {
-      placeToasts();
-      toast.error(TOASTS.startFailed.title, { description: TOASTS.startFailed.description });
+    onSuccess: (started) => {
+      if (started) failuresInARow.current = 0;
+    },
+    onError: (error) => {
+      const view = describeStartFailure(error instanceof StartFailedError ? error.callError : null);
+      failuresInARow.current += 1;
+      const waitMs = cooldownMs(failuresInARow.current, view.retryAfterMs);
+      setCooldownUntil(waitMs > 0 ? Date.now() + waitMs : null);
+      if (view.microphoneToast) {
+        placeToasts();
+        toast.error(TOASTS.startFailed.title, { description: TOASTS.startFailed.description });
+      }
     },
   });
   const { mutate: start } = startCall;
@@ -159,8 +174,8 @@ function VoiceChatPanel({
     const now = performance.now();
     if (now - lastPress.current < DOUBLE_TAP_MS) return;
     lastPress.current = now;
-    if (call.state === 'idle') start();
-    else endCall();
+    if (call.state !== 'idle') endCall();
+    else if (cooldownUntil === null) start();
   };
 
   // The visitor pressed 'Start Talking' before this chunk arrived: start now, keep the focus.
@@ -200,7 +215,15 @@ function VoiceChatPanel({
       primaryRef={primaryRef}
       controlsRef={controlsRef}
       muted={inCall && state.muted}
+      resting={!inCall && cooldownUntil !== null}
     >
+      {!inCall && state.failure && (
+        <StartFailureNotice
+          view={describeStartFailure(state.failure)}
+          cooldownUntil={cooldownUntil}
+          onCooledDown={endCooldown}
+        />
+      )}
       <CallExtras
         phase={phase}
         state={state}
