@@ -216,6 +216,64 @@ test.describe('Talk to Pepa in the field', () => {
     expect(wakeLocks.released).toBe(wakeLocks.requested);
   });
 
+  test.describe('when the provider says no', () => {
+    test.use({ allowedProblems: /status of (401|429)|HTTP (401|429)|call\/web/i });
+
+    test('a busy provider: the wait it asks for is counted down, and presses make no calls', async ({
+      page,
+    }) => {
+      let requests = 0;
+      await page.route('**/call/web', (route) => {
+        requests += 1;
+        return route.fulfill({
+          status: 429,
+          headers: {
+            'retry-after': '7',
+            'access-control-allow-origin': '*',
+            'access-control-expose-headers': 'Retry-After',
+          },
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'Too many requests' }),
+        });
+      });
+      await page.clock.install();
+      await open(page);
+      await talk(page).start.click();
+      const alert = talk(page).section.getByRole('alert');
+      await expect(alert).toHaveText('Pepa is busy right now. Try again in 7 s.');
+      await expect(talk(page).start).toHaveAttribute('aria-disabled', 'true');
+      for (let press = 0; press < 10; press += 1) {
+        await page.clock.fastForward(450);
+        // A real press on the resting button (Playwright would wait for it to be enabled).
+        await talk(page).start.click({ force: true });
+      }
+      expect(requests).toBe(1);
+      await page.clock.fastForward(3_000);
+      await expect(talk(page).start).not.toHaveAttribute('aria-disabled');
+      await talk(page).start.click();
+      await expect.poll(() => requests).toBe(2);
+      const toasts = (await recorded(page)).toasts.map((toast) => toast.title);
+      expect(toasts).not.toContain('Failed to connect');
+    });
+
+    test("a refused key is said in the panel, and the microphone isn't blamed", async ({
+      page,
+    }) => {
+      await page.route('**/call/web', (route) =>
+        route.continue({ headers: { ...route.request().headers(), prefer: 'code=401' } }),
+      );
+      await open(page);
+      await talk(page).start.click();
+      await expect(talk(page).section.getByRole('alert')).toHaveText(
+        "Pepa can't take calls on this site right now: the provider refused the site's key.",
+      );
+      await expectReleased(page);
+      expect((await recorded(page)).toasts.map((toast) => toast.title)).not.toContain(
+        'Failed to connect',
+      );
+    });
+  });
+
   test.describe('when the provider hangs', () => {
     test.use({ allowedProblems: /call\/web|aborted|ERR_ABORTED/i });
 

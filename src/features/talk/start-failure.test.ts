@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CallError } from '../voice/call-events';
-import { BACKOFF_MAX_MS, FAILURE_REASONS, cooldownMs, describeStartFailure } from './start-failure';
+import {
+  BACKOFF_MAX_MS,
+  BUSY_DEFAULT_WAIT_MS,
+  FAILURE_REASONS,
+  cooldownMs,
+  describeStartFailure,
+} from './start-failure';
 
 const http = (status: number, retryAfterMs?: number): CallError => ({
   type: 'web-call-creation-error',
@@ -56,7 +62,8 @@ describe('describeStartFailure', () => {
       reason: FAILURE_REASONS.busy,
       retryAfterMs: 7000,
     });
-    expect(describeStartFailure(http(503))).toMatchObject({ retryAfterMs: null });
+    // Unreadable (not exposed to the page): a busy provider still gets a pause.
+    expect(describeStartFailure(http(503))).toMatchObject({ retryAfterMs: BUSY_DEFAULT_WAIT_MS });
   });
 });
 

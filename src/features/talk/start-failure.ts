@@ -27,6 +27,12 @@ export const FAILURE_REASONS = {
   other: 'The call could not start. Please try again.',
 } as const;
 
+/**
+ * How long a busy provider is given when its Retry-After cannot be read: a cross-origin response
+ * shows the header only where the provider exposes it (Access-Control-Expose-Headers).
+ */
+export const BUSY_DEFAULT_WAIT_MS = 5000;
+
 const view = (
   reason: string | null,
   microphoneToast = false,
@@ -47,7 +53,7 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
       const status = error.status ?? 0;
       if (status === 401 || status === 403) return view(FAILURE_REASONS.keyRefused);
       if (status === 429 || status === 503) {
-        return view(FAILURE_REASONS.busy, false, error.retryAfterMs ?? null);
+        return view(FAILURE_REASONS.busy, false, error.retryAfterMs ?? BUSY_DEFAULT_WAIT_MS);
       }
       return view(FAILURE_REASONS.provider);
     }
