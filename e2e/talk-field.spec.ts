@@ -216,6 +216,82 @@ test.describe('Talk to Pepa in the field', () => {
     expect(wakeLocks.released).toBe(wakeLocks.requested);
   });
 
+  test.describe('when the visitor was offline as the voice chat loaded', () => {
+    test.use({
+      allowedProblems: /Failed to fetch dynamically imported module|ERR_|net::|Importing a module/i,
+    });
+
+    test('coming back online, the next press loads it and connects', async ({ page, context }) => {
+      const fetched: string[] = [];
+      page.on('request', (request) => {
+        if (/\/assets\/voice-chat-[^/]+\.js/.test(request.url())) fetched.push(request.url());
+      });
+      await installCallProbe(page);
+      await installFieldRecorder(page);
+      await page.goto(`/?simScale=${FAST}`);
+      await context.setOffline(true);
+      await talk(page).start.scrollIntoViewIfNeeded();
+      await talk(page).start.click();
+      await expect(
+        talk(page).section.getByText("The voice chat didn't load.", { exact: false }),
+      ).toBeVisible();
+      await context.setOffline(false);
+      await talk(page).start.click();
+      await expect(talk(page).status).toHaveText(CONNECTED, { timeout: 15_000 });
+      await talk(page).end.click();
+      await expectReleased(page);
+    });
+  });
+
+  test.describe('when a chunk fails to download', () => {
+    test.use({
+      allowedProblems:
+        /Failed to fetch dynamically imported module|ERR_FAILED|net::|Importing a module/i,
+    });
+
+    for (const [chunk, pattern] of [
+      ['the voice chat', /\/assets\/voice-chat-[^/]+\.js/],
+      ['the room', /\/assets\/room-simulator-[^/]+\.js/],
+    ] as const) {
+      test(`${chunk} is fetched again on the next press`, async ({ page }) => {
+        const fetched: string[] = [];
+        let failures = 0;
+        await page.route(pattern, (route) => {
+          fetched.push(new URL(route.request().url()).search);
+          if (failures === 0) {
+            failures += 1;
+            return route.abort('internetdisconnected');
+          }
+          return route.continue();
+        });
+        await open(page);
+        const start = talk(page).start;
+        // Pressed until the call connects: a loader that replays its failure never gets there.
+        for (let press = 0; press < 3; press += 1) {
+          await start.click();
+          const outcome = await Promise.race([
+            talk(page)
+              .status.filter({ hasText: CONNECTED })
+              .waitFor({ timeout: 15_000 })
+              .then(() => 'connected'),
+            talk(page)
+              .section.getByText("The voice chat didn't load.", { exact: false })
+              .waitFor({ timeout: 15_000 })
+              .then(() => 'failed'),
+          ]);
+          if (outcome === 'connected') break;
+          await expect(talk(page).start).toBeVisible();
+        }
+        await expect(talk(page).status).toHaveText(CONNECTED);
+        expect(failures).toBe(1);
+        // The failed URL is not asked again by the loader: it asks for the chunk afresh.
+        expect(fetched[1]).toMatch(/^\?retry=\d+$/);
+        await talk(page).end.click();
+        await expectReleased(page);
+      });
+    }
+  });
+
   test.describe('when the provider says no', () => {
     test.use({ allowedProblems: /status of (401|429)|HTTP (401|429)|call\/web/i });
 

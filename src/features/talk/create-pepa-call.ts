@@ -1,6 +1,7 @@
 import { createWebCall, type Call } from '../../api/vapi';
 import type { DailyCallFactory } from '../voice/daily-types';
 import { PepaCall, type ResourceCounts } from '../voice/pepa-call';
+import { retryableImport } from './retryable-import';
 
 /**
  * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
@@ -17,34 +18,25 @@ export function simulatorOptionsFrom<TFault>(
     : { faults };
 }
 
-let runtime: Promise<DailyCallFactory> | null = null;
+const importSimulator = retryableImport(() => import('../voice/simulator/room-simulator'));
+const importSimulatorFaults = retryableImport(() => import('../voice/simulator/simulator-faults'));
+const importDaily = retryableImport(() => import('../voice/daily-factory'));
 
 /**
- * The Daily factory for this build, loaded once. A live build uses Daily itself; the demo build
- * uses the offline room simulator, with faults chosen in the page's query string
- * (`?sim=join-failure`, …). The check is on the build-time constant so that a live build
- * contains no simulator code at all.
+ * The Daily factory for this build. A live build uses Daily itself; the demo build uses the
+ * offline room simulator, with faults chosen in the page's query string (`?sim=join-failure`, …).
+ * The check is on the build-time constant so that a live build contains no simulator code at all.
+ * A chunk that failed to load is fetched again on the next call.
  */
 export function loadCallRuntime(): Promise<DailyCallFactory> {
-  runtime ??= (
-    import.meta.env.VITE_PEPA_DEMO === 'true'
-      ? Promise.all([
-          import('../voice/simulator/room-simulator'),
-          import('../voice/simulator/simulator-faults'),
-        ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }]) =>
+  return import.meta.env.VITE_PEPA_DEMO === 'true'
+    ? Promise.all([importSimulator(), importSimulatorFaults()]).then(
+        ([{ createSimulatorFactory }, { parseSimulatorFaults }]) =>
           createSimulatorFactory(
             simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
           ),
-        )
-      : import('../voice/daily-factory').then(({ createDailyCallFactory }) =>
-          createDailyCallFactory(),
-        )
-  ).catch((error: unknown) => {
-    // A chunk that failed to load (offline, a new deployment) may load on the next try.
-    runtime = null;
-    throw error;
-  });
-  return runtime;
+      )
+    : importDaily().then(({ createDailyCallFactory }) => createDailyCallFactory());
 }
 
 const createDailyCall: DailyCallFactory = (options) =>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { siteConfig } from '../../config/site';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
+import { retryableImport } from './retryable-import';
 import type { VoiceChatProps } from './voice-chat';
 
 type VoiceChatModule = {
@@ -8,25 +9,18 @@ type VoiceChatModule = {
   prefetchCallRuntime(): void;
 };
 
-let voiceChat: Promise<VoiceChatModule> | null = null;
+const importVoiceChat = retryableImport<VoiceChatModule>(() => import('./voice-chat'));
 
 /**
  * Loads the voice chat (the call object, React Query, toasts) once. Called as soon as the visitor
- * shows intent, so that the chunk is warm by the time they press the button.
+ * shows intent, so that the chunk is warm by the time they press the button. A failed download
+ * (offline for a moment, a new deployment) is fetched again on the next call.
  */
 export function loadVoiceChat(): Promise<VoiceChatModule> {
-  voiceChat ??= import('./voice-chat').then(
-    (module) => {
-      module.prefetchCallRuntime();
-      return module;
-    },
-    (error: unknown) => {
-      // Let the next attempt try again (offline for a moment, or a new deployment).
-      voiceChat = null;
-      throw error;
-    },
-  );
-  return voiceChat;
+  return importVoiceChat().then((module) => {
+    module.prefetchCallRuntime();
+    return module;
+  });
 }
 
 const LOAD_FAILED_HINT = "The voice chat didn't load. Check your connection and try again.";
