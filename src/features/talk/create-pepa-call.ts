@@ -1,4 +1,5 @@
 import { createWebCall, type Call } from '../../api/vapi';
+import { siteConfig } from '../../config/site';
 import type { DailyCallFactory } from '../voice/daily-types';
 import { PepaCall, type ResourceCounts } from '../voice/pepa-call';
 import { retryableImport } from './retryable-import';
@@ -51,7 +52,11 @@ declare global {
 
 /** The page's call object: web calls through the generated client, rooms through Daily. */
 export function createPepaCall(): PepaCall<Call> {
-  const call = new PepaCall<Call>({ createWebCall, createDailyCall });
+  const call = new PepaCall<Call>({
+    createWebCall,
+    createDailyCall,
+    roomHosts: siteConfig.voice.roomHosts,
+  });
   if (import.meta.env.VITE_PEPA_DEMO === 'true') {
     window.__pepaCallResources = () => call.getResourceCounts();
   }

@@ -3,7 +3,8 @@ import { buttonClass } from '../../components/ui/button-styles';
 import { MicIcon, MicOffIcon } from '../../components/ui/icons';
 
 /** What the visitor sees of a call. Derived from the call object's events, never stored apart. */
-export type TalkPhase = 'idle' | 'connecting' | 'listening' | 'speaking' | 'ending';
+export type TalkPhase =
+  'idle' | 'connecting' | 'listening' | 'speaking' | 'reconnecting' | 'ending';
 
 /** Presses of the main button closer together than this are one press (a double tap). */
 export const DOUBLE_TAP_MS = 400;
@@ -20,6 +21,10 @@ export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null
   },
   listening: { status: 'Listening...', hint: 'Speak naturally, Pepa is all ears' },
   speaking: { status: 'Pepa is speaking...', hint: null },
+  reconnecting: {
+    status: 'Reconnecting to Pepa...',
+    hint: 'The connection dropped. Hold on while it comes back',
+  },
   ending: { status: 'Ending the call...', hint: null },
 };
 
@@ -28,6 +33,7 @@ const DOT_CLASS: Record<TalkPhase, string> = {
   connecting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)] motion-safe:animate-pulse',
   listening: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)] motion-safe:animate-pulse',
   speaking: 'bg-gold-200 shadow-[0_0_12px_var(--color-gold-200)]',
+  reconnecting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)] motion-safe:animate-pulse',
   ending: 'bg-mist',
 };
 

@@ -7,7 +7,14 @@ import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state'
 export interface VoiceCall<TCall = unknown> {
   readonly state: CallEvents['state-change']['state'];
   on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void;
-  start(assistant: string): Promise<TCall | null>;
+  start(
+    assistant: string,
+    assistantOverrides?: null,
+    squad?: null,
+    workflow?: null,
+    workflowOverrides?: null,
+    options?: { roomDeleteOnUserLeaveEnabled?: boolean },
+  ): Promise<TCall | null>;
   stop(): Promise<void>;
   end(): Promise<void>;
   setMuted(muted: boolean): void;

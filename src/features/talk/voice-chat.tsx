@@ -145,7 +145,10 @@ function VoiceChatPanel({
         failure = error;
       });
       try {
-        const started = await call.start(siteConfig.voice.assistantId);
+        // The room outlives a dropped visitor, so a lost connection can rejoin it.
+        const started = await call.start(siteConfig.voice.assistantId, null, null, null, null, {
+          roomDeleteOnUserLeaveEnabled: false,
+        });
         if (!started && failure) throw new StartFailedError(failure);
         return started;
       } finally {

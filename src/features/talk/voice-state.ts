@@ -151,6 +151,8 @@ export function phaseOf(
       return 'connecting';
     case 'ending':
       return 'ending';
+    case 'reconnecting':
+      return 'reconnecting';
     case 'started':
       if (!state.connected) return 'connecting';
       return state.speaking ? 'speaking' : 'listening';

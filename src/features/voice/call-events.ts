@@ -3,8 +3,11 @@
  * Types only, so a component can import them without pulling in the call object itself.
  */
 
-/** Life cycle of the call object. Changes only through the call object's private state setter. */
-export type CallState = 'idle' | 'starting' | 'started' | 'ending';
+/**
+ * Life cycle of the call object. Changes only through the call object's private state setter.
+ * `reconnecting`: the connection dropped during a call and is being restored.
+ */
+export type CallState = 'idle' | 'starting' | 'started' | 'reconnecting' | 'ending';
 
 /** Stages of a start, in the order they run. `validation` only ever reports `failed`. */
 export type StartStage =

@@ -45,3 +45,11 @@ export function checkRoomUrl(
   }
   return { ok: true, url: parsed.href };
 }
+
+/** The room URL of a web call: `webCallUrl`, else the transport's `callUrl` (newer answers). */
+export function roomUrlOf(call: {
+  webCallUrl?: string | null;
+  transport?: { callUrl?: string | null } | null;
+}): string | null {
+  return call.webCallUrl?.trim() || call.transport?.callUrl?.trim() || null;
+}

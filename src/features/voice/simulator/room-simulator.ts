@@ -131,7 +131,13 @@ export function assistantLevelAt(line: Line | null, now: number): number {
  * object in a room with the provider's assistant. No network: the assistant is scripted.
  */
 export function createSimulatorFactory(options: SimulatorOptions = {}): DailyCallFactory {
-  return async (callObjectOptions) => new SimulatedRoom(callObjectOptions, options);
+  // The rooms of one page share its network: once it is gone (network-failure), it stays gone.
+  const network: SimulatedNetwork = { down: false };
+  return async (callObjectOptions) => new SimulatedRoom(callObjectOptions, options, network);
+}
+
+interface SimulatedNetwork {
+  down: boolean;
 }
 
 class SimulatedRoom implements DailyLike {
@@ -169,6 +175,7 @@ class SimulatedRoom implements DailyLike {
   constructor(
     private readonly callObjectOptions: DailyCallObjectOptions,
     options: SimulatorOptions,
+    private readonly network: SimulatedNetwork = { down: false },
   ) {
     this.faults = new Set(options.faults ?? []);
     this.timings = { ...DEFAULT_SIMULATOR_TIMINGS, ...options.timings };
@@ -205,6 +212,11 @@ class SimulatedRoom implements DailyLike {
     this.phase = 'joining';
     await this.acquireMicrophone();
     await this.wait(this.timings.joinMs);
+    if (this.network.down) {
+      this.release();
+      this.phase = 'left';
+      throw new Error('The network is unreachable');
+    }
     if (this.faults.has('join-failure')) {
       this.emit('error', {
         errorMsg: 'The meeting you are trying to join does not exist.',
@@ -538,6 +550,7 @@ class SimulatedRoom implements DailyLike {
         });
         this.after(networkOutageMs, () => {
           if (fatal) {
+            this.network.down = true;
             this.emit('error', {
               errorMsg: 'The connection to the meeting was lost',
               error: { type: 'connection-error', msg: 'The connection to the meeting was lost' },
