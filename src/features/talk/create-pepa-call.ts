@@ -2,7 +2,6 @@ import { createWebCall, type Call } from '../../api/vapi';
 import { siteConfig } from '../../config/site';
 import type { DailyCallFactory } from '../voice/daily-types';
 import { PepaCall, type ResourceCounts } from '../voice/pepa-call';
-import { retryableImport } from './retryable-import';
 
 /**
  * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
@@ -19,25 +18,34 @@ export function simulatorOptionsFrom<TFault>(
     : { faults };
 }
 
-const importSimulator = retryableImport(() => import('../voice/simulator/room-simulator'));
-const importSimulatorFaults = retryableImport(() => import('../voice/simulator/simulator-faults'));
-const importDaily = retryableImport(() => import('../voice/daily-factory'));
-
 /**
  * The Daily factory for this build. A live build uses Daily itself; the demo build uses the
  * offline room simulator, with faults chosen in the page's query string (`?sim=join-failure`, …).
  * The check is on the build-time constant so that a live build contains no simulator code at all.
- * A chunk that failed to load is fetched again on the next call.
  */
+let runtime: Promise<DailyCallFactory> | null = null;
+
 export function loadCallRuntime(): Promise<DailyCallFactory> {
-  return import.meta.env.VITE_PEPA_DEMO === 'true'
-    ? Promise.all([importSimulator(), importSimulatorFaults()]).then(
-        ([{ createSimulatorFactory }, { parseSimulatorFaults }]) =>
+  // One factory for the page: the simulator's rooms share its (simulated) network.
+  runtime ??= (
+    import.meta.env.VITE_PEPA_DEMO === 'true'
+      ? Promise.all([
+          import('../voice/simulator/room-simulator'),
+          import('../voice/simulator/simulator-faults'),
+        ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }]) =>
           createSimulatorFactory(
             simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
           ),
-      )
-    : importDaily().then(({ createDailyCallFactory }) => createDailyCallFactory());
+        )
+      : import('../voice/daily-factory').then(({ createDailyCallFactory }) =>
+          createDailyCallFactory(),
+        )
+  ).catch((error: unknown) => {
+    // A chunk that failed to load (offline, a new deployment) is fetched again on the next try.
+    runtime = null;
+    throw error;
+  });
+  return runtime;
 }
 
 const createDailyCall: DailyCallFactory = (options) =>

@@ -48,6 +48,7 @@ describe('describeStartFailure', () => {
       { type: 'start-timeout', timeoutMs: 20_000, message: 'late' } as CallError,
       FAILURE_REASONS.timeout,
     ],
+    [{ type: 'reconnect-error', message: 'lost' } as CallError, FAILURE_REASONS.connectionLost],
   ])('says its own reason, without blaming the microphone: %#', (error, reason) => {
     expect(describeStartFailure(error)).toEqual({
       microphoneToast: false,

@@ -25,6 +25,7 @@ export const FAILURE_REASONS = {
   timeout: "Pepa didn't answer in time. Please try again.",
   join: "Couldn't join the call. Check your connection and microphone, then try again.",
   other: 'The call could not start. Please try again.',
+  connectionLost: 'The connection to Pepa was lost. Press Start Talking to call her again.',
 } as const;
 
 /**
@@ -65,6 +66,8 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
       return view(FAILURE_REASONS.timeout);
     case 'daily-error':
       return view(FAILURE_REASONS.join);
+    case 'reconnect-error':
+      return view(FAILURE_REASONS.connectionLost);
     default:
       return view(FAILURE_REASONS.other, true);
   }

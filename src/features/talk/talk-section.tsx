@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { siteConfig } from '../../config/site';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
-import { retryableImport } from './retryable-import';
 import type { VoiceChatProps } from './voice-chat';
 
 type VoiceChatModule = {
@@ -9,18 +8,25 @@ type VoiceChatModule = {
   prefetchCallRuntime(): void;
 };
 
-const importVoiceChat = retryableImport<VoiceChatModule>(() => import('./voice-chat'));
+let voiceChat: Promise<VoiceChatModule> | null = null;
 
 /**
  * Loads the voice chat (the call object, React Query, toasts) once. Called as soon as the visitor
- * shows intent, so that the chunk is warm by the time they press the button. A failed download
- * (offline for a moment, a new deployment) is fetched again on the next call.
+ * shows intent, so that the chunk is warm by the time they press the button.
  */
 export function loadVoiceChat(): Promise<VoiceChatModule> {
-  return importVoiceChat().then((module) => {
-    module.prefetchCallRuntime();
-    return module;
-  });
+  voiceChat ??= import('./voice-chat').then(
+    (module) => {
+      module.prefetchCallRuntime();
+      return module;
+    },
+    (error: unknown) => {
+      // Let the next attempt try again (offline for a moment, or a new deployment).
+      voiceChat = null;
+      throw error;
+    },
+  );
+  return voiceChat;
 }
 
 const LOAD_FAILED_HINT = "The voice chat didn't load. Check your connection and try again.";

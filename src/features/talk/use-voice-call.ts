@@ -70,8 +70,10 @@ export function useVoiceCall<TCall>(
       call.on('error', (error) => {
         if (error.type === 'audio-playback-blocked') {
           dispatch({ type: 'audio-blocked' });
-        } else if (call.state === 'started') {
+        } else if (call.state === 'started' || call.state === 'reconnecting') {
           notify.current.onCallError(error);
+          // A call lost for good is said in the panel too, once it is over.
+          if (error.type === 'reconnect-error') dispatch({ type: 'start-failed', error });
         }
       }),
     ];

@@ -83,6 +83,19 @@ describe('only Pepa speaks for Pepa', () => {
     await h.call.stop();
   });
 
+  it("a newcomer who takes the assistant's name after the start is not Pepa", async () => {
+    const debug = vi.fn();
+    const h = createHarness({ logger: { warn: vi.fn(), error: vi.fn(), debug } });
+    await h.connect();
+    h.clearEvents();
+    const poser = { ...INTRUDER, user_name: ASSISTANT.user_name };
+    h.daily().emit('participant-joined', { participant: poser });
+    h.daily().emit('app-message', { data: JSON.stringify(transcript), fromId: poser.session_id });
+    expect(h.events.filter((event) => Array.isArray(event) && event[0] === 'message')).toEqual([]);
+    expect(document.querySelectorAll('audio')).toHaveLength(1);
+    await h.call.stop();
+  });
+
   it("another participant's 'listening' does not start the call", async () => {
     const h = createHarness({ logger: { warn: vi.fn(), error: vi.fn(), debug: vi.fn() } });
     const started = h.call.start('assistant-1');

@@ -35,6 +35,7 @@ import type {
   DailyLikeEventName,
   DailyLikeHandler,
   DailyLikeInputDevices,
+  DailyLikeParticipant,
 } from './daily-types';
 import {
   buildCallObjectOptions,
@@ -793,6 +794,22 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     return done.promise;
   }
 
+  /**
+   * Whether a participant is the assistant. Its name marks a candidate, but once the call has
+   * started no newcomer becomes the assistant while one is known: anyone can pick a name.
+   */
+  private recogniseAssistant(session: Session<TCall>, participant: DailyLikeParticipant): boolean {
+    const id = participant.session_id;
+    if (session.assistantIds.has(id)) return true;
+    if (!isAssistantParticipant(participant)) return false;
+    if (session.started && session.assistantIds.size > 0) {
+      this.logger.debug?.('Ignored a participant posing as the assistant', id);
+      return false;
+    }
+    session.assistantIds.add(id);
+    return true;
+  }
+
   // --- Ends and reconnects ---------------------------------------------------------------
 
   /** The call is over (the server said so, or Pepa left): close it unless the room does first. */
@@ -932,7 +949,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     });
     listen('participant-joined', ({ participant }) => {
       if (participant.local) return;
-      if (isAssistantParticipant(participant)) session.assistantIds.add(participant.session_id);
+      this.recogniseAssistant(session, participant);
       const webCall = session.webCall;
       const video =
         webCall?.artifactPlan?.videoRecordingEnabled === true ||
@@ -961,8 +978,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       if (session.blockedAudio.size === 0) this.stopListeningForGesture(session);
     });
     listen('track-started', ({ participant, track, type }) => {
-      if (!participant || !isAssistantParticipant(participant)) return;
-      session.assistantIds.add(participant.session_id);
+      if (!participant || !this.recogniseAssistant(session, participant)) return;
       if (type === 'audio') this.playAssistantAudio(session, participant.session_id, track);
       else if (type === 'video')
         this.emit('video', { track, participantId: participant.session_id });
