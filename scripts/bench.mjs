@@ -17,7 +17,7 @@ import { BYTE_BUDGETS, analyseBuild, formatKb, markdownTable } from './lib/bundl
 import { findFreePort, startPrism } from './lib/prism.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { startCompressingProxy } from './lib/bench-compression.mjs';
-import { stopLaunchedChromium } from './lib/bench-chromium.mjs';
+import { stopLaunchedChromium } from './lib/chromium.mjs';
 import { CATEGORIES, runLighthouse } from './lib/bench-lighthouse.mjs';
 import { launchBenchBrowser, measureHeapSoak, measureTaps } from './lib/bench-demo.mjs';
 

@@ -8,7 +8,7 @@
 // The probe and the page.evaluate callbacks run in the browser, hence these globals:
 /* global window, document, Element, MutationObserver */
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './bench-chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './chromium.mjs';
 
 /** A phone: the visitors the budgets are written for. */
 const PHONE = {
