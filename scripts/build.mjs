@@ -30,12 +30,20 @@ export async function buildSite({
   if (demo) useDemoEnvironment(mockPort ?? DEFAULT_MOCK_PORT);
   try {
     const logLevel = quiet ? 'warn' : 'info';
+    // Quiet builds (npm start, tests, the bench) skip Rolldown's timing report: on a busy
+    // machine it warns that plugins were slow, which is the machine, not the build.
+    const rolldownOptions = quiet ? { checks: { bundlerTimings: false } } : {};
     try {
-      await build({ root, logLevel, build: { outDir, emptyOutDir: true } });
+      await build({ root, logLevel, build: { outDir, emptyOutDir: true, rolldownOptions } });
       await build({
         root,
         logLevel,
-        build: { ssr: 'src/app/entry-server.tsx', outDir: ssrDir, emptyOutDir: true },
+        build: {
+          ssr: 'src/app/entry-server.tsx',
+          outDir: ssrDir,
+          emptyOutDir: true,
+          rolldownOptions,
+        },
       });
     } catch (error) {
       // A configuration problem is the deployer's to fix: say what is wrong, not where it threw.
