@@ -14,7 +14,7 @@
 // --root (or $SPEC_UPDATE_ROOT) points at another checkout layout; the tests use it with a
 // temporary copy.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -172,6 +172,36 @@ async function readCurrentSpec(file) {
   }
 }
 
+/**
+ * Type-checks the app's code (not its tests) against a freshly generated client: a folder whose
+ * src/ and node_modules/ link to the app's and whose generated/ links to the new output, checked
+ * with symlinks preserved so `../../generated/…` resolves to the new client.
+ * @returns {string[]} the compiler's error lines, none when it type-checks
+ */
+function typecheckApp(appRoot, generatedDir, work) {
+  const app = join(work, 'app');
+  mkdirSync(app);
+  symlinkSync(join(appRoot, 'src'), join(app, 'src'), 'dir');
+  symlinkSync(generatedDir, join(app, 'generated'), 'dir');
+  symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      extends: join(repoRoot, 'tsconfig.json'),
+      compilerOptions: { preserveSymlinks: true, types: ['vite/client', 'node'] },
+      include: ['src', 'generated'],
+      exclude: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/test'],
+    }),
+  );
+  const tsc = resolve(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8' });
+  if (result.status === 0) return [];
+  const lines = `${result.stdout ?? ''}${result.stderr ?? ''}`
+    .split('\n')
+    .filter((line) => /error TS\d+/.test(line));
+  return lines.length > 0 ? lines : [`tsc exited with ${result.status}`];
+}
+
 /** The app's checkout: the --root layout when it holds the app's code, else this repository. */
 function appRootFor(root) {
   return existsSync(join(root, 'src')) ? root : repoRoot;
@@ -230,6 +260,13 @@ export async function updateSpec({ url, root, repair = false }) {
     if (lost.length > 0) {
       throw new UpdateError(
         `the generated client would no longer export what the app imports: ${lost.map(describeUse).join('; ')}`,
+      );
+    }
+
+    const typeErrors = typecheckApp(appRoot, output, work);
+    if (typeErrors.length > 0) {
+      throw new UpdateError(
+        `the app would not type-check against the new client:\n  ${typeErrors.slice(0, 10).join('\n  ')}`,
       );
     }
 
