@@ -1,4 +1,4 @@
-import { callResources, installCallProbe } from './support/call-probe';
+import { callResources, installCallProbe, waitPastDoubleTap } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { DOUBLE_TAP_MS } from '../src/features/talk/talk-view';
 
@@ -29,7 +29,7 @@ test.describe('soak', () => {
       await section.getByRole('button', { name: 'Start Talking' }).click();
       await expect(status).toHaveText(/^(Listening\.\.\.|Pepa is speaking\.\.\.)$/);
       // Presses closer together than this are one (a double tap).
-      await page.waitForTimeout(DOUBLE_TAP_MS);
+      await waitPastDoubleTap(page, DOUBLE_TAP_MS);
       if (cycle === 0) {
         const during = await resources();
         expect(during.dailyListeners).toBeGreaterThan(0);
@@ -37,7 +37,7 @@ test.describe('soak', () => {
       }
       await section.getByRole('button', { name: 'End Call' }).click();
       await expect(status).toHaveText('Ready to chat');
-      await page.waitForTimeout(DOUBLE_TAP_MS);
+      await waitPastDoubleTap(page, DOUBLE_TAP_MS);
       after.push(await resources());
       const held = await callResources(page);
       expect(held.liveTracks, `live tracks after cycle ${cycle + 1}`).toBe(0);

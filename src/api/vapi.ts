@@ -4,10 +4,16 @@
  * it needs and nothing else.
  */
 import { callControllerCreateWebCall } from '../../generated/sdk.gen';
-import type { Call, CreateWebCallDto } from '../../generated/types.gen';
+import type { Call, CallControllerCreateWebCallData } from '../../generated/types.gen';
 import { retryAfterMs } from './retry-after';
 
-export type { Call, CreateWebCallDto };
+export type { Call };
+/**
+ * The body of `POST /call/web` as the SDK function takes it. Read from the operation, not the
+ * schema name: a spec with read-only fields makes the generator emit a separate `…Writable` body
+ * type, and the app must type-check against either.
+ */
+export type CreateWebCallDto = CallControllerCreateWebCallData['body'];
 
 /** `http`: the provider answered with an error status. `network`: no answer (offline, aborted). */
 export type VapiApiErrorKind = 'http' | 'network';

@@ -40,7 +40,7 @@ describe('parseSiteConfig', () => {
     const problems = problemsOf({});
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('VITE_VAPI_PUBLIC_KEY and VITE_VAPI_ASSISTANT_ID must be set');
-    expect(problems[0]).toContain('VITE_PEPA_DEMO=true');
+    expect(problems[0]).toContain('npm run build:demo');
   });
 
   it('names only the missing variable when one of the two is set', () => {

@@ -160,7 +160,7 @@ export function parseSiteConfig(env: SiteEnv): SiteConfig {
     ].filter((name): name is string => name !== null);
     if (missing.length > 0) {
       problems.push(
-        `${missing.join(' and ')} must be set for a live build (or set VITE_PEPA_DEMO=true for the offline demo)`,
+        `${missing.join(' and ')} must be set for a live build (for the offline demo, run \`npm run build:demo\` instead)`,
       );
     }
   }
