@@ -153,8 +153,14 @@ test.describe('Talk to Pepa', () => {
   test.describe('when the provider refuses the web call', () => {
     test.use({ allowedProblems: /status of (401|500)|HTTP (401|500)|\/call\/web/i });
 
-    for (const code of [401, 500]) {
-      test(`answering ${code} ends idle with 'Failed to connect'`, async ({ page }, testInfo) => {
+    const reasons = {
+      401: "Pepa can't take calls on this site right now: the provider refused the site's key.",
+      500: 'The voice service had a problem starting the call. Please try again in a moment.',
+    } as const;
+    for (const code of [401, 500] as const) {
+      test(`answering ${code} ends idle, says why in the panel and does not blame the microphone`, async ({
+        page,
+      }, testInfo) => {
         await page.route('**/call/web', (route) =>
           route.continue({ headers: { ...route.request().headers(), prefer: `code=${code}` } }),
         );
@@ -162,8 +168,9 @@ test.describe('Talk to Pepa', () => {
         const response = page.waitForResponse('**/call/web');
         await talk(page).start.click();
         expect((await response).status()).toBe(code);
-        await expectToastSeen(page, TOAST.startFailed);
+        await expect(talk(page).section.getByRole('alert')).toHaveText(reasons[code]);
         await expectReleased(page);
+        expect(await toastsSeen(page, 'Failed to connect')).toBe(0);
         if (code === 500) await screenshot(page, testInfo, 'error');
       });
     }
@@ -172,12 +179,17 @@ test.describe('Talk to Pepa', () => {
   test.describe('when the network fails', () => {
     test.use({ allowedProblems: /ERR_FAILED|Failed to fetch|network/i });
 
-    test("a failed request ends idle with 'Failed to connect'", async ({ page }) => {
+    test('a failed request ends idle and says the service could not be reached', async ({
+      page,
+    }) => {
       await page.route('**/call/web', (route) => route.abort('failed'));
       await open(page);
       await talk(page).start.click();
-      await expectToastSeen(page, TOAST.startFailed);
+      await expect(talk(page).section.getByRole('alert')).toHaveText(
+        "Couldn't reach the voice service. Check your connection and try again.",
+      );
       await expectReleased(page);
+      expect(await toastsSeen(page, 'Failed to connect')).toBe(0);
     });
   });
 
