@@ -2,7 +2,8 @@ import { callResources, installCallProbe, waitPastDoubleTap } from './support/ca
 import { expect, test } from './support/fixtures';
 import { DOUBLE_TAP_MS } from '../src/features/talk/talk-view';
 
-const CYCLES = 50;
+/** 50 by default; `SOAK_CYCLES=100 npx playwright test e2e/soak.spec.ts` for a longer soak. */
+const CYCLES = Number(process.env.SOAK_CYCLES ?? 50);
 
 test.describe('soak', () => {
   // One viewport is enough to watch for leaks; the phone project runs every other scenario.
