@@ -87,6 +87,10 @@ export const MicOffIcon = strokeIcon(
 );
 export const MenuIcon = strokeIcon('M4 7h16M4 12h16M4 17h16');
 export const CloseIcon = strokeIcon('M6 6l12 12M18 6L6 18');
+export const CopyIcon = strokeIcon(
+  'M9 9h10a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H9a1 1 0 0 1-1-1V10a1 1 0 0 1 1-1zM16 9V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3',
+);
+export const CheckIcon = strokeIcon('M5 12.5l4.5 4.5L19 7.5');
 export const HomeArrowIcon = strokeIcon('M10 6l-6 6 6 6M4 12h16');
 
 export const XLogoIcon = filledIcon(

@@ -33,7 +33,7 @@ export function MemeStreamSection() {
         The court&apos;s endless river of memes, battled over, voted on and crowned by the
         community.
       </SectionHeading>
-      <ul className="mx-auto mt-14 grid max-w-6xl gap-6 md:grid-cols-3">
+      <ul className="mx-auto mt-14 grid max-w-6xl grid-cols-1 gap-6 md:grid-cols-3">
         {STREAM_FEATURES.map(({ title, text, Icon }) => (
           <li key={title}>
             <Card title={title} icon={<Icon />} footer={<ComingSoonButton className="w-full" />}>

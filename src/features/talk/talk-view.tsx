@@ -84,7 +84,7 @@ export function TalkView({
           Demo
         </span>
       )}
-      <div className="relative mx-auto mt-10 grid size-48 place-items-center sm:size-56">
+      <div className="relative mx-auto mt-10 grid aspect-square w-48 max-w-full place-items-center sm:w-56">
         <span
           aria-hidden="true"
           className="absolute inset-0 rounded-full border border-gold-300/40 motion-safe:animate-halo"
@@ -100,7 +100,7 @@ export function TalkView({
           // Set only during a call, so the prerendered markup carries no inline style.
           style={glow > 0 ? { opacity: glow } : undefined}
         />
-        <span className="relative block rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]">
+        <span className="relative block max-w-[calc(100%-1rem)] rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]">
           <img
             src="/pepa-avatar.svg"
             alt="Pepa, the frog queen"
@@ -108,7 +108,7 @@ export function TalkView({
             height={AVATAR_SIZE}
             loading="lazy"
             decoding="async"
-            className="size-40 rounded-full bg-court-900 sm:size-48"
+            className="aspect-square w-40 max-w-full rounded-full bg-court-900 sm:w-48"
           />
         </span>
       </div>
@@ -142,7 +142,7 @@ export function TalkView({
           className={buttonClass(
             inCall ? 'outline' : 'gold',
             'lg',
-            'relative mt-8 min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70',
+            'relative mt-8 w-full max-w-52 sm:w-auto sm:max-w-none sm:min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70',
           )}
         >
           <MicIcon className="size-5" />
