@@ -80,8 +80,8 @@ export type CreateWebCallBody = CreateWebCallDto;
 export interface WebCall {
   id: string;
   webCallUrl?: string | null;
-  /** Where the provider's current spec carries the room URL too. */
-  transport?: { callUrl?: string | null } | null;
+  /** Where the provider's current spec carries the room URL too (any of its transports). */
+  transport?: unknown;
   artifactPlan?: { videoRecordingEnabled?: boolean | null } | null;
   assistant?: { voice?: { provider?: string | null } | null } | null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRoomUrl, hostMatches } from './room-url';
+import { checkRoomUrl, hostMatches, roomUrlOf } from './room-url';
 
 describe('checkRoomUrl', () => {
   it('accepts https rooms on Daily hosts', () => {
@@ -48,5 +48,17 @@ describe('hostMatches', () => {
     expect(hostMatches('xdaily.co', '*.daily.co')).toBe(false);
     expect(hostMatches('daily.co', ' DAILY.CO ')).toBe(true);
     expect(hostMatches('daily.co', '')).toBe(false);
+  });
+});
+
+describe('roomUrlOf', () => {
+  it('reads webCallUrl, else the web-call transport, and nothing from other transports', () => {
+    expect(roomUrlOf({ webCallUrl: 'https://a.daily.co/r' })).toBe('https://a.daily.co/r');
+    expect(roomUrlOf({ transport: { provider: 'daily', callUrl: 'https://b.daily.co/r' } })).toBe(
+      'https://b.daily.co/r',
+    );
+    expect(roomUrlOf({ transport: { provider: 'twilio', callSid: 'CA1' } })).toBeNull();
+    expect(roomUrlOf({ transport: { callUrl: 42 } })).toBeNull();
+    expect(roomUrlOf({ webCallUrl: ' ', transport: null })).toBeNull();
   });
 });

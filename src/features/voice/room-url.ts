@@ -46,10 +46,21 @@ export function checkRoomUrl(
   return { ok: true, url: parsed.href };
 }
 
-/** The room URL of a web call: `webCallUrl`, else the transport's `callUrl` (newer answers). */
+/**
+ * The room URL of a web call: `webCallUrl`, else the transport's `callUrl` (newer answers carry a
+ * `VapiWebCallTransport { provider: 'daily', callUrl }`; other transports have no room).
+ */
 export function roomUrlOf(call: {
   webCallUrl?: string | null;
-  transport?: { callUrl?: string | null } | null;
+  transport?: unknown;
 }): string | null {
-  return call.webCallUrl?.trim() || call.transport?.callUrl?.trim() || null;
+  const transport = call.transport;
+  const callUrl =
+    typeof transport === 'object' &&
+    transport !== null &&
+    'callUrl' in transport &&
+    typeof transport.callUrl === 'string'
+      ? transport.callUrl
+      : null;
+  return call.webCallUrl?.trim() || callUrl?.trim() || null;
 }
