@@ -182,6 +182,9 @@ function typecheckApp(appRoot, generatedDir, work) {
   const app = join(work, 'app');
   mkdirSync(app);
   symlinkSync(join(appRoot, 'src'), join(app, 'src'), 'dir');
+  // The assistant's definition is app code too (the demo's simulator speaks its lines).
+  const withAssistant = existsSync(join(appRoot, 'assistant'));
+  if (withAssistant) symlinkSync(join(appRoot, 'assistant'), join(app, 'assistant'), 'dir');
   symlinkSync(generatedDir, join(app, 'generated'), 'dir');
   symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');
   writeFileSync(
@@ -189,8 +192,8 @@ function typecheckApp(appRoot, generatedDir, work) {
     JSON.stringify({
       extends: join(repoRoot, 'tsconfig.json'),
       compilerOptions: { preserveSymlinks: true, types: ['vite/client', 'node'] },
-      include: ['src', 'generated'],
-      exclude: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/test'],
+      include: ['src', 'generated', ...(withAssistant ? ['assistant'] : [])],
+      exclude: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/test', 'assistant/**/*.test.ts'],
     }),
   );
   const tsc = resolve(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -254,8 +257,11 @@ export async function updateSpec({ url, root, repair = false }) {
     }
     // Every name the app imports (functions, helpers, types) must still be generated.
     const lost = importedGeneratedNames(appRoot).filter(({ name, module }) => {
-      const file = join(output, `${module}.ts`);
-      return !existsSync(file) || !exportedNames(readFileSync(file, 'utf8')).has(name);
+      // `generated/client` is a folder (client/index.ts); `generated/sdk.gen` a file.
+      const file = [join(output, `${module}.ts`), join(output, module, 'index.ts')].find((path) =>
+        existsSync(path),
+      );
+      return !file || !exportedNames(readFileSync(file, 'utf8')).has(name);
     });
     if (lost.length > 0) {
       throw new UpdateError(
