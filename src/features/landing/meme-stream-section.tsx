@@ -50,7 +50,7 @@ export function MemeStreamSection() {
         />
         <p className="relative flex flex-col items-center justify-center gap-3 font-display text-xl font-bold text-ivory sm:flex-row sm:text-2xl">
           <CrownIcon className="size-7 text-gold-300" />
-          <span>
+          <span className="text-balance">
             Street Cred Status: <span className="text-gold-200">Legendary</span>
           </span>
         </p>

@@ -58,7 +58,9 @@ export function VanityLoungeSection() {
                   <Icon />
                 </span>
                 <div>
-                  <h3 className="font-display text-xl font-bold text-ivory">{title}</h3>
+                  <h3 className="font-display text-xl font-bold text-balance text-ivory">
+                    {title}
+                  </h3>
                   <p className="mt-1 text-sm font-semibold tracking-[0.2em] text-gold-300 uppercase">
                     {cadence}
                   </p>
