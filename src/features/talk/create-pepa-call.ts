@@ -1,7 +1,7 @@
 import { createWebCall, type Call } from '../../api/vapi';
 import { siteConfig } from '../../config/site';
-import type { DailyCallFactory } from '../voice/daily-types';
-import { PepaCall, type ResourceCounts } from '../voice/pepa-call';
+import type { DailyCallFactory } from '../../lib/call/daily-types';
+import { PepaCall, type ResourceCounts } from '../../lib/call/pepa-call';
 
 /**
  * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
@@ -30,14 +30,14 @@ export function loadCallRuntime(): Promise<DailyCallFactory> {
   runtime ??= (
     import.meta.env.VITE_PEPA_DEMO === 'true'
       ? Promise.all([
-          import('../voice/simulator/room-simulator'),
-          import('../voice/simulator/simulator-faults'),
+          import('../../lib/call/simulator/room-simulator'),
+          import('../../lib/call/simulator/simulator-faults'),
         ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }]) =>
           createSimulatorFactory(
             simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
           ),
         )
-      : import('../voice/daily-factory').then(({ createDailyCallFactory }) =>
+      : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>
           createDailyCallFactory(),
         )
   ).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useState } from 'react';
-import type { CallEvents, CallError } from '../voice/call-events';
+import type { CallEvents, CallError } from '../../lib/call/call-events';
 import type { Handler } from 'mitt';
 import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state';
 

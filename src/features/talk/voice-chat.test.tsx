@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import mitt, { type Handler } from 'mitt';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallEvents, CallState } from '../voice/call-events';
+import type { CallEvents, CallState } from '../../lib/call/call-events';
 import { QUIET_MIC_HINT_MS, SLOW_START_HINT_MS } from './call-extras';
 import { DOUBLE_TAP_MS } from './talk-view';
 import type { VoiceCall } from './use-voice-call';

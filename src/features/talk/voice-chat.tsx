@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
 import { siteConfig } from '../../config/site';
-import type { CallError } from '../voice/call-events';
+import type { CallError } from '../../lib/call/call-events';
 import { createPepaCall, loadCallRuntime } from './create-pepa-call';
 import { CallExtras } from './call-extras';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';

@@ -1,5 +1,5 @@
 import mitt, { type Emitter, type Handler } from 'mitt';
-import type { CreateWebCallDto } from '../../api/vapi';
+import type { CallControllerCreateWebCallData } from '../../../generated/types.gen';
 import {
   AUDIO_LEVEL_INTERVAL_MS,
   SPEECH_END_DELAY_MS,
@@ -73,8 +73,12 @@ const NOISE_CANCELLATION = { audio: { processor: { type: 'noise-cancellation' } 
 const NO_AUDIO_PROCESSOR = { audio: { processor: { type: 'none' } } } as const;
 const GESTURE_EVENTS = ['pointerdown', 'keydown'] as const;
 
-/** The body of POST /call/web, as generated from the provider's spec (a type-only import). */
-export type CreateWebCallBody = CreateWebCallDto;
+/**
+ * The body of POST /call/web, as generated from the provider's spec (a type-only import), read
+ * from the operation so it holds whether or not the generator splits out a `…Writable` shape.
+ */
+export type CreateWebCallBody = CallControllerCreateWebCallData['body'];
+type CreateWebCallDto = CreateWebCallBody;
 
 /** The fields of the provider's Call that the call object reads. */
 export interface WebCall {

@@ -56,9 +56,9 @@ describe('the Daily seam', () => {
       ),
     );
     expect(loaders.map((file) => relative(root, file))).toEqual([
-      'features/voice/daily-factory.ts',
+      'lib/call/daily-factory.ts',
     ]);
-    const source = readFileSync(join(root, 'features/voice/daily-factory.ts'), 'utf8');
+    const source = readFileSync(join(root, 'lib/call/daily-factory.ts'), 'utf8');
     expect(source.replace(/import\s+type[^;]+;/g, '')).not.toMatch(/^import .*daily-js/m);
   });
 });
