@@ -21,6 +21,7 @@ import {
   type SimulatorAudioFactory,
 } from './simulator-audio';
 import type { SimulatorFault } from './simulator-faults';
+import { PEPA_FIRST_MESSAGE } from '../../../../assistant/pepa';
 
 /** Every delay of the simulated room, in milliseconds before `timeScale` applies. */
 export interface SimulatorTimings {
@@ -87,8 +88,7 @@ export interface SimulatorOptions {
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
 }
 
-export const SIMULATOR_GREETING =
-  "Ribbit! Welcome to my court. I'm Pepa. What shall we talk about?";
+export const SIMULATOR_GREETING = PEPA_FIRST_MESSAGE;
 export const SIMULATOR_VISITOR_LINE = 'Hello Pepa!';
 const REPLIES = [
   'A fine question for a fine guest. In my pond, every frog is royalty.',
