@@ -60,7 +60,9 @@ export interface SyncResult {
 }
 
 /** Thrown with a one-line message the script prints as is. */
-export class SyncError extends Error {}
+export class SyncError extends Error {
+  override name = 'SyncError';
+}
 
 /** Creates Pepa on the provider, or diffs and patches her copy so it matches the repository. */
 export async function syncAssistant(options: SyncOptions): Promise<SyncResult> {
