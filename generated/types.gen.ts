@@ -1939,37 +1939,19 @@ export type CreateTestSuiteTestDto = {
     [key: string]: unknown;
 };
 
-/**
- * A token to create.
- */
 export type CreateTokenDto = {
     /**
-     * Whether the key is private or public.
+     * This is the tag for the token. It represents its scope.
      */
     tag?: 'private' | 'public';
     /**
-     * The key's name.
+     * This is the name of the token. This is just for your own reference.
      */
     name?: string;
     /**
-     * Where and how the key may be used.
+     * This are the restrictions for the token.
      */
-    restrictions?: {
-        /**
-         * Apply the restrictions.
-         */
-        enabled?: boolean;
-        /**
-         * Origins allowed to use the key.
-         */
-        allowedOrigins?: Array<string>;
-        /**
-         * Assistants the key may start.
-         */
-        allowedAssistantIds?: Array<string>;
-        [key: string]: unknown;
-    };
-    [key: string]: unknown;
+    restrictions?: TokenRestrictions;
 };
 
 /**
@@ -3461,53 +3443,39 @@ export type TestSuitesPaginatedResponse = {
     [key: string]: unknown;
 };
 
-/**
- * A saved token.
- */
 export type Token = {
     /**
-     * The token's unique identifier.
-     */
-    id: string;
-    /**
-     * The organization that owns the token.
-     */
-    orgId: string;
-    /**
-     * When the token was created (ISO 8601).
-     */
-    createdAt: string;
-    /**
-     * When the token was last updated (ISO 8601).
-     */
-    updatedAt: string;
-    /**
-     * Whether the key is private or public.
+     * This is the tag for the token. It represents its scope.
      */
     tag?: 'private' | 'public';
     /**
-     * The key's name.
+     * This is the unique identifier for the token.
+     */
+    id: string;
+    /**
+     * This is unique identifier for the org that this token belongs to.
+     */
+    orgId: string;
+    /**
+     * This is the ISO 8601 date-time string of when the token was created.
+     */
+    createdAt: string;
+    /**
+     * This is the ISO 8601 date-time string of when the token was last updated.
+     */
+    updatedAt: string;
+    /**
+     * This is the token key.
+     */
+    value?: string;
+    /**
+     * This is the name of the token. This is just for your own reference.
      */
     name?: string;
     /**
-     * Where and how the key may be used.
+     * This are the restrictions for the token.
      */
-    restrictions?: {
-        /**
-         * Apply the restrictions.
-         */
-        enabled?: boolean;
-        /**
-         * Origins allowed to use the key.
-         */
-        allowedOrigins?: Array<string>;
-        /**
-         * Assistants the key may start.
-         */
-        allowedAssistantIds?: Array<string>;
-        [key: string]: unknown;
-    };
-    [key: string]: unknown;
+    restrictions?: TokenRestrictions;
 };
 
 /**
@@ -4186,37 +4154,19 @@ export type UpdateTestSuiteTestDto = {
     [key: string]: unknown;
 };
 
-/**
- * The token fields to change.
- */
 export type UpdateTokenDto = {
     /**
-     * Whether the key is private or public.
+     * This is the tag for the token. It represents its scope.
      */
     tag?: 'private' | 'public';
     /**
-     * The key's name.
+     * This is the name of the token. This is just for your own reference.
      */
     name?: string;
     /**
-     * Where and how the key may be used.
+     * This are the restrictions for the token.
      */
-    restrictions?: {
-        /**
-         * Apply the restrictions.
-         */
-        enabled?: boolean;
-        /**
-         * Origins allowed to use the key.
-         */
-        allowedOrigins?: Array<string>;
-        /**
-         * Assistants the key may start.
-         */
-        allowedAssistantIds?: Array<string>;
-        [key: string]: unknown;
-    };
-    [key: string]: unknown;
+    restrictions?: TokenRestrictions;
 };
 
 /**
@@ -4614,6 +4564,33 @@ export type WorkflowOverrides = {
         [key: string]: unknown;
     };
     [key: string]: unknown;
+};
+
+export type TokenRestrictions = {
+    /**
+     * This determines whether the token is enabled or disabled. Default is true, it's enabled.
+     */
+    enabled?: boolean;
+    /**
+     * This determines the allowed origins for this token. Validates the `Origin` header. Default is any origin.
+     *
+     * Only relevant for `public` tokens.
+     */
+    allowedOrigins?: Array<string>;
+    /**
+     * This determines which assistantIds can be used when creating a call. Default is any assistantId.
+     *
+     * Only relevant for `public` tokens.
+     */
+    allowedAssistantIds?: Array<string>;
+    /**
+     * This determines whether transient assistants can be used when creating a call. Default is true.
+     *
+     * If `allowedAssistantIds` is provided, this is automatically false.
+     *
+     * Only relevant for `public` tokens.
+     */
+    allowTransientAssistant?: boolean;
 };
 
 export type AssistantControllerFindAllData = {
