@@ -26,7 +26,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.{ts,mjs}', 'assistant/**/*.test.ts'],
+          include: [
+            'src/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.{ts,mjs}',
+            'assistant/**/*.test.ts',
+          ],
           setupFiles: ['src/test/setup.ts'],
         },
       },
