@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './scripts/lib/bench-chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './scripts/lib/chromium.mjs';
 
 const PORT = Number(process.env.E2E_PORT ?? 5199);
 const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 4099);

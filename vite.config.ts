@@ -3,9 +3,10 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { siteHtmlPlugin } from './scripts/site-html-plugin.ts';
 
-export default defineConfig({
-  // The site plugin validates VITE_* variables; tests get the demo configuration instead.
-  plugins: [react(), tailwindcss(), ...(process.env.VITEST ? [] : [siteHtmlPlugin()])],
+export default defineConfig(({ mode }) => ({
+  // The site plugin validates VITE_* variables; tests get the demo configuration instead. Keyed on
+  // Vitest's mode, not on its VITEST variable, which a build spawned from a test would inherit.
+  plugins: [react(), tailwindcss(), ...(mode === 'test' ? [] : [siteHtmlPlugin()])],
   build: {
     target: 'es2022',
     sourcemap: false,
@@ -20,6 +21,8 @@ export default defineConfig({
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,
+    // Fails the run when a test wrote to dist/ or a tracked folder (tests build into temp folders).
+    globalSetup: ['tests/support/tree-guard.ts'],
     projects: [
       {
         extends: true,
@@ -46,4 +49,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -131,15 +131,18 @@ test.describe('landing page', () => {
     ).toBeEnabled();
 
     // Stream ×3, Lounge ×1, Grotto ×1: real, disabled buttons.
-    const comingSoon = page.getByRole('button', { name: 'Coming Soon' });
+    const comingSoon = page.getByRole('button', { name: 'Coming Soon', exact: true });
     await expect(comingSoon).toHaveCount(5);
     for (const button of await comingSoon.all()) await expect(button).toBeDisabled();
-    await expect(page.locator('#stream').getByRole('button', { name: 'Coming Soon' })).toHaveCount(
-      3,
-    );
+    await expect(
+      page.locator('#stream').getByRole('button', { name: 'Coming Soon', exact: true }),
+    ).toHaveCount(3);
 
     for (const event of ['Royal Fashion Show', 'Avatar Makeover Night', 'VIP Meet & Greet']) {
-      await expect(page.getByRole('button', { name: `RSVP for ${event}` })).toBeEnabled();
+      // The RSVP list is not open yet: disabled, and named as coming.
+      await expect(
+        page.getByRole('button', { name: `RSVP for ${event} (Coming Soon)` }),
+      ).toBeDisabled();
     }
   });
 

@@ -1,8 +1,9 @@
-import { callResources, installCallProbe } from './support/call-probe';
+import { callResources, installCallProbe, waitPastDoubleTap } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { DOUBLE_TAP_MS } from '../src/features/talk/talk-view';
 
-const CYCLES = 50;
+/** 50 by default; `SOAK_CYCLES=100 npx playwright test e2e/soak.spec.ts` for a longer soak. */
+const CYCLES = Number(process.env.SOAK_CYCLES ?? 50);
 
 test.describe('soak', () => {
   // One viewport is enough to watch for leaks; the phone project runs every other scenario.
@@ -29,7 +30,7 @@ test.describe('soak', () => {
       await section.getByRole('button', { name: 'Start Talking' }).click();
       await expect(status).toHaveText(/^(Listening\.\.\.|Pepa is speaking\.\.\.)$/);
       // Presses closer together than this are one (a double tap).
-      await page.waitForTimeout(DOUBLE_TAP_MS);
+      await waitPastDoubleTap(page, DOUBLE_TAP_MS);
       if (cycle === 0) {
         const during = await resources();
         expect(during.dailyListeners).toBeGreaterThan(0);
@@ -37,7 +38,7 @@ test.describe('soak', () => {
       }
       await section.getByRole('button', { name: 'End Call' }).click();
       await expect(status).toHaveText('Ready to chat');
-      await page.waitForTimeout(DOUBLE_TAP_MS);
+      await waitPastDoubleTap(page, DOUBLE_TAP_MS);
       after.push(await resources());
       const held = await callResources(page);
       expect(held.liveTracks, `live tracks after cycle ${cycle + 1}`).toBe(0);

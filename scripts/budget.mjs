@@ -6,6 +6,12 @@ import { join } from 'node:path';
 import { buildSite } from './build.mjs';
 import { BYTE_BUDGETS, analyseBuild, formatKb, markdownTable } from './lib/bundle-stats.mjs';
 import { cspProblems, filesContaining, unsafeBlankLinks } from './lib/build-checks.mjs';
+import {
+  dailyHostsInSource,
+  installedDailySource,
+  missingDailySources,
+  requiredDailySources,
+} from './lib/daily-hosts.mjs';
 
 const PRIVATE_CANARY = 'sk-private-canary-do-not-ship-4f9c2e';
 
@@ -96,6 +102,31 @@ check(
   missingHeaders.length === 0 && headers.includes("frame-ancestors 'none'"),
   missingHeaders.join(', ') || 'complete',
   headerNames.join(', ') + ", frame-ancestors 'none'",
+);
+
+// Every host the installed daily-js loads scripts from or connects to (its fallback domains
+// included) is allowed by the built policy, in the page and in _headers: an upgrade that adds a
+// host, or a host-like literal nobody has reviewed, fails here.
+const daily = await installedDailySource();
+const dailyHosts = dailyHostsInSource(daily.source);
+const requiredForDaily = requiredDailySources(dailyHosts);
+const indexHtml = await readFile(join(dist, 'index.html'), 'utf8');
+const metaPolicy = (
+  /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(indexHtml)?.[1] ?? ''
+)
+  .replaceAll('&#39;', "'")
+  .replaceAll('&quot;', '"');
+const headerPolicy = /Content-Security-Policy: (.*)/.exec(headers)?.[1] ?? '';
+const dailyMissing = [
+  ...dailyHosts.unknown.map((host) => `unreviewed host-like literal "${host}"`),
+  ...missingDailySources(metaPolicy, requiredForDaily).map((gap) => `meta: ${gap}`),
+  ...missingDailySources(headerPolicy, requiredForDaily).map((gap) => `_headers: ${gap}`),
+];
+check(
+  `CSP allows daily-js ${daily.version} hosts`,
+  dailyMissing.length === 0,
+  dailyMissing.join('; ') || [...dailyHosts.baseDomains, ...dailyHosts.origins].join(', '),
+  'every host daily-js uses',
 );
 
 // Positive control: the same check finds the simulator in a demo build.

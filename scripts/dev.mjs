@@ -2,27 +2,27 @@
 // VITE_VAPI_ASSISTANT_ID it runs the demo: a Prism mock of the provider on $MOCK_PORT and the
 // offline room simulator.
 import { resolve } from 'node:path';
+import {
+  checkServicePorts,
+  isLive,
+  startDemoMock,
+  useDemoEnvironment,
+} from './lib/demo-services.mjs';
 import { stopOnSignal } from './lib/stop-on-signal.mjs';
-import { createServer } from 'vite';
 
 const root = resolve(import.meta.dirname, '..');
-const port = Number(process.env.PORT ?? 5173);
-const mockPort = Number(process.env.MOCK_PORT ?? 4010);
-const live = Boolean(process.env.VITE_VAPI_PUBLIC_KEY && process.env.VITE_VAPI_ASSISTANT_ID);
+const live = isLive();
+const { PORT: port, MOCK_PORT: mockPort } = await checkServicePorts('npm run dev', live);
 
 const stops = [];
+stopOnSignal(stops);
 if (!live) {
-  process.env.VITE_PEPA_DEMO = 'true';
-  process.env.VITE_VAPI_API_URL ??= `http://127.0.0.1:${mockPort}`;
-  const { startPrism } = await import('./lib/prism.mjs');
-  const mock = await startPrism({ port: mockPort, quiet: true });
-  stops.push(() => mock.stop());
-  console.log(`Mock provider API (Prism) on ${mock.url}`);
+  useDemoEnvironment(mockPort);
+  stops.push(await startDemoMock(mockPort));
 }
 
+const { createServer } = await import('vite');
 const server = await createServer({ root, server: { port, host: '127.0.0.1', strictPort: true } });
-await server.listen();
 stops.push(() => server.close());
+await server.listen();
 server.printUrls();
-
-stopOnSignal(stops);

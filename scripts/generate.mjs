@@ -23,6 +23,23 @@ export async function generate({ input, output } = {}) {
   await createClient(overrides);
 }
 
+/**
+ * The generator's own message for a failure. @hey-api/openapi-ts wraps it in a JobError with an
+ * empty message (the reason sits in `originalError.error`), which would otherwise print as a
+ * blank line.
+ */
+export function generatorMessage(error) {
+  const seen = new Set();
+  let current = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    if (current instanceof Error && current.message.trim()) return current.message.trim();
+    current = current.originalError ?? current.error ?? current.cause;
+  }
+  if (typeof current === 'string' && current.trim()) return current.trim();
+  return `the generator failed without a message (${String(error)})`;
+}
+
 async function listFiles(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries
@@ -77,7 +94,10 @@ async function main() {
     }
     console.log('generated/ matches openapi/.');
   } else {
-    await generate();
+    // --input/--output: generate another document elsewhere (the tests use them).
+    const option = (name) =>
+      process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+    await generate({ input: option('input'), output: option('output') });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`generated/ rewritten from openapi/ in ${seconds} s.`);
   }
@@ -85,7 +105,7 @@ async function main() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main().catch((error) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(`generate: ${generatorMessage(error)}`);
     process.exit(1);
   });
 }

@@ -1,20 +1,29 @@
-// `npm run spec:update [-- --url <url>] [-- --root <dir>]`: downloads the provider's published
-// OpenAPI spec, validates it, vendors it as openapi/vapi.json, regenerates generated/ and prints
-// which operations were added, removed or changed. Nothing is written unless every step before
-// the write succeeded, so a failed download leaves openapi/ and generated/ as they were.
+// `npm run spec:update [-- --url <url|file>] [-- --repair] [-- --root <dir>]`: downloads the
+// provider's spec, checks it, vendors it as openapi/vapi.json, regenerates generated/ and prints
+// which operations were added, removed or changed. Nothing is written unless every check passed,
+// so a refused or failed update leaves openapi/ and generated/ as they were.
 //
-// The URL comes from --url, else $VAPI_SPEC_URL, else the provider's default. --root (or
-// $SPEC_UPDATE_ROOT) points at another checkout layout; the tests use it with a temporary copy.
+// The default is the provider's extended spec, the document its official web SDK generates from
+// (the published /api-json has not listed POST /call/web since December 2024). The URL comes from
+// --url, else $VAPI_SPEC_URL; a local file path works too. The provider's documents are taken as
+// they are published: structural lint problems are printed as warnings, and an update is refused
+// only for what would break generation or the app:
+//   - it drops an operation or generated name the app imports (computed from the code);
+//   - it references schemas it never defines (unless --repair closes them as open objects);
+//   - the generator rejects it (its own message is printed).
+// --root (or $SPEC_UPDATE_ROOT) points at another checkout layout; the tests use it with a
+// temporary copy.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generate } from './generate.mjs';
+import { generate, generatorMessage } from './generate.mjs';
+import { exportedNames, importedGeneratedNames, importedOperations } from './lib/app-imports.mjs';
 
-export const DEFAULT_SPEC_URL = 'https://api.vapi.ai/api-json';
+export const DEFAULT_SPEC_URL = 'https://api.vapi.ai/api-extended-json';
 const SPEC_FILE = join('openapi', 'vapi.json');
 const DOWNLOAD_TIMEOUT_MS = 30_000;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -23,6 +32,15 @@ const repoRoot = resolve(import.meta.dirname, '..');
 class UpdateError extends Error {}
 
 async function download(url) {
+  if (!/^https?:\/\//.test(url)) {
+    const file = url.startsWith('file:') ? new URL(url) : resolve(url);
+    try {
+      return await readFile(file, 'utf8');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new UpdateError(`could not read the provider's spec from ${url} (${reason})`);
+    }
+  }
   let response;
   try {
     response = await fetch(url, {
@@ -58,20 +76,61 @@ function parseSpec(text, url) {
   return spec;
 }
 
-/** Structural validation only: the provider's spec need not follow our own style rules. */
-function lint(file) {
+/**
+ * Structural lint of the provider's document. Its problems (e.g. "Property `examples` is not
+ * expected here") do not stop generation, so they are returned as warnings, not refused.
+ */
+function lintWarnings(file) {
   const redocly = resolve(repoRoot, 'node_modules', '.bin', 'redocly');
-  const result = spawnSync(redocly, ['lint', file, '--extends', 'minimal', '--format', 'stylish'], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) {
-    // Keep the problems, drop the CLI's banners and hints.
-    const problems = `${result.stdout ?? ''}\n${result.stderr ?? ''}`
-      .split('\n')
-      .filter((line) => /\b(error|warning)\b/i.test(line) && !/[║╔╚]/.test(line))
-      .slice(0, 15);
-    throw new UpdateError(`the downloaded spec is not valid OpenAPI:\n${problems.join('\n')}`);
+  const result = spawnSync(
+    redocly,
+    ['lint', file, '--extends', 'minimal', '--format', 'stylish', '--max-problems', '1000'],
+    { cwd: repoRoot, encoding: 'utf8' },
+  );
+  if (result.status === 0) return [];
+  return `${result.stdout ?? ''}\n${result.stderr ?? ''}`
+    .split('\n')
+    .filter((line) => /^\s*\d+:\d+\s+(error|warning)\b/.test(line))
+    .map((line) => line.trim().replace(/\s{2,}/g, '  '));
+}
+
+const COMPONENT_REF = /^#\/components\/(\w+)\/(.+)$/;
+const unescapePointer = (part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * Components the document references with `$ref` but never defines, sorted: schemas by name,
+ * other kinds as `responses/Unauthorized`.
+ */
+export function danglingRefs(spec) {
+  const missing = new Set();
+  const visit = (node) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      const match = typeof node.$ref === 'string' ? COMPONENT_REF.exec(node.$ref) : null;
+      if (match) {
+        const [, kind, raw] = match;
+        const name = unescapePointer(raw);
+        if (!Object.hasOwn(spec?.components?.[kind] ?? {}, name)) {
+          missing.add(kind === 'schemas' ? name : `${kind}/${name}`);
+        }
+      }
+      Object.values(node).forEach(visit);
+    }
+  };
+  visit(spec);
+  return [...missing].sort();
+}
+
+/** Closes each missing schema as an open object, so generation and the app's types go on. */
+function closeDanglingRefs(spec, names) {
+  spec.components ??= {};
+  spec.components.schemas ??= {};
+  for (const name of names) {
+    spec.components.schemas[name] = {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Referenced but not defined by the provider; closed by `spec:update --repair`.',
+    };
   }
 }
 
@@ -113,22 +172,108 @@ async function readCurrentSpec(file) {
   }
 }
 
-export async function updateSpec({ url, root }) {
+/**
+ * Type-checks the app's code (not its tests) against a freshly generated client: a folder whose
+ * src/ and node_modules/ link to the app's and whose generated/ links to the new output, checked
+ * with symlinks preserved so `../../generated/…` resolves to the new client.
+ * @returns {string[]} the compiler's error lines, none when it type-checks
+ */
+function typecheckApp(appRoot, generatedDir, work) {
+  const app = join(work, 'app');
+  mkdirSync(app);
+  symlinkSync(join(appRoot, 'src'), join(app, 'src'), 'dir');
+  // The assistant's definition is app code too (the demo's simulator speaks its lines).
+  const withAssistant = existsSync(join(appRoot, 'assistant'));
+  if (withAssistant) symlinkSync(join(appRoot, 'assistant'), join(app, 'assistant'), 'dir');
+  symlinkSync(generatedDir, join(app, 'generated'), 'dir');
+  symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      extends: join(repoRoot, 'tsconfig.json'),
+      compilerOptions: { preserveSymlinks: true, types: ['vite/client', 'node'] },
+      include: ['src', 'generated', ...(withAssistant ? ['assistant'] : [])],
+      exclude: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/test', 'assistant/**/*.test.ts'],
+    }),
+  );
+  const tsc = resolve(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8' });
+  if (result.status === 0) return [];
+  const lines = `${result.stdout ?? ''}${result.stderr ?? ''}`
+    .split('\n')
+    .filter((line) => /error TS\d+/.test(line));
+  return lines.length > 0 ? lines : [`tsc exited with ${result.status}`];
+}
+
+/** The app's checkout: the --root layout when it holds the app's code, else this repository. */
+function appRootFor(root) {
+  return existsSync(join(root, 'src')) ? root : repoRoot;
+}
+
+const describeUse = ({ name, file }) => `${name} in ${file}`;
+
+export async function updateSpec({ url, root, repair = false }) {
   const text = await download(url);
   const spec = parseSpec(text, url);
+  const appRoot = appRootFor(root);
+
+  const dangling = danglingRefs(spec);
+  // Only a schema can be closed safely (as an open object); a missing response or parameter
+  // changes what an operation means, so it is always refused.
+  const others = dangling.filter((name) => name.includes('/'));
+  if (others.length > 0) {
+    throw new UpdateError(
+      `the spec references ${others.length} component(s) it never defines: ${others.join(', ')}`,
+    );
+  }
+  if (dangling.length > 0 && !repair) {
+    throw new UpdateError(
+      `the spec references ${dangling.length} schema(s) it never defines: ${dangling.join(', ')}; rerun with --repair to close them as open objects`,
+    );
+  }
+  if (dangling.length > 0) closeDanglingRefs(spec, dangling);
+
+  // Refuse before generating: an operation the app calls must still be there.
+  const offered = operationsOf(spec);
+  const dropped = importedOperations(appRoot).filter(({ operation }) => !offered.has(operation));
+  if (dropped.length > 0) {
+    const names = dropped.map((use) => `${use.operation} (${describeUse(use)})`);
+    throw new UpdateError(
+      `the new spec drops ${dropped.length === 1 ? 'an operation' : 'operations'} the app imports: ${names.join('; ')}`,
+    );
+  }
 
   const work = await mkdtemp(join(tmpdir(), 'pepa-spec-update-'));
   try {
     const candidate = join(work, 'vapi.json');
     await writeFile(candidate, `${JSON.stringify(spec, null, 2)}\n`);
-    lint(candidate);
+    const warnings = lintWarnings(candidate);
     // Generate before touching the checkout, so a spec the generator rejects changes nothing.
     const output = join(work, 'generated');
     try {
       await generate({ input: candidate, output });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new UpdateError(`the generator could not use the downloaded spec (${reason})`);
+      throw new UpdateError(`the generator could not use the spec: ${generatorMessage(error)}`);
+    }
+    // Every name the app imports (functions, helpers, types) must still be generated.
+    const lost = importedGeneratedNames(appRoot).filter(({ name, module }) => {
+      // `generated/client` is a folder (client/index.ts); `generated/sdk.gen` a file.
+      const file = [join(output, `${module}.ts`), join(output, module, 'index.ts')].find((path) =>
+        existsSync(path),
+      );
+      return !file || !exportedNames(readFileSync(file, 'utf8')).has(name);
+    });
+    if (lost.length > 0) {
+      throw new UpdateError(
+        `the generated client would no longer export what the app imports: ${lost.map(describeUse).join('; ')}`,
+      );
+    }
+
+    const typeErrors = typecheckApp(appRoot, output, work);
+    if (typeErrors.length > 0) {
+      throw new UpdateError(
+        `the app would not type-check against the new client:\n  ${typeErrors.slice(0, 10).join('\n  ')}`,
+      );
     }
 
     const specFile = join(root, SPEC_FILE);
@@ -145,23 +290,42 @@ export async function updateSpec({ url, root }) {
         `${SPEC_FILE} was updated but copying generated/ failed (${reason}); run \`npm run generate\``,
       );
     }
-    return diffOperations(before, spec);
+    return { ...diffOperations(before, spec), warnings, repaired: dangling };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
+const USAGE = 'usage: npm run spec:update [-- --url <url|file>] [--repair] [--root <dir>]';
+const SHOWN_WARNINGS = 5;
+
 async function main() {
-  const { values } = parseArgs({
-    options: { url: { type: 'string' }, root: { type: 'string' } },
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        url: { type: 'string' },
+        root: { type: 'string' },
+        repair: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    console.error(`spec:update: ${message.replace(/\.$/, '')} (${USAGE})`);
+    process.exit(1);
+  }
   const url = values.url || process.env.VAPI_SPEC_URL || DEFAULT_SPEC_URL;
   const root = resolve(values.root || process.env.SPEC_UPDATE_ROOT || repoRoot);
   try {
-    const { added, removed, changed, total } = await updateSpec({ url, root });
+    const result = await updateSpec({ url, root, repair: Boolean(values.repair) });
+    const { added, removed, changed, total, warnings, repaired } = result;
     console.log(
       `Vendored ${url} as ${SPEC_FILE} (${total} operations) and regenerated generated/.`,
     );
+    if (repaired.length > 0) {
+      console.log(`${repaired.length} undefined schema(s) closed as open objects:`);
+      for (const name of repaired) console.log(`  ${name}`);
+    }
     const sections = [
       ['added', added],
       ['removed', removed],
@@ -170,6 +334,12 @@ async function main() {
     for (const [name, list] of sections) {
       console.log(`${list.length} ${name}${list.length > 0 ? ':' : ''}`);
       for (const item of list) console.log(`  ${item}`);
+    }
+    if (warnings.length > 0) {
+      console.log(
+        `${warnings.length} lint warning(s) in the provider's document, none affecting generation${warnings.length > SHOWN_WARNINGS ? ` (first ${SHOWN_WARNINGS})` : ''}:`,
+      );
+      for (const warning of warnings.slice(0, SHOWN_WARNINGS)) console.log(`  ${warning}`);
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

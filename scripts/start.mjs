@@ -5,40 +5,43 @@
 // Options: --no-install (skip the dependency check), --no-build (serve the existing build),
 // --out=DIR (build into and serve DIR instead of dist/).
 import { resolve } from 'node:path';
-import { stopOnSignal } from './lib/stop-on-signal.mjs';
+import { checkServicePorts, isLive, startDemoMock } from './lib/demo-services.mjs';
 import { ensureDependencies } from './lib/ensure-deps.mjs';
+import { stopOnSignal } from './lib/stop-on-signal.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const args = new Set(process.argv.slice(2));
 const outDir =
   process.argv.find((arg) => arg.startsWith('--out='))?.slice('--out='.length) ?? 'dist';
-if (!args.has('--no-install')) ensureDependencies(root);
+const live = isLive();
 
-const port = Number(process.env.PORT ?? 5173);
-const mockPort = Number(process.env.MOCK_PORT ?? 4010);
-const live = Boolean(process.env.VITE_VAPI_PUBLIC_KEY && process.env.VITE_VAPI_ASSISTANT_ID);
+// Ports first: a busy port should not cost an install and a build to find out.
+const { PORT: port, MOCK_PORT: mockPort } = await checkServicePorts('npm start', live);
+console.log(
+  live
+    ? `Starting $PEPA (live build, key and assistant id from the environment).`
+    : `Starting the $PEPA demo (no provider keys set: local mock API and simulated room).`,
+);
+if (!args.has('--no-install')) ensureDependencies(root);
 
 const { buildSite } = await import('./build.mjs');
 const { startStaticServer } = await import('./lib/static-server.mjs');
 
 if (!args.has('--no-build')) {
+  console.log(`Building the ${live ? 'live site' : 'demo'} into ${outDir}/ …`);
+  const started = performance.now();
   try {
     await buildSite({ demo: !live, mockPort, quiet: true, outDir });
   } catch (error) {
     console.error(`Build failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
+  console.log(`Built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
 
 const stops = [];
-if (!live) {
-  const { startPrism } = await import('./lib/prism.mjs');
-  const mock = await startPrism({ port: mockPort, quiet: true });
-  stops.push(() => mock.stop());
-  console.log(`Mock provider API (Prism) on ${mock.url}`);
-}
+stopOnSignal(stops);
+if (!live) stops.push(await startDemoMock(mockPort));
 const site = await startStaticServer({ root: resolve(root, outDir), port });
 stops.push(() => site.close());
 console.log(`$PEPA ${live ? '(live)' : '(demo)'} on ${site.url}  — Ctrl-C to stop`);
-
-stopOnSignal(stops);

@@ -5,6 +5,7 @@ interface ImportMetaEnv {
   readonly VITE_VAPI_PUBLIC_KEY?: string;
   readonly VITE_VAPI_ASSISTANT_ID?: string;
   readonly VITE_VAPI_API_URL?: string;
+  readonly VITE_VAPI_ROOM_HOSTS?: string;
   readonly VITE_PEPA_DEMO?: string;
   readonly VITE_TOKEN_MINT?: string;
   readonly VITE_COURT_URL?: string;

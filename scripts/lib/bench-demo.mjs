@@ -8,10 +8,10 @@
 // The probe and the page.evaluate callbacks run in the browser, hence these globals:
 /* global window, document, Element, MutationObserver */
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './bench-chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './chromium.mjs';
 
 /** A phone: the visitors the budgets are written for. */
-const PHONE = {
+export const PHONE = {
   viewport: { width: 390, height: 844 },
   deviceScaleFactor: 3,
   isMobile: true,
@@ -136,6 +136,11 @@ async function openPage(browser, url) {
   /** @type {string[]} */
   const pageErrors = [];
   page.on('pageerror', (error) => pageErrors.push(messageOf(error)));
+  // An error the page logs counts too (React reports recoverable errors such as a hydration
+  // mismatch this way in some builds).
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
+  });
   await page.addInitScript(installProbe);
   const requests = trackRequests(page);
   await page.goto(url, { waitUntil: 'load' });

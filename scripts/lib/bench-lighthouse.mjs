@@ -1,7 +1,7 @@
 // Lighthouse runs for the benchmark: its default configuration (mobile form factor, simulated
 // throttling), each run in a fresh Chromium, reduced to the figures the budgets speak about.
 import lighthouse from 'lighthouse';
-import { launchChromiumForDevtools } from './bench-chromium.mjs';
+import { launchChromiumForDevtools } from './chromium.mjs';
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 

@@ -1,24 +1,36 @@
-// Installs the locked dependencies when node_modules is missing or older than the lockfile.
+// Installs the locked dependencies when node_modules is missing or older than the lockfile, with
+// `npm ci` kept to one summary line on success.
+//
+// `--loglevel=error` hides npm's warnings on the happy path. The ones it would print are ten
+// EBADENGINE lines because @daily-co/daily-js declares Node >= 22.14 in `engines` although it only
+// runs in the browser (Node never executes it here); the project's own engines field (Node
+// >= 20.19) is what applies. Errors still print in full.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-function npm(root, args) {
-  return spawnSync('npm', [...args, '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-}
+const NPM_ARGS = ['ci', '--no-audit', '--no-fund', '--loglevel=error'];
 
 export function ensureDependencies(root) {
   const lock = join(root, 'package-lock.json');
   const marker = join(root, 'node_modules', '.package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  console.log('Installing dependencies (npm ci)…');
-  if (npm(root, ['ci']).status === 0) return;
-  // `npm ci` refuses a lockfile without entries for other platforms' optional binaries (some
-  // registries omit them); `npm install` installs the same locked versions from it.
-  console.log('npm ci refused the lockfile; installing the locked versions with npm install…');
-  const result = npm(root, ['install']);
+  console.log('Installing the locked dependencies (npm ci, about a minute on a fresh clone)…');
+  const started = performance.now();
+  const result = spawnSync('npm', NPM_ARGS, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
   if (result.status !== 0) {
-    console.error('Installing dependencies failed: see the output above.');
+    process.stdout.write(result.stdout ?? '');
+    console.error(`Installing dependencies failed (npm ${NPM_ARGS.join(' ')}): see above.`);
     process.exit(result.status ?? 1);
   }
+  // npm's own summary ("added 563 packages in 40s") is the one line worth keeping.
+  const summary = (result.stdout ?? '').trim().split('\n').filter(Boolean).pop();
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  console.log(
+    summary ? `Dependencies: ${summary.trim()}` : `Dependencies installed in ${seconds} s.`,
+  );
 }

@@ -57,7 +57,16 @@ export async function startPrism({ port, host = '127.0.0.1', spec = DEFAULT_SPEC
   args.push('--cors', '--errors', 'false', '--dynamic', 'false');
   args.push('--verboseLevel', quiet ? 'error' : 'info');
 
-  const child = spawn(prismBin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Through a guard whose stdin is a pipe from this process, so Prism ends with us even when we
+  // are killed outright; the exit hook covers a crash or process.exit() without stop().
+  const guard = resolve(import.meta.dirname, 'prism-guard.mjs');
+  const child = spawn(process.execPath, [guard, prismBin, ...args], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let output = '';
   const keep = (chunk) => {
     output = (output + chunk.toString()).slice(-4000);

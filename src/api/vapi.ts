@@ -4,9 +4,16 @@
  * it needs and nothing else.
  */
 import { callControllerCreateWebCall } from '../../generated/sdk.gen';
-import type { Call, CreateWebCallDto } from '../../generated/types.gen';
+import type { Call, CallControllerCreateWebCallData } from '../../generated/types.gen';
+import { retryAfterMs } from './retry-after';
 
-export type { Call, CreateWebCallDto };
+export type { Call };
+/**
+ * The body of `POST /call/web` as the SDK function takes it. Read from the operation, not the
+ * schema name: a spec with read-only fields makes the generator emit a separate `…Writable` body
+ * type, and the app must type-check against either.
+ */
+export type CreateWebCallDto = CallControllerCreateWebCallData['body'];
 
 /** `http`: the provider answered with an error status. `network`: no answer (offline, aborted). */
 export type VapiApiErrorKind = 'http' | 'network';
@@ -16,6 +23,7 @@ interface VapiApiErrorInit {
   status: number;
   body: unknown;
   details: readonly string[];
+  retryAfterMs?: number | null;
   cause?: unknown;
 }
 
@@ -28,6 +36,8 @@ export class VapiApiError extends Error {
   readonly body: unknown;
   /** What the provider said was wrong: its message(s), or each request validation problem. */
   readonly details: readonly string[];
+  /** How long the provider asked to wait before trying again (its `Retry-After`), if it did. */
+  readonly retryAfterMs: number | null;
 
   constructor(message: string, init: VapiApiErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -35,6 +45,7 @@ export class VapiApiError extends Error {
     this.status = init.status;
     this.body = init.body;
     this.details = init.details;
+    this.retryAfterMs = init.retryAfterMs ?? null;
   }
 }
 
@@ -71,14 +82,15 @@ export function errorDetails(body: unknown): string[] {
   return strings(body.detail ?? body.title ?? body.error);
 }
 
-function httpError(operation: string, status: number, body: unknown): VapiApiError {
+function httpError(operation: string, response: Response, body: unknown): VapiApiError {
   const details = errorDetails(body);
   const reason = details.length > 0 ? `: ${details.join('; ')}` : '';
-  return new VapiApiError(`${operation} failed with HTTP ${status}${reason}`, {
+  return new VapiApiError(`${operation} failed with HTTP ${response.status}${reason}`, {
     kind: 'http',
-    status,
+    status: response.status,
     body,
     details,
+    retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
   });
 }
 
@@ -114,9 +126,9 @@ export async function createWebCall(
   // The client types `response` as always present, yet leaves it out when fetch itself failed.
   const response: Response | undefined = result.response;
   if (!response) throw networkError(operation, error);
-  if (error !== undefined || !response.ok) throw httpError(operation, response.status, error);
+  if (error !== undefined || !response.ok) throw httpError(operation, response, error);
   if (!isRecord(data) || typeof data.id !== 'string') {
-    throw httpError(operation, response.status, data);
+    throw httpError(operation, response, data);
   }
   return data;
 }

@@ -32,6 +32,7 @@ describe('parseSiteConfig', () => {
       publicKey: 'pk-live-123',
       assistantId: 'asst-456',
       apiUrl: DEFAULT_API_URL,
+      roomHosts: ['*.daily.co'],
     });
   });
 
@@ -39,7 +40,7 @@ describe('parseSiteConfig', () => {
     const problems = problemsOf({});
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('VITE_VAPI_PUBLIC_KEY and VITE_VAPI_ASSISTANT_ID must be set');
-    expect(problems[0]).toContain('VITE_PEPA_DEMO=true');
+    expect(problems[0]).toContain('npm run build:demo');
   });
 
   it('names only the missing variable when one of the two is set', () => {
@@ -60,7 +61,20 @@ describe('parseSiteConfig', () => {
       publicKey: DEMO_PUBLIC_KEY,
       assistantId: DEMO_ASSISTANT_ID,
       apiUrl: 'http://127.0.0.1:4010',
+      roomHosts: ['*.daily.co'],
     });
+  });
+
+  it('joins rooms on Daily by default, and on listed hosts for self-hosted rooms', () => {
+    expect(parseSiteConfig(live).voice.roomHosts).toEqual(['*.daily.co']);
+    const config = parseSiteConfig({
+      ...live,
+      VITE_VAPI_ROOM_HOSTS: 'rooms.pepa.example, *.Daily.co',
+    });
+    expect(config.voice.roomHosts).toEqual(['rooms.pepa.example', '*.daily.co']);
+    expect(problemsOf({ ...live, VITE_VAPI_ROOM_HOSTS: 'https://x.example/, *' })).toEqual([
+      'VITE_VAPI_ROOM_HOSTS must list host names or *.domain patterns, comma-separated (got "https://x.example/, *")',
+    ]);
   });
 
   it('lets the demo point at another mock port', () => {

@@ -17,6 +17,8 @@ export interface VoiceConfig {
   assistantId: string;
   /** Base URL of the provider's REST API (the local mock in the demo). */
   apiUrl: string;
+  /** Hosts a call's room may be on: Daily's by default; others for self-hosted rooms. */
+  roomHosts: readonly string[];
 }
 
 export interface SiteLinks {
@@ -49,6 +51,9 @@ export const DEFAULT_API_URL = 'https://api.vapi.ai';
 export const DEMO_PUBLIC_KEY = 'demo-public-key';
 export const DEMO_ASSISTANT_ID = 'demo-pepa-assistant';
 export const DEFAULT_MOCK_PORT = 4010;
+/** Daily's rooms live on `<domain>.daily.co`. */
+export const DEFAULT_ROOM_HOSTS: readonly string[] = ['*.daily.co'];
+const HOST_PATTERN = /^(\*\.)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/;
 
 /** Placeholders: replace them through the variables named in the README before launch. */
 export const DEFAULTS = {
@@ -67,6 +72,7 @@ export interface SiteEnv {
   VITE_VAPI_PUBLIC_KEY?: string | undefined;
   VITE_VAPI_ASSISTANT_ID?: string | undefined;
   VITE_VAPI_API_URL?: string | undefined;
+  VITE_VAPI_ROOM_HOSTS?: string | undefined;
   VITE_PEPA_DEMO?: string | undefined;
   VITE_TOKEN_MINT?: string | undefined;
   VITE_COURT_URL?: string | undefined;
@@ -154,7 +160,7 @@ export function parseSiteConfig(env: SiteEnv): SiteConfig {
     ].filter((name): name is string => name !== null);
     if (missing.length > 0) {
       problems.push(
-        `${missing.join(' and ')} must be set for a live build (or set VITE_PEPA_DEMO=true for the offline demo)`,
+        `${missing.join(' and ')} must be set for a live build (for the offline demo, run \`npm run build:demo\` instead)`,
       );
     }
   }
@@ -167,6 +173,17 @@ export function parseSiteConfig(env: SiteEnv): SiteConfig {
     // The demo talks to the local mock over plain HTTP; a live build must use HTTPS.
     mode === 'demo',
   ).replace(/\/+$/, '');
+
+  const roomHostsValue = read(env, 'VITE_VAPI_ROOM_HOSTS');
+  const roomHosts = roomHostsValue
+    ? roomHostsValue.split(',').map((host) => host.trim().toLowerCase())
+    : DEFAULT_ROOM_HOSTS;
+  const badHosts = roomHosts.filter((host) => !HOST_PATTERN.test(host));
+  if (badHosts.length > 0) {
+    problems.push(
+      `VITE_VAPI_ROOM_HOSTS must list host names or *.domain patterns, comma-separated (got "${badHosts.join(', ')}")`,
+    );
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -181,6 +198,7 @@ export function parseSiteConfig(env: SiteEnv): SiteConfig {
       publicKey: publicKey ?? DEMO_PUBLIC_KEY,
       assistantId: assistantId ?? DEMO_ASSISTANT_ID,
       apiUrl,
+      roomHosts,
     },
   };
 }

@@ -1,8 +1,8 @@
 // `npm run spec:update` as a process, against a temporary copy of the repository layout: a failed
 // download changes nothing; a successful one vendors the spec, regenerates and reports the diff.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -131,5 +131,185 @@ describe('npm run spec:update', () => {
     // The real checkout is not touched.
     expect(existsSync(resolve(repoRoot, 'generated', 'sdk.gen.ts'))).toBe(true);
     expect(readSpec().paths['/status']).toBeUndefined();
+  });
+});
+
+/** The provider's published spec of August 2026, beside the clone as CI checks it out. */
+const PUBLISHED_2026 = [
+  resolve(repoRoot, '..', 'shared', 'provider', 'published-openapi-2026-08.json'),
+  resolve(repoRoot, '..', '..', 'shared', 'provider', 'published-openapi-2026-08.json'),
+].find((file) => existsSync(file));
+const SKIP_2026 =
+  'the provider spec of August 2026 is not at ../shared/provider/published-openapi-2026-08.json';
+
+/** A long run: the provider's whole document is linted and generated under a loaded machine. */
+const LONG = 600_000;
+
+async function writeJson(file: string, value: unknown) {
+  await writeFile(file, JSON.stringify(value));
+  return file;
+}
+
+type Components = Record<string, Record<string, unknown>>;
+
+/** Copies into `target` every component it references and lacks, from `source`, transitively. */
+function addMissingComponents(target: OpenApiDocument, source: OpenApiDocument) {
+  const into = ((target as unknown as { components: Components }).components ??= {});
+  const from = (source as unknown as { components: Components }).components;
+  for (;;) {
+    const refs = [...JSON.stringify(target).matchAll(/"#\/components\/(\w+)\/([^"]+)"/g)];
+    const missing = refs.filter(([, kind = '', name = '']) => !into[kind]?.[name]);
+    if (missing.length === 0) return;
+    for (const [, kind = '', name = ''] of missing) {
+      const component = from[kind]?.[name];
+      if (!component) throw new Error(`the vendored spec lacks #/components/${kind}/${name}`);
+      (into[kind] ??= {})[name] = component;
+    }
+  }
+}
+
+/** The vendored spec with a response pointing at a schema nobody defines. */
+function specWithDanglingRef(): OpenApiDocument {
+  const spec = readSpec();
+  const raw = spec as unknown as {
+    components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+  };
+  const call = raw.components.schemas['Call'];
+  if (call?.properties) call.properties['ghost'] = { $ref: '#/components/schemas/GhostSchema' };
+  return spec;
+}
+
+describe('npm run spec:update with the provider documents as published', () => {
+  it('defaults to the extended spec the official SDK generates from', async () => {
+    const source = await readFile(resolve(repoRoot, 'scripts', 'spec-update.mjs'), 'utf8');
+    expect(source).toContain("DEFAULT_SPEC_URL = 'https://api.vapi.ai/api-extended-json'");
+  });
+
+  it('refuses, naming it, a spec without the POST /call/web the app imports', async () => {
+    const spec = readSpec();
+    delete spec.paths['/call/web'];
+    const file = await writeJson(join(root, 'no-web-call.json'), spec);
+    const before = await readFile(join(root, 'openapi', 'vapi.json'));
+
+    const result = await runSpecUpdate(['--url', file, '--root', root]);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'spec:update: the new spec drops an operation the app imports: POST /call/web (callControllerCreateWebCall in src/api/vapi.ts); openapi/vapi.json left untouched.',
+    );
+    expect(await readFile(join(root, 'openapi', 'vapi.json'))).toEqual(before);
+  });
+
+  it.skipIf(!PUBLISHED_2026)(
+    `refuses the published spec of August 2026 as it is, naming POST /call/web${PUBLISHED_2026 ? '' : ` (skipped: ${SKIP_2026})`}`,
+    async () => {
+      const result = await runSpecUpdate(['--url', PUBLISHED_2026 ?? '', '--root', root]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('drops an operation the app imports: POST /call/web');
+      expect(existsSync(join(root, 'generated'))).toBe(false);
+    },
+    LONG,
+  );
+
+  it.skipIf(!PUBLISHED_2026)(
+    `accepts the August 2026 spec with POST /call/web added, and the app type-checks against it${PUBLISHED_2026 ? '' : ` (skipped: ${SKIP_2026})`}`,
+    async () => {
+      const published = JSON.parse(await readFile(PUBLISHED_2026 ?? '', 'utf8')) as OpenApiDocument;
+      const vendored = readSpec();
+      const webCall = vendored.paths['/call/web'];
+      expect(webCall).toBeDefined();
+      if (webCall) published.paths['/call/web'] = webCall;
+      addMissingComponents(published, vendored);
+      const file = await writeJson(join(root, 'published-with-web-call.json'), published);
+      // The app's code beside it, so the update is checked against what the app imports.
+      await cp(resolve(repoRoot, 'src'), join(root, 'src'), { recursive: true });
+      await symlink(resolve(repoRoot, 'node_modules'), join(root, 'node_modules'), 'dir');
+
+      const result = await runSpecUpdate(['--url', file, '--root', root]);
+
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(
+        /lint warning\(s\) in the provider's document, none affecting generation/,
+      );
+      const sdk = await readFile(join(root, 'generated', 'sdk.gen.ts'), 'utf8');
+      expect(sdk).toContain('export const callControllerCreateWebCall =');
+
+      // spec:update accepted it only after the app's code type-checked against the new client
+      // (the next test shows that check refusing).
+    },
+    LONG,
+  );
+
+  it("refuses an update the app's code would not type-check against, with the compiler's errors", async () => {
+    const spec = readSpec();
+    const schemas = (
+      spec as unknown as {
+        components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+      }
+    ).components.schemas;
+    const body = schemas['CreateWebCallDTO'];
+    if (body) body.properties['assistantId'] = { type: 'number' };
+    const file = await writeJson(join(root, 'type-break.json'), spec);
+
+    const result = await runSpecUpdate(['--url', file, '--root', root]);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^spec:update: the app would not type-check against the new client:\n {2}src\/.+error TS\d+/,
+    );
+    expect(result.stderr.trim()).toMatch(/; openapi\/vapi\.json left untouched\.$/);
+    expect(existsSync(join(root, 'generated'))).toBe(false);
+  });
+
+  it('refuses a spec with schemas it references but never defines, naming them', async () => {
+    const file = await writeJson(join(root, 'dangling.json'), specWithDanglingRef());
+    const result = await runSpecUpdate(['--url', file, '--root', root]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'spec:update: the spec references 1 schema(s) it never defines: GhostSchema; rerun with --repair to close them as open objects; openapi/vapi.json left untouched.',
+    );
+  });
+
+  it('with --repair closes them as open objects, lists them, and reports lint problems as warnings', async () => {
+    const spec = specWithDanglingRef();
+    // A structural lint problem the provider publishes, harmless to generation.
+    const schemas = (spec as unknown as { components: { schemas: Record<string, object> } })
+      .components.schemas;
+    schemas['CreateWebCallDTO'] = { ...schemas['CreateWebCallDTO'], examples: [{}] };
+    const file = await writeJson(join(root, 'dangling.json'), spec);
+
+    const result = await runSpecUpdate(['--url', file, '--root', root, '--repair']);
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '1 undefined schema(s) closed as open objects:\n  GhostSchema\n',
+    );
+    expect(result.stdout).toMatch(/lint warning\(s\) in the provider's document/);
+    const vendored = JSON.parse(await readFile(join(root, 'openapi', 'vapi.json'), 'utf8'));
+    expect(vendored.components.schemas.GhostSchema).toMatchObject({
+      type: 'object',
+      additionalProperties: true,
+    });
+  });
+});
+
+describe('npm run generate', () => {
+  it("prints the generator's own message when it fails", async () => {
+    const file = await writeJson(join(root, 'dangling.json'), specWithDanglingRef());
+    const result = spawnSync(
+      process.execPath,
+      [
+        resolve(repoRoot, 'scripts', 'generate.mjs'),
+        `--input=${file}`,
+        `--output=${join(root, 'out')}`,
+      ],
+      { cwd: repoRoot, encoding: 'utf8' },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      'generate: Reference not found: #/components/schemas/GhostSchema',
+    );
   });
 });

@@ -2,7 +2,8 @@
 export type ButtonVariant = 'gold' | 'outline' | 'ghost';
 
 const base =
-  'inline-flex items-center justify-center gap-2 rounded-full font-semibold tracking-wide whitespace-nowrap ' +
+  // Labels stay on one line wherever they fit and wrap only on the narrowest screens (200 % zoom).
+  'inline-flex items-center justify-center gap-2 rounded-full text-center font-semibold tracking-wide ' +
   'transition duration-200 select-none disabled:cursor-not-allowed';
 
 const variants: Record<ButtonVariant, string> = {
@@ -18,8 +19,8 @@ const variants: Record<ButtonVariant, string> = {
 };
 
 const sizes = {
-  md: 'h-11 px-5 text-sm',
-  lg: 'h-13 px-7 text-base',
+  md: 'min-h-11 px-5 py-1 text-sm',
+  lg: 'min-h-13 px-7 py-1 text-base',
 } as const;
 
 export function buttonClass(

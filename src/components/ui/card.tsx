@@ -23,7 +23,9 @@ export function Card({ title, icon, children, footer, headingLevel = 'h3' }: Car
         <span className="grid size-12 shrink-0 place-items-center rounded-full border border-gold-300/50 bg-court-950/70 text-gold-300 shadow-[inset_0_0_18px_rgba(226,184,74,0.18)] transition group-hover:border-gold-200 group-hover:text-gold-200 sm:size-14">
           {icon}
         </span>
-        <Heading className="font-display text-xl font-bold text-ivory sm:mt-6">{title}</Heading>
+        <Heading className="font-display text-xl font-bold text-balance text-ivory sm:mt-6">
+          {title}
+        </Heading>
       </div>
       <p className="mt-4 flex-1 leading-relaxed text-mist">{children}</p>
       {footer ? <div className="mt-6">{footer}</div> : null}

@@ -81,8 +81,16 @@ export const GobletIcon = strokeIcon(
 export const MicIcon = strokeIcon(
   'M12 3a3 3 0 0 1 3 3v5a3 3 0 0 1-6 0V6a3 3 0 0 1 3-3zM5 11a7 7 0 0 0 14 0M12 18v3M9 21h6',
 );
+/** The microphone struck through: muted. */
+export const MicOffIcon = strokeIcon(
+  'M15 10V6a3 3 0 0 0-5.7-1.3M9 9v2a3 3 0 0 0 4.9 2.3M5 11a7 7 0 0 0 11.6 5.3M19 11a7 7 0 0 1-.7 3M12 18v3M9 21h6M3 3l18 18',
+);
 export const MenuIcon = strokeIcon('M4 7h16M4 12h16M4 17h16');
 export const CloseIcon = strokeIcon('M6 6l12 12M18 6L6 18');
+export const CopyIcon = strokeIcon(
+  'M9 9h10a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H9a1 1 0 0 1-1-1V10a1 1 0 0 1 1-1zM16 9V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3',
+);
+export const CheckIcon = strokeIcon('M5 12.5l4.5 4.5L19 7.5');
 export const HomeArrowIcon = strokeIcon('M10 6l-6 6 6 6M4 12h16');
 
 export const XLogoIcon = filledIcon(

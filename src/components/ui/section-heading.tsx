@@ -12,10 +12,12 @@ interface SectionHeadingProps {
 export function SectionHeading({ id, eyebrow, title, children }: SectionHeadingProps) {
   return (
     <div className="mx-auto max-w-2xl text-center">
-      <p className="font-display text-xs tracking-[0.35em] text-gold-300 uppercase">{eyebrow}</p>
+      <p className="font-display text-xs tracking-[0.35em] text-balance text-gold-300 uppercase">
+        {eyebrow}
+      </p>
       <h2
         id={id}
-        className="mt-3 font-display text-4xl leading-tight font-bold text-ivory sm:text-5xl"
+        className="mt-3 font-display text-4xl leading-tight font-bold text-balance text-ivory sm:text-5xl"
       >
         {title}
       </h2>

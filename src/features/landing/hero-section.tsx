@@ -2,6 +2,7 @@ import { buttonClass } from '../../components/ui/button-styles';
 import { ExternalLink } from '../../components/ui/external-link';
 import { CrownIcon, XLogoIcon } from '../../components/ui/icons';
 import { siteConfig } from '../../config/site';
+import { TokenAddress } from './token-address';
 
 export const TAGLINE =
   "Join the most luxurious meme ecosystem where rare frogs reign supreme. Stake, meme, and prosper in Pepa's kingdom.";
@@ -28,13 +29,13 @@ export function HeroSection() {
 
       <div className="mx-auto grid w-full max-w-7xl items-center gap-12 px-5 py-14 sm:px-8 md:grid-cols-2 md:gap-8 lg:gap-16">
         <div className="text-center md:text-left">
-          <p className="inline-flex items-center gap-2 rounded-full border border-gold-400/35 bg-court-950/50 px-4 py-1.5 font-display text-xs font-bold tracking-[0.3em] text-gold-300 uppercase">
-            <CrownIcon className="size-4" />
+          <p className="inline-flex max-w-full items-center gap-2 rounded-full border border-gold-400/35 bg-court-950/50 px-4 py-1.5 font-display text-xs font-bold tracking-[0.3em] text-balance text-gold-300 uppercase">
+            <CrownIcon className="size-4 shrink-0" />
             The Royal Frog Court
           </p>
           <h1
             id="home-title"
-            className="text-gilded mt-6 font-display text-7xl leading-none font-bold tracking-wide drop-shadow-[0_6px_30px_rgba(226,184,74,0.25)] sm:text-8xl lg:text-9xl"
+            className="text-gilded mt-6 font-display text-7xl leading-none font-bold tracking-wide drop-shadow-[0_6px_30px_rgba(226,184,74,0.25)] max-[380px]:text-[19vw] sm:text-8xl lg:text-9xl"
           >
             $PEPA
           </h1>
@@ -57,6 +58,7 @@ export function HeroSection() {
               <XLogoIcon className="size-5" />
             </ExternalLink>
           </div>
+          <TokenAddress address={siteConfig.tokenMint} />
         </div>
 
         <div className="relative mx-auto w-full max-w-sm sm:max-w-md lg:max-w-lg">

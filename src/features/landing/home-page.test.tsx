@@ -115,9 +115,11 @@ describe('HomePage', () => {
       const item = lounge.getByRole('heading', { name: event }).closest('li');
       if (!item) throw new Error(`${event} is not in a list item`);
       expect(within(item).getByText(cadence)).toBeInTheDocument();
-      const rsvp = within(item).getByRole('button', { name: `RSVP for ${event}` });
-      expect(rsvp).toHaveTextContent(/^RSVP/);
+      // Not open yet: a real button, disabled, that says it is coming.
+      const rsvp = within(item).getByRole('button', { name: `RSVP for ${event} (Coming Soon)` });
+      expect(rsvp).toHaveTextContent(/^RSVP\s*Coming Soon$/);
       expect(rsvp).toHaveAttribute('type', 'button');
+      expect(rsvp).toBeDisabled();
     }
     expect(lounge.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
   });
@@ -135,6 +137,22 @@ describe('HomePage', () => {
     expect(grotto.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
   });
 
+  it('opens with a skip link to the main content, which can take focus', () => {
+    renderPage();
+    const skip = screen.getAllByRole('link')[0];
+    expect(skip).toHaveTextContent('Skip to content');
+    expect(skip).toHaveAttribute('href', '#main');
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'main');
+    expect(screen.getByRole('main')).toHaveAttribute('tabindex', '-1');
+  });
+
+  it('shows the contract address in the hero with a copy button', () => {
+    const { section } = renderPage();
+    const hero = within(section('home'));
+    expect(hero.getByText(siteConfig.tokenMint, { selector: '.sr-only' })).toBeInTheDocument();
+    expect(hero.getByRole('button', { name: 'Copy contract address' })).toBeEnabled();
+  });
+
   it('every Coming Soon button on the page is a real disabled button', () => {
     renderPage();
     const buttons = screen.getAllByRole('button', { name: 'Coming Soon' });
@@ -150,6 +168,7 @@ describe('HomePage', () => {
     const footer = within(screen.getByRole('contentinfo'));
     const quick = within(footer.getByRole('navigation', { name: 'Quick Links' }));
     expect(quick.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
+      '#talk',
       '#pond',
       '#stream',
       '#lounge',

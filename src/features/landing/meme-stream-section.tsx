@@ -33,7 +33,7 @@ export function MemeStreamSection() {
         The court&apos;s endless river of memes, battled over, voted on and crowned by the
         community.
       </SectionHeading>
-      <ul className="mx-auto mt-14 grid max-w-6xl gap-6 md:grid-cols-3">
+      <ul className="mx-auto mt-14 grid max-w-6xl grid-cols-1 gap-6 md:grid-cols-3">
         {STREAM_FEATURES.map(({ title, text, Icon }) => (
           <li key={title}>
             <Card title={title} icon={<Icon />} footer={<ComingSoonButton className="w-full" />}>
@@ -50,7 +50,7 @@ export function MemeStreamSection() {
         />
         <p className="relative flex flex-col items-center justify-center gap-3 font-display text-xl font-bold text-ivory sm:flex-row sm:text-2xl">
           <CrownIcon className="size-7 text-gold-300" />
-          <span>
+          <span className="text-balance">
             Street Cred Status: <span className="text-gold-200">Legendary</span>
           </span>
         </p>

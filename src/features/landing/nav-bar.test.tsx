@@ -21,10 +21,13 @@ describe('NavBar', () => {
     const links = within(nav).getAllByRole('link').slice(1);
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Home', '#home'],
+      ['Talk to Pepa', '#talk'],
       ["Pepa's Pond", '#pond'],
       ['Meme Stream', '#stream'],
       ['Vanity Lounge', '#lounge'],
       ['Secret Grotto', '#grotto'],
+      // The phones' shortcut beside the menu button.
+      ['Talk to Pepa', '#talk'],
     ]);
   });
 
@@ -40,7 +43,7 @@ describe('NavBar', () => {
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     expect(menu).toBeVisible();
-    expect(within(menu).getAllByRole('link')).toHaveLength(5);
+    expect(within(menu).getAllByRole('link')).toHaveLength(6);
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(menu).not.toBeVisible();

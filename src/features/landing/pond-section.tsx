@@ -39,7 +39,7 @@ export function PondSection() {
       >
         Where holders lounge by the water and let their tokens do the swimming.
       </SectionHeading>
-      <ul className="mx-auto mt-14 grid max-w-6xl gap-6 md:grid-cols-3">
+      <ul className="mx-auto mt-14 grid max-w-6xl grid-cols-1 gap-6 md:grid-cols-3">
         {POND_FEATURES.map(({ title, text, Icon }) => (
           <li key={title}>
             <Card title={title} icon={<Icon />}>

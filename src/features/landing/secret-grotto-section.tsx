@@ -43,7 +43,7 @@ export function SecretGrottoSection() {
           Beneath the throne room lies a hidden cave of treasures, open only to those who know the
           way.
         </SectionHeading>
-        <ul className="mx-auto mt-14 grid max-w-6xl gap-6 sm:grid-cols-2 lg:grid-cols-4">
+        <ul className="mx-auto mt-14 grid max-w-6xl grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {GROTTO_FEATURES.map(({ title, text, Icon }) => (
             <li key={title}>
               <Card title={title} icon={<Icon />}>

@@ -16,7 +16,7 @@ export const COPYRIGHT = '© 2025 $PEPA. All rights reserved.';
 export function SiteFooter() {
   return (
     <footer className="border-t border-gold-400/20 bg-court-950 px-5 pt-16 pb-10 sm:px-8">
-      <div className="mx-auto grid max-w-6xl gap-12 md:grid-cols-[1.4fr_1fr_1fr]">
+      <div className="mx-auto grid max-w-6xl grid-cols-1 gap-12 md:grid-cols-[1.4fr_1fr_1fr]">
         <div>
           <a
             href="#home"
@@ -55,7 +55,7 @@ export function SiteFooter() {
           <h2 className="font-display text-sm font-bold tracking-[0.25em] text-gold-300 uppercase">
             Follow the Court
           </h2>
-          <ul className="mt-5 flex gap-3">
+          <ul className="mt-5 flex flex-wrap gap-3">
             {SOCIAL_LINKS.map(({ href, label, Icon }) => (
               <li key={label}>
                 <ExternalLink

@@ -58,21 +58,27 @@ export function VanityLoungeSection() {
                   <Icon />
                 </span>
                 <div>
-                  <h3 className="font-display text-xl font-bold text-ivory">{title}</h3>
+                  <h3 className="font-display text-xl font-bold text-balance text-ivory">
+                    {title}
+                  </h3>
                   <p className="mt-1 text-sm font-semibold tracking-[0.2em] text-gold-300 uppercase">
                     {cadence}
                   </p>
                   <p className="mt-2 leading-relaxed text-mist">{text}</p>
                 </div>
               </div>
-              {/* The RSVP list is not open yet: the button is shown and does nothing. Its name says
+              {/* The RSVP list is not open yet: a real, disabled button that says so. Its name says
                   which event it is for; it starts with the visible word, as speech input expects. */}
               <button
                 type="button"
-                aria-label={`RSVP for ${title}`}
-                className={buttonClass('outline', 'md', 'sm:self-center')}
+                disabled
+                aria-label={`RSVP for ${title} (Coming Soon)`}
+                className={buttonClass('ghost', 'md', 'sm:self-center')}
               >
                 RSVP
+                <span className="rounded-full bg-gold-300/15 px-2 py-0.5 text-[0.7rem] tracking-wider text-gold-200 uppercase">
+                  Coming Soon
+                </span>
               </button>
             </li>
           ))}

@@ -6,6 +6,9 @@ import type { VoiceState } from './voice-state';
 /** The 'we can't hear you' hint shows after this long without an audible microphone. */
 export const QUIET_MIC_HINT_MS = 6000;
 
+/** A start that takes longer than this is said to be slow, with the way out. */
+export const SLOW_START_HINT_MS = 8000;
+
 const BAR_WEIGHTS = [0.45, 0.8, 1, 0.8, 0.45];
 
 export interface CallExtrasProps {
@@ -40,6 +43,8 @@ export function CallExtras({ phase, state, onToggleMute, onResumeAudio }: CallEx
           Tap to hear Pepa
         </button>
       )}
+
+      {phase === 'connecting' && <SlowStartHint />}
 
       {phase === 'listening' && !state.muted && (
         <QuietMicHint lastHeardAt={state.lastHeardAt ?? state.connectedAt} />
@@ -93,7 +98,7 @@ function CallTimer({ since }: { since: number }) {
     return () => clearInterval(timer);
   }, []);
   return (
-    <span className="font-mono text-sm text-gold-200 tabular-nums">
+    <span data-call-timer className="font-mono text-sm text-gold-200 tabular-nums">
       <span className="sr-only">Call time </span>
       {formatDuration(now - since)}
     </span>
@@ -117,6 +122,20 @@ function QuietMicHint({ lastHeardAt }: { lastHeardAt: number | null }) {
   );
 }
 
+function SlowStartHint() {
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setSlow(true), SLOW_START_HINT_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  if (!slow) return null;
+  return (
+    <p role="note" className="text-sm text-gold-200">
+      Pepa is taking longer than usual to answer. Keep waiting, or press End Call to cancel.
+    </p>
+  );
+}
+
 function HeadphonesTip() {
   const [phone, setPhone] = useState(false);
   useEffect(() => {
@@ -132,7 +151,12 @@ function Captions({ state, visible }: { state: VoiceState; visible: boolean }) {
       aria-live="polite"
       aria-label="Captions"
       role="log"
-      className={visible ? 'w-full space-y-1.5 text-left text-sm' : 'sr-only'}
+      // Long words wrap anywhere, and the panel scrolls rather than stretching the section.
+      className={
+        visible
+          ? 'max-h-40 w-full space-y-1.5 overflow-y-auto text-left text-sm wrap-anywhere'
+          : 'sr-only'
+      }
     >
       {visible &&
         state.captions.map((caption) => (

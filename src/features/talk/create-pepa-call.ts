@@ -1,4 +1,5 @@
 import { createWebCall, type Call } from '../../api/vapi';
+import { siteConfig } from '../../config/site';
 import type { DailyCallFactory } from '../voice/daily-types';
 import { PepaCall, type ResourceCounts } from '../voice/pepa-call';
 
@@ -17,15 +18,15 @@ export function simulatorOptionsFrom<TFault>(
     : { faults };
 }
 
+/**
+ * The Daily factory for this build. A live build uses Daily itself; the demo build uses the
+ * offline room simulator, with faults chosen in the page's query string (`?sim=join-failure`, …).
+ * The check is on the build-time constant so that a live build contains no simulator code at all.
+ */
 let runtime: Promise<DailyCallFactory> | null = null;
 
-/**
- * The Daily factory for this build, loaded once. A live build uses Daily itself; the demo build
- * uses the offline room simulator, with faults chosen in the page's query string
- * (`?sim=join-failure`, …). The check is on the build-time constant so that a live build
- * contains no simulator code at all.
- */
 export function loadCallRuntime(): Promise<DailyCallFactory> {
+  // One factory for the page: the simulator's rooms share its (simulated) network.
   runtime ??= (
     import.meta.env.VITE_PEPA_DEMO === 'true'
       ? Promise.all([
@@ -40,7 +41,7 @@ export function loadCallRuntime(): Promise<DailyCallFactory> {
           createDailyCallFactory(),
         )
   ).catch((error: unknown) => {
-    // A chunk that failed to load (offline, a new deployment) may load on the next try.
+    // A chunk that failed to load (offline, a new deployment) is fetched again on the next try.
     runtime = null;
     throw error;
   });
@@ -59,7 +60,11 @@ declare global {
 
 /** The page's call object: web calls through the generated client, rooms through Daily. */
 export function createPepaCall(): PepaCall<Call> {
-  const call = new PepaCall<Call>({ createWebCall, createDailyCall });
+  const call = new PepaCall<Call>({
+    createWebCall,
+    createDailyCall,
+    roomHosts: siteConfig.voice.roomHosts,
+  });
   if (import.meta.env.VITE_PEPA_DEMO === 'true') {
     window.__pepaCallResources = () => call.getResourceCounts();
   }

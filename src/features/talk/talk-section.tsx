@@ -110,12 +110,12 @@ export function TalkSection() {
           className="pointer-events-none absolute -top-32 left-1/2 size-96 -translate-x-1/2 rounded-full bg-gold-400/15 blur-3xl"
         />
 
-        <p className="relative font-display text-xs tracking-[0.35em] text-gold-300 uppercase">
+        <p className="relative font-display text-xs tracking-[0.35em] text-balance text-gold-300 uppercase">
           An audience with the Queen
         </p>
         <h2
           id="talk-title"
-          className="relative mt-3 font-display text-4xl font-bold text-ivory sm:text-5xl"
+          className="relative mt-3 font-display text-4xl font-bold text-balance text-ivory sm:text-5xl"
         >
           Talk to Pepa
         </h2>

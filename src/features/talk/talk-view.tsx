@@ -1,9 +1,10 @@
 import type { ReactNode, Ref } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
-import { MicIcon } from '../../components/ui/icons';
+import { MicIcon, MicOffIcon } from '../../components/ui/icons';
 
 /** What the visitor sees of a call. Derived from the call object's events, never stored apart. */
-export type TalkPhase = 'idle' | 'connecting' | 'listening' | 'speaking' | 'ending';
+export type TalkPhase =
+  'idle' | 'connecting' | 'listening' | 'speaking' | 'reconnecting' | 'ending';
 
 /** Presses of the main button closer together than this are one press (a double tap). */
 export const DOUBLE_TAP_MS = 400;
@@ -20,6 +21,10 @@ export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null
   },
   listening: { status: 'Listening...', hint: 'Speak naturally, Pepa is all ears' },
   speaking: { status: 'Pepa is speaking...', hint: null },
+  reconnecting: {
+    status: 'Reconnecting to Pepa...',
+    hint: 'The connection dropped. Hold on while it comes back',
+  },
   ending: { status: 'Ending the call...', hint: null },
 };
 
@@ -28,6 +33,7 @@ const DOT_CLASS: Record<TalkPhase, string> = {
   connecting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)] motion-safe:animate-pulse',
   listening: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)] motion-safe:animate-pulse',
   speaking: 'bg-gold-200 shadow-[0_0_12px_var(--color-gold-200)]',
+  reconnecting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)] motion-safe:animate-pulse',
   ending: 'bg-mist',
 };
 
@@ -39,6 +45,12 @@ export interface TalkViewProps {
   /** The 'Demo' badge: the demo build talks to the offline simulator, not the real Pepa. */
   demo?: boolean;
   primaryRef?: Ref<HTMLButtonElement>;
+  /** The button and everything under it: what a toast must not cover. */
+  controlsRef?: Ref<HTMLDivElement>;
+  /** The button rests (stays focusable, ignores presses), e.g. while a retry must wait. */
+  resting?: boolean;
+  /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
+  muted?: boolean;
   /** Call extras under the button: controls, captions, notices. */
   children?: ReactNode;
 }
@@ -53,11 +65,17 @@ export function TalkView({
   volume = 0,
   demo = false,
   primaryRef,
+  controlsRef,
+  muted = false,
+  resting: restingAsked = false,
   children,
 }: TalkViewProps) {
   const { status, hint } = PHASE_TEXT[phase];
   const inCall = phase !== 'idle';
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
+  // While the call ends the button rests, but stays focusable: a disabled button would drop the
+  // keyboard focus to the page, and the next Tab would skip 'Start Talking'.
+  const resting = restingAsked || phase === 'ending';
 
   return (
     <div className="relative">
@@ -66,7 +84,7 @@ export function TalkView({
           Demo
         </span>
       )}
-      <div className="relative mx-auto mt-10 grid size-48 place-items-center sm:size-56">
+      <div className="relative mx-auto mt-10 grid aspect-square w-48 max-w-full place-items-center sm:w-56">
         <span
           aria-hidden="true"
           className="absolute inset-0 rounded-full border border-gold-300/40 motion-safe:animate-halo"
@@ -82,7 +100,7 @@ export function TalkView({
           // Set only during a call, so the prerendered markup carries no inline style.
           style={glow > 0 ? { opacity: glow } : undefined}
         />
-        <span className="relative block rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]">
+        <span className="relative block max-w-[calc(100%-1rem)] rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]">
           <img
             src="/pepa-avatar.svg"
             alt="Pepa, the frog queen"
@@ -90,7 +108,7 @@ export function TalkView({
             height={AVATAR_SIZE}
             loading="lazy"
             decoding="async"
-            className="size-40 rounded-full bg-court-900 sm:size-48"
+            className="aspect-square w-40 max-w-full rounded-full bg-court-900 sm:w-48"
           />
         </span>
       </div>
@@ -104,19 +122,34 @@ export function TalkView({
         <span aria-hidden="true" className={`size-2 rounded-full ${DOT_CLASS[phase]}`} />
         {status}
       </p>
+      {muted && (
+        <p
+          data-testid="muted-indicator"
+          className="relative mt-2 flex items-center justify-center gap-1.5 text-sm font-semibold text-gold-200"
+        >
+          <MicOffIcon className="size-4" />
+          Muted: Pepa can&apos;t hear you
+        </p>
+      )}
       <p className="relative mt-4 min-h-6 text-mist">{hint}</p>
 
-      <button
-        ref={primaryRef}
-        type="button"
-        onClick={onPrimary}
-        disabled={phase === 'ending'}
-        className={buttonClass(inCall ? 'outline' : 'gold', 'lg', 'relative mt-8 min-w-52')}
-      >
-        <MicIcon className="size-5" />
-        {inCall ? 'End Call' : 'Start Talking'}
-      </button>
-      {children}
+      <div ref={controlsRef}>
+        <button
+          ref={primaryRef}
+          type="button"
+          onClick={resting ? undefined : onPrimary}
+          aria-disabled={resting || undefined}
+          className={buttonClass(
+            inCall ? 'outline' : 'gold',
+            'lg',
+            'relative mt-8 w-full max-w-52 sm:w-auto sm:max-w-none sm:min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70',
+          )}
+        >
+          <MicIcon className="size-5" />
+          {inCall ? 'End Call' : 'Start Talking'}
+        </button>
+        {children}
+      </div>
     </div>
   );
 }

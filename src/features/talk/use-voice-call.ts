@@ -7,7 +7,14 @@ import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state'
 export interface VoiceCall<TCall = unknown> {
   readonly state: CallEvents['state-change']['state'];
   on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void;
-  start(assistant: string): Promise<TCall | null>;
+  start(
+    assistant: string,
+    assistantOverrides?: null,
+    squad?: null,
+    workflow?: null,
+    workflowOverrides?: null,
+    options?: { roomDeleteOnUserLeaveEnabled?: boolean },
+  ): Promise<TCall | null>;
   stop(): Promise<void>;
   end(): Promise<void>;
   setMuted(muted: boolean): void;
@@ -63,8 +70,10 @@ export function useVoiceCall<TCall>(
       call.on('error', (error) => {
         if (error.type === 'audio-playback-blocked') {
           dispatch({ type: 'audio-blocked' });
-        } else if (call.state === 'started') {
+        } else if (call.state === 'started' || call.state === 'reconnecting') {
           notify.current.onCallError(error);
+          // A call lost for good is said in the panel too, once it is over.
+          if (error.type === 'reconnect-error') dispatch({ type: 'start-failed', error });
         }
       }),
     ];

@@ -4,9 +4,10 @@ import mitt, { type Handler } from 'mitt';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallEvents, CallState } from '../voice/call-events';
-import { QUIET_MIC_HINT_MS } from './call-extras';
+import { QUIET_MIC_HINT_MS, SLOW_START_HINT_MS } from './call-extras';
 import { DOUBLE_TAP_MS } from './talk-view';
 import type { VoiceCall } from './use-voice-call';
+import { FAILURE_REASONS } from './start-failure';
 import { TOASTS, VoiceChat } from './voice-chat';
 
 interface Deferred<T> {
@@ -205,6 +206,70 @@ describe('VoiceChat', () => {
     expect(screen.getByRole('note')).toHaveTextContent(/microphone is blocked/);
   });
 
+  it('says in the panel that the provider refused the key, without blaming the microphone', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({
+      type: 'web-call-creation-error',
+      kind: 'http',
+      status: 401,
+      message: 'HTTP 401',
+    });
+    await flush();
+    expect(screen.getByRole('alert')).toHaveTextContent(FAILURE_REASONS.keyRefused);
+    expect(screen.queryByText(TOASTS.startFailed.description)).not.toBeInTheDocument();
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+  });
+
+  it("honours the provider's Retry-After: Start rests and counts down, then works", async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({
+      type: 'web-call-creation-error',
+      kind: 'http',
+      status: 429,
+      retryAfterMs: 7000,
+      message: 'HTTP 429',
+    });
+    await flush();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Pepa is busy right now. Try again in 7 s.',
+    );
+    expect(mainButton('Start Talking')).toHaveAttribute('aria-disabled', 'true');
+    await user.click(mainButton('Start Talking'));
+    expect(call.starts).toHaveLength(1);
+
+    act(() => vi.advanceTimersByTime(3000));
+    expect(screen.getByRole('alert')).toHaveTextContent('Try again in 4 s.');
+    act(() => vi.advanceTimersByTime(4000));
+    expect(mainButton('Start Talking')).not.toHaveAttribute('aria-disabled');
+    await user.click(mainButton('Start Talking'));
+    expect(call.starts).toHaveLength(2);
+  });
+
+  it('backs off after repeated failures, so pressing again and again makes no flood of calls', async () => {
+    const { user } = renderChat();
+    const fail = () =>
+      call.failStart({ type: 'web-call-creation-error', kind: 'http', status: 500, message: 'x' });
+    await user.click(mainButton('Start Talking'));
+    fail();
+    await flush();
+    act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+    await user.click(mainButton('Start Talking'));
+    fail();
+    await flush();
+    // The second failure in a row: Start waits before the third try.
+    expect(mainButton('Start Talking')).toHaveAttribute('aria-disabled', 'true');
+    for (let press = 0; press < 3; press += 1) {
+      act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+      await user.click(mainButton('Start Talking'));
+    }
+    expect(call.starts).toHaveLength(2);
+    act(() => vi.advanceTimersByTime(2000 - 3 * DOUBLE_TAP_MS));
+    await user.click(mainButton('Start Talking'));
+    expect(call.starts).toHaveLength(3);
+  });
+
   it('shows the destructive error toast for an error during a call', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
@@ -254,6 +319,49 @@ describe('VoiceChat', () => {
     expect(call.muted).toEqual([true, false]);
   });
 
+  it("says beside the status that Pepa can't hear a muted visitor", async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    expect(screen.queryByText("Muted: Pepa can't hear you")).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Mute' }));
+    expect(screen.getByText("Muted: Pepa can't hear you")).toBeInTheDocument();
+    expect(status()).toHaveTextContent('Listening...');
+    await user.click(screen.getByRole('button', { name: 'Unmute' }));
+    expect(screen.queryByText("Muted: Pepa can't hear you")).not.toBeInTheDocument();
+  });
+
+  it('keeps the focus on the main button while the call ends', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    const button = mainButton('End Call');
+    button.focus();
+    call.setState('ending');
+    // Resting, not disabled: a disabled button would drop the focus to the page.
+    expect(button).not.toBeDisabled();
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toHaveFocus();
+    await user.click(button);
+    expect(call.ends).toBe(0);
+    call.setState('idle');
+    expect(mainButton('Start Talking')).toHaveFocus();
+  });
+
+  it('says after 8 s of connecting that Pepa is slow, and End Call still cancels', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    act(() => vi.advanceTimersByTime(SLOW_START_HINT_MS - 1));
+    expect(screen.queryByText(/taking longer than usual/)).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'Pepa is taking longer than usual to answer. Keep waiting, or press End Call to cancel.',
+    );
+    await user.click(mainButton('End Call'));
+    expect(status()).toHaveTextContent('Ready to chat');
+    expect(screen.queryByText(/taking longer than usual/)).not.toBeInTheDocument();
+  });
+
   it('counts the call time while connected', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
@@ -290,7 +398,7 @@ describe('VoiceChat', () => {
     expect(screen.queryByRole('button', { name: 'Tap to hear Pepa' })).not.toBeInTheDocument();
   });
 
-  it('ends the call on Escape and when the page is hidden', async () => {
+  it('ends the call on Escape and when the page is left, but not when it is hidden', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.connect();
@@ -300,12 +408,31 @@ describe('VoiceChat', () => {
     vi.advanceTimersByTime(500);
     await user.click(mainButton('Start Talking'));
     call.connect();
-    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     act(() => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
+    expect(call.ends).toBe(1);
+    expect(status()).toHaveTextContent('Listening...');
+    visibility.mockRestore();
+
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
     expect(call.ends).toBe(2);
     expect(status()).toHaveTextContent('Ready to chat');
+  });
+
+  it('does not end the call for an Escape that something else handled', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    const handled = (event: KeyboardEvent) => event.preventDefault();
+    document.addEventListener('keydown', handled, true);
+    await user.keyboard('{Escape}');
+    document.removeEventListener('keydown', handled, true);
+    expect(call.ends).toBe(0);
+    expect(status()).toHaveTextContent('Listening...');
   });
 
   it('stops the call and leaves no timer or listener behind when the section goes away', async () => {

@@ -8,6 +8,9 @@ import { createPepaCall, loadCallRuntime } from './create-pepa-call';
 import { CallExtras } from './call-extras';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from './use-voice-call';
+import { useWakeLock } from './use-wake-lock';
+import { StartFailureNotice } from './start-failure-notice';
+import { cooldownMs, describeStartFailure } from './start-failure';
 import { phaseOf } from './voice-state';
 
 /** Warms what a call needs next (the room runtime), so pressing the button goes straight out. */
@@ -26,6 +29,21 @@ export const TOASTS = {
   },
 } as const;
 
+/** Toasts keep clear of the fixed navigation bar (4rem tall) and of the screen's bottom edge. */
+const TOAST_OFFSET = { top: 'calc(4rem + 12px)', bottom: '16px' };
+
+type ToastPosition = 'top-center' | 'bottom-center';
+
+/**
+ * Where a toast covers none of the call controls: in the half of the screen they are not in.
+ * Measured when a toast is about to show, since the visitor may have scrolled.
+ */
+export function toastPositionAwayFrom(controls: Element | null): ToastPosition {
+  if (!controls) return 'top-center';
+  const { top, bottom } = controls.getBoundingClientRect();
+  return (top + bottom) / 2 < window.innerHeight / 2 ? 'bottom-center' : 'top-center';
+}
+
 /** A start that ended without a call: why, as the call object reported it. */
 export class StartFailedError extends Error {
   constructor(readonly callError: CallError | null) {
@@ -34,12 +52,22 @@ export class StartFailedError extends Error {
   }
 }
 
-const notifications: VoiceNotifications = {
-  onConnected: () =>
-    toast.success(TOASTS.connected.title, { description: TOASTS.connected.description }),
-  onEnded: () => toast(TOASTS.ended.title, { description: TOASTS.ended.description }),
-  onCallError: () => toast.error(TOASTS.error.title, { description: TOASTS.error.description }),
-};
+function notificationsFor(place: () => void): VoiceNotifications {
+  return {
+    onConnected: () => {
+      place();
+      toast.success(TOASTS.connected.title, { description: TOASTS.connected.description });
+    },
+    onEnded: () => {
+      place();
+      toast(TOASTS.ended.title, { description: TOASTS.ended.description });
+    },
+    onCallError: () => {
+      place();
+      toast.error(TOASTS.error.title, { description: TOASTS.error.description });
+    },
+  };
+}
 
 export interface VoiceChatProps {
   /**
@@ -59,12 +87,25 @@ export function VoiceChat({ pressedAt, createCall = createPepaCall }: VoiceChatP
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { mutations: { retry: false } } }),
   );
+  const [toastPosition, setToastPosition] = useState<ToastPosition>('top-center');
   return (
     <QueryClientProvider client={queryClient}>
-      <VoiceChatPanel pressedAt={pressedAt} createCall={createCall} />
-      {/* In <body>, so no ancestor's stacking or clipping can hide a toast. */}
+      <VoiceChatPanel
+        pressedAt={pressedAt}
+        createCall={createCall}
+        onPlaceToasts={(controls) => setToastPosition(toastPositionAwayFrom(controls))}
+      />
+      {/* In <body>, so no ancestor's stacking or clipping can hide a toast; placed away from the
+          call controls, so a toast never covers the button, Mute or the microphone help. */}
       {createPortal(
-        <Toaster position="bottom-center" theme="dark" richColors closeButton />,
+        <Toaster
+          position={toastPosition}
+          offset={TOAST_OFFSET}
+          mobileOffset={TOAST_OFFSET}
+          theme="dark"
+          richColors
+          closeButton
+        />,
         document.body,
       )}
     </QueryClientProvider>
@@ -74,14 +115,24 @@ export function VoiceChat({ pressedAt, createCall = createPepaCall }: VoiceChatP
 function VoiceChatPanel({
   pressedAt,
   createCall,
-}: Pick<VoiceChatProps, 'pressedAt'> & Required<Pick<VoiceChatProps, 'createCall'>>) {
-  const { call, state, setMuted } = useVoiceCall(createCall, notifications, {
+  onPlaceToasts,
+}: Pick<VoiceChatProps, 'pressedAt'> &
+  Required<Pick<VoiceChatProps, 'createCall'>> & {
+    onPlaceToasts(controls: Element | null): void;
+  }) {
+  const controlsRef = useRef<HTMLDivElement>(null);
+  const placeToasts = () => onPlaceToasts(controlsRef.current);
+  const { call, state, setMuted } = useVoiceCall(createCall, notificationsFor(placeToasts), {
     // Starting at once: show it from the first frame rather than flash 'Ready to chat'.
     starting: pressedAt !== undefined,
   });
   const phase = phaseOf(state);
   const lastPress = useRef(pressedAt ?? Number.NEGATIVE_INFINITY);
   const primaryRef = useRef<HTMLButtonElement>(null);
+  const failuresInARow = useRef(0);
+  // After a failure the provider asked us to wait, or we back off: Start rests until then.
+  const [cooldownUntil, setCooldownUntil] = useState<number | null>(null);
+  const endCooldown = useCallback(() => setCooldownUntil(null), []);
 
   // The web-call mutation: the call object creates the web call through the generated client
   // and joins its room; the section awaits the whole start. One call at a time: the call
@@ -94,15 +145,29 @@ function VoiceChatPanel({
         failure = error;
       });
       try {
-        const started = await call.start(siteConfig.voice.assistantId);
+        // The room outlives a dropped visitor, so a lost connection can rejoin it.
+        const started = await call.start(siteConfig.voice.assistantId, null, null, null, null, {
+          roomDeleteOnUserLeaveEnabled: false,
+        });
         if (!started && failure) throw new StartFailedError(failure);
         return started;
       } finally {
         unsubscribe();
       }
     },
-    onError: () =>
-      toast.error(TOASTS.startFailed.title, { description: TOASTS.startFailed.description }),
+    onSuccess: (started) => {
+      if (started) failuresInARow.current = 0;
+    },
+    onError: (error) => {
+      const view = describeStartFailure(error instanceof StartFailedError ? error.callError : null);
+      failuresInARow.current += 1;
+      const waitMs = cooldownMs(failuresInARow.current, view.retryAfterMs);
+      setCooldownUntil(waitMs > 0 ? Date.now() + waitMs : null);
+      if (view.microphoneToast) {
+        placeToasts();
+        toast.error(TOASTS.startFailed.title, { description: TOASTS.startFailed.description });
+      }
+    },
   });
   const { mutate: start } = startCall;
 
@@ -112,8 +177,8 @@ function VoiceChatPanel({
     const now = performance.now();
     if (now - lastPress.current < DOUBLE_TAP_MS) return;
     lastPress.current = now;
-    if (call.state === 'idle') start();
-    else endCall();
+    if (call.state !== 'idle') endCall();
+    else if (cooldownUntil === null) start();
   };
 
   // The visitor pressed 'Start Talking' before this chunk arrived: start now, keep the focus.
@@ -127,24 +192,22 @@ function VoiceChatPanel({
 
   const inCall = phase !== 'idle';
 
-  // Escape ends the call; leaving or hiding the page ends it and releases the microphone.
+  // Escape ends the call (unless something else, such as the open menu, handled it); leaving
+  // the page ends it and releases the microphone. Hiding the page does not: a glance at another
+  // tab or a notification must not cut the visitor off.
   useEffect(() => {
     if (!inCall) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && !event.defaultPrevented) endCall();
     };
-    const onHidden = () => {
-      if (document.visibilityState === 'hidden') endCall();
-    };
     document.addEventListener('keydown', onKey);
-    document.addEventListener('visibilitychange', onHidden);
     window.addEventListener('pagehide', endCall);
     return () => {
       document.removeEventListener('keydown', onKey);
-      document.removeEventListener('visibilitychange', onHidden);
       window.removeEventListener('pagehide', endCall);
     };
   }, [inCall, endCall]);
+  useWakeLock(inCall && phase !== 'ending');
 
   return (
     <TalkView
@@ -153,7 +216,17 @@ function VoiceChatPanel({
       volume={state.volume}
       demo={siteConfig.voice.mode === 'demo'}
       primaryRef={primaryRef}
+      controlsRef={controlsRef}
+      muted={inCall && state.muted}
+      resting={!inCall && cooldownUntil !== null}
     >
+      {!inCall && state.failure && (
+        <StartFailureNotice
+          view={describeStartFailure(state.failure)}
+          cooldownUntil={cooldownUntil}
+          onCooledDown={endCooldown}
+        />
+      )}
       <CallExtras
         phase={phase}
         state={state}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   CAPTION_LINES,
+  CAPTION_MAX_CHARS,
+  captionText,
   initialVoiceState,
   phaseOf,
   voiceReducer,
@@ -78,6 +80,21 @@ describe('voiceReducer', () => {
       ['assistant', 'line 4'],
       ['user', 'line 5'],
     ]);
+  });
+
+  it('shows only the last characters of a very long transcript, after an ellipsis', () => {
+    const long = `${'a'.repeat(500)} ${'b'.repeat(10_000)}`;
+    const state = run([
+      {
+        type: 'message',
+        message: { type: 'transcript', role: 'user', transcriptType: 'final', transcript: long },
+      },
+    ]);
+    const text = state.captions[0]?.text ?? '';
+    expect(text).toHaveLength(CAPTION_MAX_CHARS);
+    expect(text.startsWith('…')).toBe(true);
+    expect(text.endsWith('b'.repeat(CAPTION_MAX_CHARS - 1))).toBe(true);
+    expect(captionText(' short ')).toBe('short');
   });
 
   it('ignores transcripts that are malformed', () => {

@@ -4,6 +4,9 @@ import type { TalkPhase } from './talk-view';
 /** How many caption lines stay on screen. */
 export const CAPTION_LINES = 4;
 
+/** A caption longer than this shows only its last characters, after an ellipsis. */
+export const CAPTION_MAX_CHARS = 300;
+
 /** Local microphone level above which the visitor counts as audible. */
 export const AUDIBLE_LOCAL_LEVEL = 0.02;
 
@@ -62,6 +65,13 @@ export type VoiceAction =
   | { type: 'audio-resumed' }
   | { type: 'start-failed'; error: CallError };
 
+/** The end of a long transcript: the part the visitor is hearing now. */
+export function captionText(transcript: string): string {
+  const text = transcript.trim();
+  if (text.length <= CAPTION_MAX_CHARS) return text;
+  return `…${text.slice(-(CAPTION_MAX_CHARS - 1)).trimStart()}`;
+}
+
 function isFinalTranscript(
   message: ServerMessage,
 ): message is ServerMessage & { role: 'user' | 'assistant'; transcript: string } {
@@ -111,7 +121,7 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
       const caption: Caption = {
         id: state.nextCaptionId,
         role: action.message.role,
-        text: action.message.transcript.trim(),
+        text: captionText(action.message.transcript),
       };
       return {
         ...state,
@@ -141,6 +151,8 @@ export function phaseOf(
       return 'connecting';
     case 'ending':
       return 'ending';
+    case 'reconnecting':
+      return 'reconnecting';
     case 'started':
       if (!state.connected) return 'connecting';
       return state.speaking ? 'speaking' : 'listening';

@@ -3,8 +3,11 @@
  * Types only, so a component can import them without pulling in the call object itself.
  */
 
-/** Life cycle of the call object. Changes only through the call object's private state setter. */
-export type CallState = 'idle' | 'starting' | 'started' | 'ending';
+/**
+ * Life cycle of the call object. Changes only through the call object's private state setter.
+ * `reconnecting`: the connection dropped during a call and is being restored.
+ */
+export type CallState = 'idle' | 'starting' | 'started' | 'reconnecting' | 'ending';
 
 /** Stages of a start, in the order they run. `validation` only ever reports `failed`. */
 export type StartStage =
@@ -60,6 +63,13 @@ export type CallError =
       kind: 'http' | 'network' | 'unknown';
       status?: number;
       body?: unknown;
+      /** How long the provider asked to wait before trying again (its `Retry-After`). */
+      retryAfterMs?: number;
+    })
+  | (ErrorBase & {
+      /** The provider's answer named a room the page does not join (wrong scheme or host). */
+      type: 'room-url-refused';
+      reason: 'missing' | 'malformed' | 'not-https' | 'host-not-allowed';
     })
   | (ErrorBase & { type: 'daily-call-object-creation-error' })
   | (ErrorBase & { type: 'daily-call-join-error' })

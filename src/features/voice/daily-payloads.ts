@@ -101,6 +101,7 @@ export function toWebCallError(error: unknown): CallError {
     kind,
     status: typeof fields.status === 'number' ? fields.status : undefined,
     body: fields.body,
+    ...(typeof fields.retryAfterMs === 'number' ? { retryAfterMs: fields.retryAfterMs } : {}),
     message: describeError(error),
     cause: error,
   };

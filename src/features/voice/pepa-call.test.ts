@@ -859,9 +859,10 @@ describe('server messages', () => {
       transcriptType: 'final',
       transcript: 'Ribbit.',
     };
-    daily.emit('app-message', { data: '{not json', fromId: 'x' });
-    daily.emit('app-message', { data: '42', fromId: 'x' });
-    daily.emit('app-message', { data: JSON.stringify(transcript), fromId: 'x' });
+    const fromId = ASSISTANT.session_id;
+    daily.emit('app-message', { data: '{not json', fromId });
+    daily.emit('app-message', { data: '42', fromId });
+    daily.emit('app-message', { data: JSON.stringify(transcript), fromId });
     await h.call.stop();
     expect(h.events).toEqual([
       ['message', transcript],
@@ -889,7 +890,7 @@ describe('server messages', () => {
     await h.connect();
     h.clearEvents();
     const ended = { type: 'status-update', status: 'ended', endedReason: 'assistant-ended-call' };
-    h.daily().emit('app-message', { data: JSON.stringify(ended), fromId: 'x' });
+    h.daily().emit('app-message', { data: JSON.stringify(ended), fromId: ASSISTANT.session_id });
     h.daily().emit('left-meeting', { action: 'left-meeting' });
     await flush();
     expect(h.events).toEqual([['message', ended], 'state:ending', 'call-end', 'state:idle']);
@@ -943,9 +944,11 @@ describe('server messages', () => {
       error: { type: 'cam-in-use', msg: 'cam in use' },
     });
     await h.call.stop();
-    expect(h.events.slice(0, 4)).toEqual([
+    expect(h.events.slice(0, 5)).toEqual([
       ['network-quality-change', { state: 'warning', reasons: ['sendPacketLoss'] }],
       ['network-connection', { connectionType: 'signaling', event: 'interrupted' }],
+      // A dropped connection during a call: the call is reconnecting.
+      'state:reconnecting',
       [
         'daily-participant-updated',
         {

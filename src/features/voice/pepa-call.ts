@@ -35,6 +35,7 @@ import type {
   DailyLikeEventName,
   DailyLikeHandler,
   DailyLikeInputDevices,
+  DailyLikeParticipant,
 } from './daily-types';
 import {
   buildCallObjectOptions,
@@ -47,6 +48,7 @@ import {
   isEndedStatus,
   parseServerMessage,
 } from './server-message';
+import { DEFAULT_ROOM_HOSTS, checkRoomUrl, roomUrlOf } from './room-url';
 
 export const VALIDATION_MESSAGE = 'Assistant or Squad or Workflow must be provided';
 export const RECONNECT_URL_MESSAGE = 'webCallUrl is required for reconnection';
@@ -54,6 +56,14 @@ export const RECONNECT_IN_PROGRESS_MESSAGE = 'A call is in progress: stop it bef
 export const CALL_OBJECT_UNAVAILABLE_MESSAGE = 'Call object is not available';
 
 export const DEFAULT_START_TIMEOUT_MS = 20_000;
+/**
+ * After the server's `ended` status, or the assistant leaving, the room is given this long to
+ * close by itself (the last words still play) before the call is closed from this side.
+ */
+export const ENDED_GRACE_MS = 1500;
+/** A dropped connection that is not back within this long ends the call. */
+export const RECONNECT_TIMEOUT_MS = 15_000;
+export const CONNECTION_LOST_MESSAGE = 'The connection to the call was lost';
 /** Mobile browsers need a moment for the permission prompt to settle before joining. */
 export const MOBILE_JOIN_DELAY_MS = 1000;
 const MOBILE_USER_AGENT = /android|iphone|ipad|ipod|iemobile|blackberry|bada/i;
@@ -70,6 +80,8 @@ export type CreateWebCallBody = CreateWebCallDto;
 export interface WebCall {
   id: string;
   webCallUrl?: string | null;
+  /** Where the provider's current spec carries the room URL too (any of its transports). */
+  transport?: unknown;
   artifactPlan?: { videoRecordingEnabled?: boolean | null } | null;
   assistant?: { voice?: { provider?: string | null } | null } | null;
 }
@@ -77,6 +89,8 @@ export interface WebCall {
 export interface CallLogger {
   warn(message: string, ...details: unknown[]): void;
   error(message: string, ...details: unknown[]): void;
+  /** Optional: what is dropped on purpose (e.g. a message from a participant who is not Pepa). */
+  debug?(message: string, ...details: unknown[]): void;
 }
 
 export interface PepaCallOptions<TCall extends WebCall = WebCall> {
@@ -92,6 +106,8 @@ export interface PepaCallOptions<TCall extends WebCall = WebCall> {
   callObject?: CallObjectOverrides;
   /** Defaults to `console`. */
   logger?: CallLogger;
+  /** Hosts a room URL may be on (exact, or `*.domain` for its subdomains). Default: Daily's. */
+  roomHosts?: readonly string[];
 }
 
 export interface StartOptions {
@@ -169,6 +185,14 @@ class Session<TCall extends WebCall> {
   recordingRequestedAt: number | null = null;
   outputDeviceId: string | null = null;
   closing: Promise<void> | null = null;
+  /** The room this call joined (checked), for a rejoin. */
+  roomUrl: string | null = null;
+  /** Session ids of the assistant's participants: the only senders whose messages count. */
+  readonly assistantIds = new Set<string>();
+  /** The visitor muted the microphone: nothing turns it back on but the visitor. */
+  muted = false;
+  /** A rejoin after a lost connection is under way. */
+  rejoining = false;
 
   constructor(
     readonly startedAt: number,
@@ -220,6 +244,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
   private readonly dailyConfig: DailyLikeAdvancedConfig | undefined;
   private readonly callObject: CallObjectOverrides;
   private readonly logger: CallLogger;
+  private readonly roomHosts: readonly string[];
   private currentState: CallState = 'idle';
   private session: Session<TCall> | null = null;
 
@@ -232,6 +257,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     this.dailyConfig = options.dailyConfig;
     this.callObject = options.callObject ?? {};
     this.logger = options.logger ?? console;
+    this.roomHosts = options.roomHosts ?? DEFAULT_ROOM_HOSTS;
   }
 
   get state(): CallState {
@@ -327,7 +353,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       this.emit('error', { type: 'reconnect-error', message: RECONNECT_IN_PROGRESS_MESSAGE });
       throw new Error(RECONNECT_IN_PROGRESS_MESSAGE);
     }
-    if (!webCall.webCallUrl) {
+    if (!roomUrlOf(webCall)) {
       this.emit('error', { type: 'reconnect-error', message: RECONNECT_URL_MESSAGE });
       throw new Error(RECONNECT_URL_MESSAGE);
     }
@@ -374,6 +400,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
   /** Mutes or unmutes the microphone. The track is kept, so unmuting is instant. */
   setMuted(muted: boolean): void {
     this.requireDaily().setLocalAudio(!muted);
+    if (this.session) this.session.muted = muted;
   }
 
   isMuted(): boolean {
@@ -495,6 +522,17 @@ export class PepaCall<TCall extends WebCall = WebCall> {
   }
 
   private async connect(session: Session<TCall>, webCall: TCall): Promise<void> {
+    // Checked before anything is loaded or joined: a hostile or drifted answer must not take the
+    // visitor's microphone to a room elsewhere.
+    const room = checkRoomUrl(roomUrlOf(webCall), this.roomHosts);
+    if (!room.ok) {
+      throw new StageFailure(session.stage, {
+        type: 'room-url-refused',
+        reason: room.reason,
+        message: `Refused to join the room URL (${room.reason}): ${room.url.slice(0, 200)}`,
+      });
+    }
+    session.roomUrl = room.url;
     const videoRecordingEnabled = webCall.artifactPlan?.videoRecordingEnabled === true;
     const options = buildCallObjectOptions(
       this.callObject,
@@ -527,10 +565,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     await this.runStage(
       session,
       'join',
-      () => {
-        if (!webCall.webCallUrl) throw new Error('The web call has no webCallUrl');
-        return daily.join({ url: webCall.webCallUrl, subscribeToTracksAutomatically: false });
-      },
+      () => daily.join({ url: room.url, subscribeToTracksAutomatically: false }),
       (error): CallError =>
         isPermissionDeniedError(error)
           ? { type: 'microphone-permission-denied', message: describeError(error), cause: error }
@@ -759,6 +794,98 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     return done.promise;
   }
 
+  /**
+   * Whether a participant is the assistant. Its name marks a candidate, but once the call has
+   * started no newcomer becomes the assistant while one is known: anyone can pick a name.
+   */
+  private recogniseAssistant(session: Session<TCall>, participant: DailyLikeParticipant): boolean {
+    const id = participant.session_id;
+    if (session.assistantIds.has(id)) return true;
+    if (!isAssistantParticipant(participant)) return false;
+    if (session.started && session.assistantIds.size > 0) {
+      this.logger.debug?.('Ignored a participant posing as the assistant', id);
+      return false;
+    }
+    session.assistantIds.add(id);
+    return true;
+  }
+
+  // --- Ends and reconnects ---------------------------------------------------------------
+
+  /** The call is over (the server said so, or Pepa left): close it unless the room does first. */
+  private closeSoon(session: Session<TCall>): void {
+    if (session.closing || session.timers.has('ended-grace')) return;
+    session.setTimer('ended-grace', ENDED_GRACE_MS, () => void this.close(session));
+  }
+
+  private connectionLost(session: Session<TCall>): void {
+    if (this.currentState !== 'started') return;
+    this.setState('reconnecting');
+    session.setTimer('reconnect-timeout', RECONNECT_TIMEOUT_MS, () =>
+      this.failReconnect(session, new Error(`Not reconnected within ${RECONNECT_TIMEOUT_MS} ms`)),
+    );
+  }
+
+  private connectionBack(session: Session<TCall>): void {
+    if (this.currentState !== 'reconnecting' || session.rejoining) return;
+    session.clearTimer('reconnect-timeout');
+    this.setState('started');
+  }
+
+  /**
+   * Daily gave up on the connection: join the same room again with a fresh call object (the
+   * room outlives the visitor because calls are created with `roomDeleteOnUserLeaveEnabled:
+   * false`). Bounded by the reconnect timeout; failing, the call ends with a reason.
+   */
+  private async rejoin(session: Session<TCall>): Promise<void> {
+    if (session.closing || session.rejoining || !session.roomUrl) return;
+    session.rejoining = true;
+    if (this.currentState === 'started') this.connectionLost(session);
+    const previous = session.daily;
+    session.detachDaily?.();
+    session.detachDaily = null;
+    session.dailyListenerCount = 0;
+    session.daily = null;
+    session.assistantIds.clear();
+    for (const audio of session.audioElements.values()) this.disposeAudio(audio);
+    session.audioElements.clear();
+    session.blockedAudio.clear();
+    this.stopListeningForGesture(session);
+    if (previous) this.destroyQuietly(previous);
+    try {
+      const videoRecordingEnabled = session.webCall?.artifactPlan?.videoRecordingEnabled === true;
+      const options = buildCallObjectOptions(
+        this.callObject,
+        this.dailyConfig,
+        videoRecordingEnabled,
+      );
+      const daily = await this.createDailyCall(options);
+      if (session.closing) {
+        this.destroyQuietly(daily);
+        return;
+      }
+      session.daily = daily;
+      this.attachDailyListeners(session, daily);
+      await daily.join({ url: session.roomUrl, subscribeToTracksAutomatically: false });
+      if (session.muted) daily.setLocalAudio(false);
+      await daily.startRemoteParticipantsAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
+      await daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
+      if (session.closing) return;
+      session.clearTimer('reconnect-timeout');
+      this.setState('started');
+    } catch (error) {
+      this.failReconnect(session, error);
+    } finally {
+      session.rejoining = false;
+    }
+  }
+
+  private failReconnect(session: Session<TCall>, cause: unknown): void {
+    if (session.closing) return;
+    this.emit('error', { type: 'reconnect-error', message: CONNECTION_LOST_MESSAGE, cause });
+    void this.close(session);
+  }
+
   private requireDaily(): DailyLike {
     const daily = this.session?.daily;
     if (!daily) throw new Error(CALL_OBJECT_UNAVAILABLE_MESSAGE);
@@ -790,7 +917,8 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     };
 
     listen('left-meeting', () => {
-      if (session.started) void this.close(session);
+      if (this.currentState === 'reconnecting') void this.rejoin(session);
+      else if (session.started) void this.close(session);
       else
         this.failStart(session, session.stage, {
           type: 'start-method-error',
@@ -811,11 +939,17 @@ export class PepaCall<TCall extends WebCall = WebCall> {
         );
         return;
       }
+      if (error.type === 'daily-error' && error.dailyErrorType === 'connection-error') {
+        // The connection is gone for good: rejoin the room rather than end the call.
+        void this.rejoin(session);
+        return;
+      }
       this.emit('error', error);
       void this.close(session);
     });
     listen('participant-joined', ({ participant }) => {
       if (participant.local) return;
+      this.recogniseAssistant(session, participant);
       const webCall = session.webCall;
       const video =
         webCall?.artifactPlan?.videoRecordingEnabled === true ||
@@ -832,6 +966,10 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       this.emit('daily-participant-updated', toParticipantSummary(participant));
     });
     listen('participant-left', ({ participant }) => {
+      if (session.assistantIds.delete(participant.session_id) && session.assistantIds.size === 0) {
+        // Pepa left: the call is over, whether or not the room closes.
+        if (session.started) this.closeSoon(session);
+      }
       const audio = session.audioElements.get(participant.session_id);
       if (!audio) return;
       this.disposeAudio(audio);
@@ -840,12 +978,20 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       if (session.blockedAudio.size === 0) this.stopListeningForGesture(session);
     });
     listen('track-started', ({ participant, track, type }) => {
-      if (!participant || !isAssistantParticipant(participant)) return;
+      if (!participant || !this.recogniseAssistant(session, participant)) return;
       if (type === 'audio') this.playAssistantAudio(session, participant.session_id, track);
       else if (type === 'video')
         this.emit('video', { track, participantId: participant.session_id });
     });
-    listen('app-message', ({ data }) => {
+    listen('app-message', ({ data, fromId }) => {
+      // Only Pepa speaks for Pepa: anyone else in the room is ignored, whatever they send.
+      if (!session.assistantIds.has(fromId)) {
+        this.logger.debug?.(
+          'Ignored an app message from a participant who is not the assistant',
+          fromId,
+        );
+        return;
+      }
       if (data === LISTENING_SIGNAL) {
         session.listening.resolve();
         return;
@@ -857,6 +1003,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       }
       if (isEndedStatus(message)) session.endedStatusSeen = true;
       this.emit('message', message);
+      if (isEndedStatus(message) && session.started) this.closeSoon(session);
     });
     listen('remote-participants-audio-level', ({ participantsAudioLevel }) => {
       this.onRemoteLevels(session, participantsAudioLevel);
@@ -895,7 +1042,11 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       this.emit('network-quality-change', toNetworkQuality(payload));
     });
     listen('network-connection', (payload) => {
-      this.emit('network-connection', toNetworkConnection(payload));
+      const connection = toNetworkConnection(payload);
+      this.emit('network-connection', connection);
+      if (!session.started) return;
+      if (connection.event === 'interrupted') this.connectionLost(session);
+      else if (connection.event === 'connected') this.connectionBack(session);
     });
 
     session.dailyListenerCount = detachers.length;
@@ -921,7 +1072,8 @@ export class PepaCall<TCall extends WebCall = WebCall> {
   private async turnOffAudioProcessor(session: Session<TCall>, daily: DailyLike): Promise<void> {
     try {
       await daily.updateInputSettings(NO_AUDIO_PROCESSOR);
-      if (session.closing) return;
+      // Re-enabled only for a visitor who is not muted: mute is the visitor's alone.
+      if (session.closing || session.muted) return;
       daily.setLocalAudio(true);
     } catch (error) {
       if (session.closing) return;

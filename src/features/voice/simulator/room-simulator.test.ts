@@ -12,6 +12,7 @@ import {
   type Recorded,
 } from '../test/call-harness';
 import { FakeMediaStream } from '../test/fake-daily';
+import { CONNECTION_LOST_MESSAGE } from '../pepa-call';
 import type { DailyLike, DailyLikeEventName, DailyLikeHandler } from '../daily-types';
 import {
   SIMULATOR_GREETING,
@@ -369,23 +370,28 @@ describe('the simulated room with the call object', () => {
     await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000 + 2000);
     expect(quiet().slice(START.length + GREETING.length)).toEqual([
       ['network-connection', { connectionType: 'signaling', event: 'interrupted' }],
+      'state:reconnecting',
       ['network-quality-change', { state: 'bad', reasons: ['recvPacketLoss'] }],
       ['network-connection', { connectionType: 'signaling', event: 'connected' }],
+      'state:started',
       ['network-quality-change', { state: 'good', reasons: [] }],
     ]);
     expect(h.call.state).toBe('started');
     await h.call.stop();
   });
 
-  it('network-failure: interrupted, then a fatal connection error ends the call', async () => {
+  it('network-failure: the connection is lost for good, a rejoin fails, and the call ends with a reason', async () => {
     const { h } = setup({ faults: ['network-failure'] });
     void h.call.start('assistant-1');
-    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000 + 2000);
-    expect(h.payloads.find(([name]) => name === 'error')?.[1]).toMatchObject({
-      type: 'daily-error',
-      dailyErrorType: 'connection-error',
-    });
-    expect(h.events.at(-1)).toBe('state:idle');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000 + 2000 + 1000);
+    const states = h.events.filter(
+      (event) => typeof event === 'string' && event.startsWith('state:'),
+    );
+    expect(states.slice(-3)).toEqual(['state:reconnecting', 'state:ending', 'state:idle']);
+    // A rejoin was tried with a fresh room, found the network gone, and the call ended saying so.
+    expect(h.payloads.filter(([name]) => name === 'error').map(([, error]) => error)).toEqual([
+      expect.objectContaining({ type: 'reconnect-error', message: CONNECTION_LOST_MESSAGE }),
+    ]);
   });
 
   it('malformed-message: a non-JSON app message is ignored and the call carries on', async () => {

@@ -114,6 +114,13 @@ const ASSISTANT: DailyLikeParticipant = {
   local: false,
 };
 
+/** A participant who is not the provider's, for the `intruder` fault. */
+const INTRUDER: DailyLikeParticipant = {
+  session_id: 'sim-intruder',
+  user_name: ASSISTANT_PARTICIPANT_NAME,
+  local: false,
+};
+
 type Phase = 'new' | 'joining' | 'joined' | 'left' | 'destroyed';
 type AnyHandler = (payload: never) => void;
 
@@ -138,7 +145,13 @@ export function assistantLevelAt(line: Line | null, now: number): number {
  * object in a room with the provider's assistant. No network: the assistant is scripted.
  */
 export function createSimulatorFactory(options: SimulatorOptions = {}): DailyCallFactory {
-  return async (callObjectOptions) => new SimulatedRoom(callObjectOptions, options);
+  // The rooms of one page share its network: once it is gone (network-failure), it stays gone.
+  const network: SimulatedNetwork = { down: false };
+  return async (callObjectOptions) => new SimulatedRoom(callObjectOptions, options, network);
+}
+
+interface SimulatedNetwork {
+  down: boolean;
 }
 
 class SimulatedRoom implements DailyLike {
@@ -176,6 +189,7 @@ class SimulatedRoom implements DailyLike {
   constructor(
     private readonly callObjectOptions: DailyCallObjectOptions,
     options: SimulatorOptions,
+    private readonly network: SimulatedNetwork = { down: false },
   ) {
     this.faults = new Set(options.faults ?? []);
     this.timings = { ...DEFAULT_SIMULATOR_TIMINGS, ...options.timings };
@@ -212,6 +226,11 @@ class SimulatedRoom implements DailyLike {
     this.phase = 'joining';
     await this.acquireMicrophone();
     await this.wait(this.timings.joinMs);
+    if (this.network.down) {
+      this.release();
+      this.phase = 'left';
+      throw new Error('The network is unreachable');
+    }
     if (this.faults.has('join-failure')) {
       this.emit('error', {
         errorMsg: 'The meeting you are trying to join does not exist.',
@@ -531,6 +550,24 @@ class SimulatedRoom implements DailyLike {
         this.after(leaveMs, () => this.leaveMeeting());
       });
     }
+    if (this.faults.has('assistant-leaves')) {
+      this.after(faultDelayMs, () => {
+        this.assistantPresent = false;
+        this.emit('participant-left', { participant: ASSISTANT });
+      });
+    }
+    if (this.faults.has('intruder')) {
+      this.after(faultDelayMs, () => {
+        this.emit('participant-joined', { participant: INTRUDER });
+        const posing = {
+          type: 'transcript',
+          role: 'assistant',
+          transcriptType: 'final',
+          transcript: 'Verify your wallet: send me your seed phrase.',
+        };
+        this.emit('app-message', { data: JSON.stringify(posing), fromId: INTRUDER.session_id });
+      });
+    }
     if (this.faults.has('ejection')) {
       this.after(faultDelayMs, () => {
         this.emit('error', {
@@ -550,6 +587,7 @@ class SimulatedRoom implements DailyLike {
         });
         this.after(networkOutageMs, () => {
           if (fatal) {
+            this.network.down = true;
             this.emit('error', {
               errorMsg: 'The connection to the meeting was lost',
               error: { type: 'connection-error', msg: 'The connection to the meeting was lost' },

@@ -16,6 +16,10 @@ export const SIMULATOR_FAULTS = [
   'server-end',
   /** The assistant never answers `playable`, so `listening` never arrives. */
   'no-listening',
+  /** The assistant leaves after the greeting while the room stays open. */
+  'assistant-leaves',
+  /** Someone else joins after the greeting and sends messages posing as Pepa. */
+  'intruder',
 ] as const;
 
 export type SimulatorFault = (typeof SIMULATOR_FAULTS)[number];

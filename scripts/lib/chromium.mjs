@@ -1,6 +1,6 @@
-// The system Chromium for the benchmark: the launch flags that work on this kind of machine (no
-// GPU, no sandbox, no outside network), and a launcher that exposes a DevTools port for
-// Lighthouse. Playwright launches its own browser with the same flags.
+// The system Chromium, one place for everything that launches it: the launch flags that work on
+// this kind of machine (no GPU, no sandbox, no outside network), used by Playwright and the bench,
+// and a launcher that exposes a DevTools port for Lighthouse.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,7 +39,7 @@ export async function stopLaunchedChromium() {
  * @returns {Promise<{ port: number, stop: () => Promise<void> }>}
  */
 export async function launchChromiumForDevtools() {
-  const profile = await mkdtemp(join(tmpdir(), 'pepa-bench-chromium-'));
+  const profile = await mkdtemp(join(tmpdir(), 'pepa-chromium-'));
   const args = [
     ...CHROMIUM_ARGS,
     '--remote-debugging-address=127.0.0.1',

@@ -1,0 +1,35 @@
+// What `npm start` and `npm run dev` share: the ports they check, whether a run is live or the
+// embedded demo, the demo's environment, and the Prism mock the demo talks to.
+import { checkPortsOrExit } from './ports.mjs';
+
+export const DEFAULT_PORT = 5173;
+export const DEFAULT_MOCK_PORT = 4010;
+
+/** Live when both provider values are given; otherwise the offline demo. */
+export function isLive(env = process.env) {
+  return Boolean(env.VITE_VAPI_PUBLIC_KEY && env.VITE_VAPI_ASSISTANT_ID);
+}
+
+/** Checks PORT (and MOCK_PORT for the demo) before anything is installed or built. */
+export function checkServicePorts(command, live = isLive()) {
+  const wanted = [{ name: 'PORT', fallback: DEFAULT_PORT }];
+  if (!live) wanted.push({ name: 'MOCK_PORT', fallback: DEFAULT_MOCK_PORT });
+  return checkPortsOrExit(wanted, command);
+}
+
+/** The variables a demo build or dev server reads: demo mode, and the mock as the provider. */
+export function useDemoEnvironment(mockPort, env = process.env) {
+  env.VITE_PEPA_DEMO = 'true';
+  if (!env.VITE_VAPI_API_URL) env.VITE_VAPI_API_URL = `http://127.0.0.1:${mockPort}`;
+}
+
+/**
+ * Starts the Prism mock of the vendored spec for the demo and says where it listens.
+ * @returns {Promise<() => Promise<void>>} stops it
+ */
+export async function startDemoMock(mockPort) {
+  const { startPrism } = await import('./prism.mjs');
+  const mock = await startPrism({ port: mockPort, quiet: true });
+  console.log(`Mock provider API (Prism) on ${mock.url}`);
+  return () => mock.stop();
+}

@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+
+/**
+ * Keeps the screen awake while `active`, where the browser offers a screen wake lock: a phone
+ * that dims and locks mid-sentence would cut the visitor off from Pepa. Browsers drop the lock
+ * when the page is hidden, so it is taken again when the page comes back into view. Failing to
+ * get one (no support, battery saver, a permissions policy) is harmless and stays quiet.
+ */
+export function useWakeLock(active: boolean): void {
+  useEffect(() => {
+    if (!active || typeof navigator === 'undefined' || !('wakeLock' in navigator)) return;
+    let sentinel: WakeLockSentinel | null = null;
+    let disposed = false;
+
+    const acquire = async () => {
+      if (document.visibilityState !== 'visible' || (sentinel && !sentinel.released)) return;
+      try {
+        const taken = await navigator.wakeLock.request('screen');
+        if (disposed) void taken.release();
+        else sentinel = taken;
+      } catch {
+        // Not granted here: the call goes on without it.
+      }
+    };
+    const onVisibility = () => void acquire();
+
+    void acquire();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      disposed = true;
+      document.removeEventListener('visibilitychange', onVisibility);
+      if (sentinel && !sentinel.released) void sentinel.release();
+      sentinel = null;
+    };
+  }, [active]);
+}

@@ -1,0 +1,77 @@
+// A clean install: a lockfile complete for every platform the README supports, and an install
+// step that runs plain `npm ci` and keeps the happy path to two lines.
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+let work: string;
+
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), 'pepa-install-test-'));
+});
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+/** Runs ensureDependencies on an empty checkout with `npm` replaced by `script`. */
+async function install(script: string) {
+  const bin = join(work, 'bin');
+  const checkout = join(work, 'checkout');
+  await mkdir(bin, { recursive: true });
+  await mkdir(checkout, { recursive: true });
+  await writeFile(join(checkout, 'package-lock.json'), '{}');
+  await writeFile(join(bin, 'npm'), `#!/bin/sh\necho "$@" > "${join(work, 'args')}"\n${script}\n`);
+  await chmod(join(bin, 'npm'), 0o755);
+  const module = JSON.stringify(resolve(root, 'scripts/lib/ensure-deps.mjs'));
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `(await import(${module})).ensureDependencies(${JSON.stringify(checkout)})`,
+    ],
+    {
+      env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` },
+      encoding: 'utf8',
+    },
+  );
+  const args = await readFile(join(work, 'args'), 'utf8').catch(() => '');
+  return { ...result, args: args.trim().split(' ') };
+}
+
+describe('installing dependencies', () => {
+  it('runs plain npm ci with warnings off and prints two lines on success', async () => {
+    const result = await install('echo ""; echo "added 797 packages in 40s"');
+    expect(result.status).toBe(0);
+    expect(result.args[0]).toBe('ci');
+    expect(result.args).toContain('--loglevel=error');
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'Installing the locked dependencies (npm ci, about a minute on a fresh clone)…',
+      'Dependencies: added 797 packages in 40s',
+    ]);
+    expect(result.stderr).toBe('');
+  });
+
+  it("shows npm's errors and fails in one line of its own when npm ci fails", async () => {
+    const result = await install('echo "npm error code EUSAGE" >&2; exit 1');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('npm error code EUSAGE');
+    expect(result.stderr.trim().split('\n').pop()).toMatch(/^Installing dependencies failed/);
+  });
+
+  it('has a lockfile with the native binaries of Linux, macOS and Windows', async () => {
+    const lock = JSON.parse(await readFile(resolve(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, unknown>;
+    };
+    for (const pkg of ['@tailwindcss/oxide', '@rolldown/binding']) {
+      for (const platform of ['linux-x64-gnu', 'darwin-arm64', 'darwin-x64', 'win32-x64-msvc']) {
+        expect(lock.packages, `${pkg}-${platform}`).toHaveProperty([
+          `node_modules/${pkg}-${platform}`,
+        ]);
+      }
+    }
+  });
+});
