@@ -3,6 +3,7 @@ import {
   PEPA_BUY_REFUSAL,
   PEPA_FIRST_MESSAGE,
   PEPA_GUARDRAILS,
+  PEPA_STILL_THERE,
   PEPA_SYSTEM_PROMPT,
   pepa,
   pepaAssistant,
@@ -43,6 +44,17 @@ describe("Pepa's definition", () => {
   it('limits calls to a few minutes and asks only for the messages the page reads', () => {
     expect(pepa.maxDurationSeconds).toBeLessThanOrEqual(300);
     expect(pepa.clientMessages).toEqual(['transcript', 'speech-update', 'status-update']);
+  });
+
+  it('checks in on a silent visitor with a named speech-timeout hook, at most twice', () => {
+    expect(pepa.hooks).toEqual([
+      {
+        name: 'pepa-still-there',
+        on: 'customer.speech.timeout',
+        options: { timeoutSeconds: 20, triggerMaxCount: 2, triggerResetMode: 'onUserSpeech' },
+        do: [{ type: 'say', exact: PEPA_STILL_THERE }],
+      },
+    ]);
   });
 
   it("the demo's simulated Pepa greets with the assistant's first message", () => {

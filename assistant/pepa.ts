@@ -1,4 +1,14 @@
-import type { CreateAssistantDto, UpdateAssistantDto } from '../generated/types.gen';
+import type {
+  AssistantControllerCreateData,
+  AssistantControllerUpdateData,
+} from '../generated/types.gen';
+
+/**
+ * What `POST /assistant` accepts. Named through the operation rather than the DTO, so it stays
+ * right when the generator splits a schema into read and write shapes (`…Writable`).
+ */
+export type AssistantDefinition = AssistantControllerCreateData['body'];
+type AssistantPatch = AssistantControllerUpdateData['body'];
 
 /** Pepa's opening line, shared by the live assistant and the offline demo. */
 export const PEPA_FIRST_MESSAGE =
@@ -10,6 +20,13 @@ export const PEPA_BUY_QUESTION = 'Should I buy $PEPA?';
 /** Pepa's refusal to give financial advice, spoken by the demo and described in the prompt. */
 export const PEPA_BUY_REFUSAL =
   'A royal frog never gives financial advice, my friend. $PEPA is a meme token, made for fun, and nobody can promise its price. Only spend what you could happily lose, and do your own research. Now, shall I tell you about my pond?';
+
+/** Said when the visitor has been quiet for a while (the provider's `customer.speech.timeout` hook). */
+export const PEPA_STILL_THERE =
+  'Still there, honoured guest? Say anything and the court will hear you.';
+
+/** Seconds of visitor silence, after Pepa finishes speaking, before she checks in. */
+export const PEPA_SILENCE_SECONDS = 20;
 
 /** Said before Pepa hangs up. */
 export const PEPA_END_CALL_MESSAGE = 'Farewell from the court! Hop back any time. Ribbit!';
@@ -53,7 +70,21 @@ export const pepa = {
   transcriber: { provider: 'deepgram', model: 'nova-3', language: 'en' },
   // A few minutes is plenty for a promotional chat and caps the cost of one call.
   maxDurationSeconds: 180,
-  silenceTimeoutSeconds: 30,
+  // The provider's silence handling (its hooks replaced `silenceTimeoutSeconds`): Pepa checks in
+  // twice at most; the duration limit above ends a call nobody speaks in.
+  hooks: [
+    {
+      // Named, or the provider names it with a fresh UUID and every sync would see a change.
+      name: 'pepa-still-there',
+      on: 'customer.speech.timeout',
+      options: {
+        timeoutSeconds: PEPA_SILENCE_SECONDS,
+        triggerMaxCount: 2,
+        triggerResetMode: 'onUserSpeech',
+      },
+      do: [{ type: 'say', exact: PEPA_STILL_THERE }],
+    },
+  ],
   endCallPhrases: ['goodbye pepa', 'bye pepa', 'farewell pepa'],
   endCallMessage: PEPA_END_CALL_MESSAGE,
   // Only what the page reads: transcripts, speech and status updates.
@@ -61,10 +92,10 @@ export const pepa = {
   serverMessages: [],
   // Recording stays off unless the maintainer opts in with PEPA_RECORDING=on.
   artifactPlan: { recordingEnabled: false, videoRecordingEnabled: false },
-} satisfies CreateAssistantDto & UpdateAssistantDto;
+} satisfies AssistantDefinition & AssistantPatch;
 
 /** Pepa's definition with the maintainer's opt-ins applied. */
-export function pepaAssistant(env: Record<string, string | undefined> = {}): CreateAssistantDto {
+export function pepaAssistant(env: Record<string, string | undefined> = {}): AssistantDefinition {
   const recording = env.PEPA_RECORDING === 'on';
   return { ...pepa, artifactPlan: { ...pepa.artifactPlan, recordingEnabled: recording } };
 }

@@ -5,7 +5,7 @@ import {
   assistantControllerFindOne,
   assistantControllerUpdate,
 } from '../generated/sdk.gen';
-import type { CreateAssistantDto } from '../generated/types.gen';
+import type { AssistantDefinition } from './pepa';
 
 /** One changed field: its dotted path, the provider's value and the repository's value. */
 export interface FieldChange {
@@ -48,7 +48,7 @@ export interface SyncOptions {
   baseUrl: string;
   assistantId?: string | undefined;
   dryRun?: boolean;
-  assistant: CreateAssistantDto;
+  assistant: AssistantDefinition;
   log?: (line: string) => void;
   fetch?: typeof fetch;
 }
@@ -132,7 +132,7 @@ export async function syncAssistant(options: SyncOptions): Promise<SyncResult> {
   const patch = Object.fromEntries(
     [...new Set(changes.map((change) => change.path.split('.')[0] ?? change.path))].map((key) => [
       key,
-      options.assistant[key as keyof CreateAssistantDto],
+      options.assistant[key as keyof AssistantDefinition],
     ]),
   );
   const updated = await assistantControllerUpdate({ client, path: { id }, body: patch });

@@ -359,10 +359,6 @@ export type Assistant = {
      */
     maxDurationSeconds?: number;
     /**
-     * How long silence may last before the call ends.
-     */
-    silenceTimeoutSeconds?: number;
-    /**
      * Background sound played during the call: `off`, `office`, or a URL.
      */
     backgroundSound?: string;
@@ -375,13 +371,13 @@ export type Assistant = {
      */
     modelOutputInMessagesEnabled?: boolean;
     /**
-     * Message types sent to the client (for example `transcript`, `status-update`).
+     * These are the messages that will be sent to your Client SDKs. Default is conversation-update,function-call,hang,model-output,speech-update,status-update,transfer-update,transcript,tool-calls,user-interrupted,voice-input,workflow.node.started,assistant.started. You can check the shape of the messages in ClientMessage schema.
      */
-    clientMessages?: Array<string>;
+    clientMessages?: Array<'conversation-update' | 'assistant.speechStarted' | 'function-call' | 'function-call-result' | 'hang' | 'language-changed' | 'metadata' | 'model-output' | 'speech-update' | 'status-update' | 'transcript' | 'tool-calls' | 'tool-calls-result' | 'tool.completed' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'workflow.node.started' | 'assistant.started'>;
     /**
-     * Message types sent to the server URL.
+     * These are the messages that will be sent to your Server URL. Default is conversation-update,end-of-call-report,function-call,hang,speech-update,status-update,tool-calls,transfer-destination-request,handoff-destination-request,user-interrupted,assistant.started. You can check the shape of the messages in ServerMessage schema.
      */
-    serverMessages?: Array<string>;
+    serverMessages?: Array<'assistant.started' | 'assistant.speechStarted' | 'conversation-update' | 'end-of-call-report' | 'function-call' | 'hang' | 'language-changed' | 'language-change-detected' | 'model-output' | 'phone-call-control' | 'speech-update' | 'status-update' | 'transcript' | 'transcript[transcriptType="final"]' | 'tool-calls' | 'transfer-destination-request' | 'handoff-destination-request' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'chat.created' | 'chat.deleted' | 'session.created' | 'session.updated' | 'session.deleted' | 'call.deleted' | 'call.delete.failed' | 'call.artifact.upload'>;
     /**
      * Free-form data stored with the resource.
      */
@@ -1209,10 +1205,6 @@ export type CreateAssistantDto = {
      */
     maxDurationSeconds?: number;
     /**
-     * How long silence may last before the call ends.
-     */
-    silenceTimeoutSeconds?: number;
-    /**
      * Background sound played during the call: `off`, `office`, or a URL.
      */
     backgroundSound?: string;
@@ -1225,13 +1217,13 @@ export type CreateAssistantDto = {
      */
     modelOutputInMessagesEnabled?: boolean;
     /**
-     * Message types sent to the client (for example `transcript`, `status-update`).
+     * These are the messages that will be sent to your Client SDKs. Default is conversation-update,function-call,hang,model-output,speech-update,status-update,transfer-update,transcript,tool-calls,user-interrupted,voice-input,workflow.node.started,assistant.started. You can check the shape of the messages in ClientMessage schema.
      */
-    clientMessages?: Array<string>;
+    clientMessages?: Array<'conversation-update' | 'assistant.speechStarted' | 'function-call' | 'function-call-result' | 'hang' | 'language-changed' | 'metadata' | 'model-output' | 'speech-update' | 'status-update' | 'transcript' | 'tool-calls' | 'tool-calls-result' | 'tool.completed' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'workflow.node.started' | 'assistant.started'>;
     /**
-     * Message types sent to the server URL.
+     * These are the messages that will be sent to your Server URL. Default is conversation-update,end-of-call-report,function-call,hang,speech-update,status-update,tool-calls,transfer-destination-request,handoff-destination-request,user-interrupted,assistant.started. You can check the shape of the messages in ServerMessage schema.
      */
-    serverMessages?: Array<string>;
+    serverMessages?: Array<'assistant.started' | 'assistant.speechStarted' | 'conversation-update' | 'end-of-call-report' | 'function-call' | 'hang' | 'language-changed' | 'language-change-detected' | 'model-output' | 'phone-call-control' | 'speech-update' | 'status-update' | 'transcript' | 'transcript[transcriptType="final"]' | 'tool-calls' | 'transfer-destination-request' | 'handoff-destination-request' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'chat.created' | 'chat.deleted' | 'session.created' | 'session.updated' | 'session.deleted' | 'call.deleted' | 'call.delete.failed' | 'call.artifact.upload'>;
     /**
      * Free-form data stored with the resource.
      */
@@ -3667,10 +3659,6 @@ export type UpdateAssistantDto = {
      */
     maxDurationSeconds?: number;
     /**
-     * How long silence may last before the call ends.
-     */
-    silenceTimeoutSeconds?: number;
-    /**
      * Background sound played during the call: `off`, `office`, or a URL.
      */
     backgroundSound?: string;
@@ -3683,13 +3671,13 @@ export type UpdateAssistantDto = {
      */
     modelOutputInMessagesEnabled?: boolean;
     /**
-     * Message types sent to the client (for example `transcript`, `status-update`).
+     * These are the messages that will be sent to your Client SDKs. Default is conversation-update,function-call,hang,model-output,speech-update,status-update,transfer-update,transcript,tool-calls,user-interrupted,voice-input,workflow.node.started,assistant.started. You can check the shape of the messages in ClientMessage schema.
      */
-    clientMessages?: Array<string>;
+    clientMessages?: Array<'conversation-update' | 'assistant.speechStarted' | 'function-call' | 'function-call-result' | 'hang' | 'language-changed' | 'metadata' | 'model-output' | 'speech-update' | 'status-update' | 'transcript' | 'tool-calls' | 'tool-calls-result' | 'tool.completed' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'workflow.node.started' | 'assistant.started'>;
     /**
-     * Message types sent to the server URL.
+     * These are the messages that will be sent to your Server URL. Default is conversation-update,end-of-call-report,function-call,hang,speech-update,status-update,tool-calls,transfer-destination-request,handoff-destination-request,user-interrupted,assistant.started. You can check the shape of the messages in ServerMessage schema.
      */
-    serverMessages?: Array<string>;
+    serverMessages?: Array<'assistant.started' | 'assistant.speechStarted' | 'conversation-update' | 'end-of-call-report' | 'function-call' | 'hang' | 'language-changed' | 'language-change-detected' | 'model-output' | 'phone-call-control' | 'speech-update' | 'status-update' | 'transcript' | 'transcript[transcriptType="final"]' | 'tool-calls' | 'transfer-destination-request' | 'handoff-destination-request' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'chat.created' | 'chat.deleted' | 'session.created' | 'session.updated' | 'session.deleted' | 'call.deleted' | 'call.delete.failed' | 'call.artifact.upload'>;
     /**
      * Free-form data stored with the resource.
      */
