@@ -1,68 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { pepaAssistant } from './pepa';
 import { diffAssistant, SyncError, syncAssistant } from './sync';
-
-interface Recorded {
-  method: string;
-  path: string;
-  auth: string | null;
-  body: unknown;
-}
-
-/** A small stateful stand-in for the provider's assistant endpoints. */
-function fakeProvider(key = 'secret') {
-  const assistants = new Map<string, Record<string, unknown>>();
-  const requests: Recorded[] = [];
-  let next = 1;
-  const json = (status: number, body: unknown) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  const fetchFake = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    const text = request.method === 'GET' ? '' : await request.text();
-    const body: unknown = text ? JSON.parse(text) : undefined;
-    requests.push({
-      method: request.method,
-      path: url.pathname,
-      auth: request.headers.get('authorization'),
-      body,
-    });
-    if (request.headers.get('authorization') !== `Bearer ${key}`)
-      return json(401, { message: 'Unauthorized' });
-    const id = url.pathname.split('/')[2];
-    if (request.method === 'GET' && url.pathname === '/assistant')
-      return json(200, [...assistants.values()]);
-    if (request.method === 'POST' && url.pathname === '/assistant') {
-      const created = {
-        ...(body as object),
-        id: `a${next++}`,
-        orgId: 'o1',
-        createdAt: 'x',
-        updatedAt: 'x',
-      };
-      assistants.set(created.id, created);
-      return json(201, created);
-    }
-    const current = id ? assistants.get(id) : undefined;
-    if (!current) return json(404, { message: 'Not Found' });
-    if (request.method === 'GET') return json(200, current);
-    if (request.method === 'PATCH') {
-      const updated = { ...current, ...(body as object) };
-      assistants.set(current.id as string, updated);
-      return json(200, updated);
-    }
-    return json(405, {});
-  };
-  return { assistants, requests, fetch: fetchFake as typeof fetch };
-}
-
-const writes = (requests: Recorded[]) => requests.filter((request) => request.method !== 'GET');
+import { providerStandIn, writesIn } from './testing/provider-stand-in';
 
 describe('assistant:sync', () => {
   const base = { baseUrl: 'http://provider.test', assistant: pepaAssistant() };
 
   it('creates Pepa when absent, then reports no changes on a second run', async () => {
-    const provider = fakeProvider();
+    const provider = providerStandIn();
     const lines: string[] = [];
     const log = (line: string) => lines.push(line);
     const first = await syncAssistant({
@@ -82,11 +27,11 @@ describe('assistant:sync', () => {
     });
     expect(second).toMatchObject({ action: 'unchanged', changes: [] });
     expect(lines.at(-1)).toMatch(/no changes/);
-    expect(writes(provider.requests).map((request) => request.method)).toEqual(['POST']);
+    expect(writesIn(provider.requests).map((request) => request.method)).toEqual(['POST']);
   });
 
   it('diffs a drifted copy field by field, patches it, and is idempotent', async () => {
-    const provider = fakeProvider();
+    const provider = providerStandIn();
     provider.assistants.set('p1', {
       ...pepaAssistant(),
       id: 'p1',
@@ -109,7 +54,7 @@ describe('assistant:sync', () => {
       'maxDurationSeconds',
     ]);
     expect(lines).toContain('  ~ maxDurationSeconds: 900 -> 180');
-    expect(writes(provider.requests)).toEqual([
+    expect(writesIn(provider.requests)).toEqual([
       expect.objectContaining({
         method: 'PATCH',
         path: '/assistant/p1',
@@ -117,11 +62,11 @@ describe('assistant:sync', () => {
       }),
     ]);
     expect((await run()).action).toBe('unchanged');
-    expect(writes(provider.requests)).toHaveLength(1);
+    expect(writesIn(provider.requests)).toHaveLength(1);
   });
 
   it('sends no writes on a dry run, whether Pepa exists or not', async () => {
-    const provider = fakeProvider();
+    const provider = providerStandIn();
     const log = () => {};
     expect(
       (
@@ -148,11 +93,11 @@ describe('assistant:sync', () => {
       ).action,
     ).toBe('would-update');
     expect(provider.requests.length).toBeGreaterThan(0);
-    expect(writes(provider.requests)).toEqual([]);
+    expect(writesIn(provider.requests)).toEqual([]);
   });
 
   it('fails in one line without a private key, and in one line with a wrong one', async () => {
-    const provider = fakeProvider();
+    const provider = providerStandIn();
     const missing = syncAssistant({ ...base, privateKey: undefined, fetch: provider.fetch });
     await expect(missing).rejects.toThrow(SyncError);
     await expect(missing).rejects.toThrow(/^Set VAPI_PRIVATE_KEY [^\n]*$/);

@@ -59,6 +59,20 @@ export interface SyncResult {
   changes: FieldChange[];
 }
 
+/** The provider's default API; the site's own default too. */
+export const PROVIDER_API_URL = 'https://api.vapi.ai';
+
+/**
+ * Where the go-live scripts reach the provider: `VAPI_API_URL` (e.g. a local mock), else the
+ * site's `VITE_VAPI_API_URL`, else the provider's API.
+ */
+export function providerUrl(env: Record<string, string | undefined>): string {
+  return (env.VAPI_API_URL?.trim() || env.VITE_VAPI_API_URL?.trim() || PROVIDER_API_URL).replace(
+    /\/+$/,
+    '',
+  );
+}
+
 /** Thrown with a one-line message the script prints as is. */
 export class SyncError extends Error {
   override name = 'SyncError';

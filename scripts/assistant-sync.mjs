@@ -17,7 +17,7 @@ const { module: pepa } = await runnerImport('./assistant/pepa.ts', {
 try {
   await sync.syncAssistant({
     privateKey: process.env.VAPI_PRIVATE_KEY,
-    baseUrl: process.env.VAPI_API_URL ?? 'https://api.vapi.ai',
+    baseUrl: sync.providerUrl(process.env),
     assistantId: process.env.VITE_VAPI_ASSISTANT_ID || undefined,
     dryRun,
     assistant: pepa.pepaAssistant(process.env),

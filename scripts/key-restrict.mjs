@@ -7,13 +7,14 @@ import { runnerImport } from 'vite';
 process.env.VITE_PEPA_DEMO = 'true';
 const options = { configFile: false, logLevel: 'silent' };
 const { module: restrict } = await runnerImport('./assistant/restrict-key.ts', options);
+const { module: sync } = await runnerImport('./assistant/sync.ts', options);
 try {
   await restrict.restrictKey({
     privateKey: process.env.VAPI_PRIVATE_KEY,
     publicKey: process.env.VITE_VAPI_PUBLIC_KEY,
     siteUrl: process.env.VITE_SITE_URL,
     assistantId: process.env.VITE_VAPI_ASSISTANT_ID,
-    baseUrl: process.env.VAPI_API_URL ?? 'https://api.vapi.ai',
+    baseUrl: sync.providerUrl(process.env),
     dryRun: process.argv.includes('--dry-run'),
   });
 } catch (error) {
