@@ -83,7 +83,13 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restricted(featureBoundary(feature)) },
   })),
   {
-    files: ['scripts/**/*.{js,mjs,ts}', 'e2e/**/*.ts', 'tests/**/*.ts', '*.config.{js,ts}'],
+    files: [
+      'scripts/**/*.{js,mjs,ts}',
+      'assistant/**/*.ts',
+      'e2e/**/*.ts',
+      'tests/**/*.ts',
+      '*.config.{js,ts}',
+    ],
     languageOptions: { globals: { ...globals.node } },
   },
   {
