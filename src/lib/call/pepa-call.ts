@@ -1,12 +1,16 @@
+/**
+ * The voice call with Pepa: the orchestrator of the call library. It owns the status and the
+ * verbs; each concern lives in its own module and reports back through events:
+ *   start-pipeline.ts   stages, cancellation and the start timeout
+ *   daily-session.ts    the Daily call object, its listeners translated into room events
+ *   assistant-audio.ts  the assistant's <audio>, autoplay retry, speaker routing
+ *   speech-detector.ts  levels into volume and speech-start / speech-end
+ *   protocol.ts         who speaks for the assistant, signals, messages
+ *   call-status.ts      the one status and its legal transitions
+ */
 import mitt, { type Emitter, type Handler } from 'mitt';
 import type { CallControllerCreateWebCallData } from '../../../generated/types.gen';
-import {
-  AUDIO_LEVEL_INTERVAL_MS,
-  SPEECH_END_DELAY_MS,
-  isSpeakingLevel,
-  sumLevels,
-  volumeFromLevel,
-} from './audio-level';
+import { AssistantAudio } from './assistant-audio';
 import type {
   CallError,
   CallEventName,
@@ -16,44 +20,40 @@ import type {
   StartStage,
   StartStageStatus,
 } from './call-events';
-import {
-  describeError,
-  isAssistantParticipant,
-  isMicrophoneDenied,
-  isPermissionDeniedError,
-  toCameraErrorInfo,
-  toDailyError,
-  toNetworkConnection,
-  toNetworkQuality,
-  toParticipantSummary,
-  toWebCallError,
-} from './daily-payloads';
+import { CallStatusMachine, isInCall, type CallStatus } from './call-status';
+import { describeError, isPermissionDeniedError } from './daily-payloads';
+import { DailySession } from './daily-session';
 import type {
   DailyCallFactory,
   DailyLike,
   DailyLikeAdvancedConfig,
-  DailyLikeEventName,
-  DailyLikeHandler,
   DailyLikeInputDevices,
-  DailyLikeParticipant,
 } from './daily-types';
+import {
+  AssistantRecogniser,
+  CUSTOMER_ENDED,
+  PLAYABLE_SIGNAL,
+  readAssistantMessage,
+  sayFirstMessageAfterRecording,
+} from './protocol';
+import { DEFAULT_ROOM_HOSTS, checkRoomUrl, roomUrlOf } from './room-url';
 import {
   buildCallObjectOptions,
   sanitiseInputDevices,
   type CallObjectOverrides,
 } from './sanitise-config';
-import {
-  LISTENING_SIGNAL,
-  PLAYABLE_SIGNAL,
-  isEndedStatus,
-  parseServerMessage,
-} from './server-message';
-import { DEFAULT_ROOM_HOSTS, checkRoomUrl, roomUrlOf } from './room-url';
+import { SpeechDetector } from './speech-detector';
+import { CallStartError, webCallCreationError, type StartOutcome } from './start-error';
+import { StageFailure, StartCancelled, StartPipeline } from './start-pipeline';
+import { CallTimers } from './timers';
 
 export const VALIDATION_MESSAGE = 'Assistant or Squad or Workflow must be provided';
+export const BUSY_MESSAGE = 'A call is already in progress';
 export const RECONNECT_URL_MESSAGE = 'webCallUrl is required for reconnection';
 export const RECONNECT_IN_PROGRESS_MESSAGE = 'A call is in progress: stop it before reconnecting';
 export const CALL_OBJECT_UNAVAILABLE_MESSAGE = 'Call object is not available';
+export const NO_WEB_CALL_CREATOR_MESSAGE =
+  'start() needs the createWebCall option; or create the call yourself and use startWith()';
 
 export const DEFAULT_START_TIMEOUT_MS = 20_000;
 /**
@@ -68,27 +68,32 @@ export const CONNECTION_LOST_MESSAGE = 'The connection to the call was lost';
 export const MOBILE_JOIN_DELAY_MS = 1000;
 const MOBILE_USER_AGENT = /android|iphone|ipad|ipod|iemobile|blackberry|bada/i;
 
-const RECORDING_OPTIONS = { width: 1280, height: 720, layout: { preset: 'default' } } as const;
-const NOISE_CANCELLATION = { audio: { processor: { type: 'noise-cancellation' } } } as const;
-const NO_AUDIO_PROCESSOR = { audio: { processor: { type: 'none' } } } as const;
-const GESTURE_EVENTS = ['pointerdown', 'keydown'] as const;
+/** Stages up to and including the join: a fatal Daily error then is the join failing. */
+const JOINING_STAGES: ReadonlySet<StartStage> = new Set([
+  'web-call-creation',
+  'call-object-creation',
+  'mobile-wait',
+  'join',
+]);
 
 /**
  * The body of POST /call/web, as generated from the provider's spec (a type-only import), read
  * from the operation so it holds whether or not the generator splits out a `…Writable` shape.
  */
 export type CreateWebCallBody = CallControllerCreateWebCallData['body'];
-type CreateWebCallDto = CreateWebCallBody;
 
 /** The fields of the provider's Call that the call object reads. */
 export interface WebCall {
   id: string;
   webCallUrl?: string | null;
-  /** Where the provider's current spec carries the room URL too (any of its transports). */
+  /** Where the provider's current spec carries the room URL too (its web-call transport). */
   transport?: unknown;
   artifactPlan?: { videoRecordingEnabled?: boolean | null } | null;
   assistant?: { voice?: { provider?: string | null } | null } | null;
 }
+
+/** Creates the web call; `signal` aborts the request when the start is stopped. */
+export type WebCallRequest<TCall> = (signal: AbortSignal) => Promise<TCall>;
 
 export interface CallLogger {
   warn(message: string, ...details: unknown[]): void;
@@ -98,8 +103,11 @@ export interface CallLogger {
 }
 
 export interface PepaCallOptions<TCall extends WebCall = WebCall> {
-  /** Creates the web call (POST /call/web). Rejects with `kind`/`status` on HTTP or network failure. */
-  createWebCall(body: CreateWebCallBody, options?: { signal?: AbortSignal }): Promise<TCall>;
+  /**
+   * Creates the web call (POST /call/web) for the Vapi-compatible `start()`. A page that creates
+   * the call itself (e.g. with a mutation) passes it to `startWith()` and leaves this out.
+   */
+  createWebCall?(body: CreateWebCallBody, options?: { signal?: AbortSignal }): Promise<TCall>;
   /** Creates the Daily call object: the real one, the offline simulator or a test fake. */
   createDailyCall: DailyCallFactory;
   /** Defaults to `navigator.userAgent`. */
@@ -130,142 +138,96 @@ export function isMobileUserAgent(userAgent: string): boolean {
   return MOBILE_USER_AGENT.test(userAgent);
 }
 
-/** Thrown inside a start when stop, a failure or the timeout has already dealt with it. */
-class StartCancelled extends Error {}
+/** A promise settled once, by whoever comes first. */
+class Once<T> {
+  readonly promise: Promise<T>;
+  private resolveWith!: (value: T) => void;
+  private done = false;
 
-class StageFailure extends Error {
-  constructor(
-    readonly stage: StartStage,
-    readonly callError: CallError,
-  ) {
-    super(callError.message);
+  constructor() {
+    this.promise = new Promise<T>((resolve) => {
+      this.resolveWith = resolve;
+    });
+  }
+
+  get settled(): boolean {
+    return this.done;
+  }
+
+  settle(value: T): void {
+    if (this.done) return;
+    this.done = true;
+    this.resolveWith(value);
   }
 }
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
-
-function attempt<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-const ignore = (): void => undefined;
 
 /** Everything one start owns. A new start gets a new session, so nothing carries over. */
-class Session<TCall extends WebCall> {
+class CallSession<TCall extends WebCall> {
   readonly controller = new AbortController();
-  readonly outcome = deferred<TCall | null>();
-  readonly listening = deferred<void>();
-  readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  readonly audioElements = new Map<string, HTMLAudioElement>();
-  readonly blockedAudio = new Set<string>();
-  stage: StartStage;
-  stageStartedAt: number;
+  readonly outcome = new Once<StartOutcome<TCall>>();
+  readonly listening = new Once<void>();
+  readonly timers = new CallTimers();
+  readonly assistant = new AssistantRecogniser();
+  readonly audio: AssistantAudio;
+  readonly speech: SpeechDetector;
+  readonly pipeline: StartPipeline;
   webCall: TCall | null = null;
-  daily: DailyLike | null = null;
-  joined = false;
-  detachDaily: (() => void) | null = null;
-  dailyListenerCount = 0;
-  gestureListener: (() => void) | null = null;
-  settled = false;
-  started = false;
-  speaking = false;
-  endedStatusSeen = false;
-  recording = false;
-  recordingRequestedAt: number | null = null;
-  outputDeviceId: string | null = null;
-  closing: Promise<void> | null = null;
+  room: DailySession | null = null;
   /** The room this call joined (checked), for a rejoin. */
   roomUrl: string | null = null;
-  /** Session ids of the assistant's participants: the only senders whose messages count. */
-  readonly assistantIds = new Set<string>();
+  /** The server's `ended` status arrived, so the page need not say it. */
+  endedStatusSeen = false;
   /** The visitor muted the microphone: nothing turns it back on but the visitor. */
   muted = false;
-  /** A rejoin after a lost connection is under way. */
-  rejoining = false;
+  /** The one teardown, once begun. */
+  teardown: Promise<void> | null = null;
 
   constructor(
-    readonly startedAt: number,
-    firstStage: StartStage,
+    build: (session: CallSession<TCall>) => {
+      audio: AssistantAudio;
+      speech: SpeechDetector;
+      pipeline: StartPipeline;
+    },
   ) {
-    this.stage = firstStage;
-    this.stageStartedAt = startedAt;
-  }
-
-  get aborted(): boolean {
-    return this.controller.signal.aborted;
-  }
-
-  settle(value: TCall | null): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.outcome.resolve(value);
-  }
-
-  setTimer(name: string, delayMs: number, run: () => void): void {
-    this.clearTimer(name);
-    this.timers.set(
-      name,
-      setTimeout(() => {
-        this.timers.delete(name);
-        run();
-      }, delayMs),
-    );
-  }
-
-  clearTimer(name: string): void {
-    const timer = this.timers.get(name);
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    this.timers.delete(name);
+    const parts = build(this);
+    this.audio = parts.audio;
+    this.speech = parts.speech;
+    this.pipeline = parts.pipeline;
   }
 }
 
 /**
- * The voice call with Pepa: creates the provider's web call, joins its Daily room and reports
- * everything as typed events. Framework-free; the UI subscribes with `on` and calls the verbs.
+ * The voice call with Pepa: joins the provider's web call's Daily room and reports everything
+ * as typed events. Framework-free; the UI subscribes with `on` and calls the verbs.
  */
 export class PepaCall<TCall extends WebCall = WebCall> {
   private readonly emitter: Emitter<CallEvents> = mitt<CallEvents>();
-  private readonly createWebCall: PepaCallOptions<TCall>['createWebCall'];
-  private readonly createDailyCall: DailyCallFactory;
+  private readonly options: PepaCallOptions<TCall>;
   private readonly userAgent: string;
   private readonly startTimeoutMs: number;
-  private readonly dailyConfig: DailyLikeAdvancedConfig | undefined;
-  private readonly callObject: CallObjectOverrides;
   private readonly logger: CallLogger;
   private readonly roomHosts: readonly string[];
-  private currentState: CallState = 'idle';
-  private session: Session<TCall> | null = null;
+  private readonly machine = new CallStatusMachine((state, previous) =>
+    this.emit('state-change', { state, previous }),
+  );
+  private session: CallSession<TCall> | null = null;
 
   constructor(options: PepaCallOptions<TCall>) {
-    this.createWebCall = (body, requestOptions) => options.createWebCall(body, requestOptions);
-    this.createDailyCall = options.createDailyCall;
+    this.options = options;
     this.userAgent =
       options.userAgent ?? (typeof navigator === 'undefined' ? '' : navigator.userAgent);
     this.startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-    this.dailyConfig = options.dailyConfig;
-    this.callObject = options.callObject ?? {};
     this.logger = options.logger ?? console;
     this.roomHosts = options.roomHosts ?? DEFAULT_ROOM_HOSTS;
   }
 
   get state(): CallState {
-    return this.currentState;
+    return this.machine.state;
+  }
+
+  /** The status with its detail (the start's stage, whether a rejoin is under way). */
+  get status(): CallStatus {
+    return this.machine.status;
   }
 
   /**
@@ -294,24 +256,39 @@ export class PepaCall<TCall extends WebCall = WebCall> {
   }
 
   /**
-   * Starts a call with an assistant, squad or workflow (each an id or an inline object).
-   * Resolves to the Call once the assistant is listening, or null when the start failed, was
-   * stopped, timed out, or a call was already under way. Rejects only when none of assistant,
-   * squad or workflow is given.
+   * Starts a call whose web call `request` creates (exactly once; its signal aborts when the
+   * start is stopped), joins its room and resolves when the assistant is listening, or with why
+   * not: `failed` (a {@link CallStartError} naming the stage), `stopped` or `busy`.
+   */
+  startWith(request: WebCallRequest<TCall>): Promise<StartOutcome<TCall>> {
+    if (this.machine.state !== 'idle') {
+      this.emitProgress('validation', 'failed', Date.now(), BUSY_MESSAGE);
+      return Promise.resolve({ status: 'busy' });
+    }
+    return this.launch('web-call-creation', (session) =>
+      session.pipeline.run(
+        'web-call-creation',
+        () => request(session.controller.signal),
+        webCallCreationError,
+      ),
+    );
+  }
+
+  /**
+   * The provider SDK's `start`: an assistant, squad or workflow (each an id or an inline object),
+   * with the web call created through the `createWebCall` option. Resolves to the Call once the
+   * assistant is listening, or null when the start failed, was stopped, timed out, or a call was
+   * already under way. Rejects only when none of assistant, squad or workflow is given.
    */
   async start(
-    assistant?: string | CreateWebCallDto['assistant'] | null,
-    assistantOverrides?: CreateWebCallDto['assistantOverrides'] | null,
-    squad?: string | CreateWebCallDto['squad'] | null,
-    workflow?: string | CreateWebCallDto['workflow'] | null,
-    workflowOverrides?: CreateWebCallDto['workflowOverrides'] | null,
+    assistant?: string | CreateWebCallBody['assistant'] | null,
+    assistantOverrides?: CreateWebCallBody['assistantOverrides'] | null,
+    squad?: string | CreateWebCallBody['squad'] | null,
+    workflow?: string | CreateWebCallBody['workflow'] | null,
+    workflowOverrides?: CreateWebCallBody['workflowOverrides'] | null,
     options: StartOptions = {},
   ): Promise<TCall | null> {
-    if (this.currentState !== 'idle') {
-      this.emitProgress('validation', 'failed', Date.now(), 'A call is already in progress');
-      return null;
-    }
-    if (!assistant && !squad && !workflow) {
+    if (this.machine.state === 'idle' && !assistant && !squad && !workflow) {
       const now = Date.now();
       const error: CallError = { type: 'validation-error', message: VALIDATION_MESSAGE };
       this.emitProgress('validation', 'failed', now, VALIDATION_MESSAGE);
@@ -324,6 +301,8 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       });
       throw new Error(VALIDATION_MESSAGE);
     }
+    const createWebCall = this.options.createWebCall;
+    if (!createWebCall) throw new Error(NO_WEB_CALL_CREATOR_MESSAGE);
     const body: CreateWebCallBody = {
       ...(typeof assistant === 'string' ? { assistantId: assistant } : {}),
       ...(assistant && typeof assistant === 'object' ? { assistant } : {}),
@@ -337,23 +316,17 @@ export class PepaCall<TCall extends WebCall = WebCall> {
         ? {}
         : { roomDeleteOnUserLeaveEnabled: options.roomDeleteOnUserLeaveEnabled }),
     };
-    return this.launch('web-call-creation', (session) =>
-      this.runStage(
-        session,
-        'web-call-creation',
-        () => this.createWebCall(body, { signal: session.controller.signal }),
-        toWebCallError,
-      ),
-    );
+    const outcome = await this.startWith((signal) => createWebCall(body, { signal }));
+    return outcome.status === 'started' ? outcome.call : null;
   }
 
   /**
    * Joins an existing call's room again (useful only for calls created with
    * `roomDeleteOnUserLeaveEnabled: false`). Throws while a call is in progress or without a
-   * `webCallUrl`.
+   * room URL.
    */
   async reconnect(webCall: TCall): Promise<TCall | null> {
-    if (this.currentState !== 'idle') {
+    if (this.machine.state !== 'idle') {
       this.emit('error', { type: 'reconnect-error', message: RECONNECT_IN_PROGRESS_MESSAGE });
       throw new Error(RECONNECT_IN_PROGRESS_MESSAGE);
     }
@@ -361,7 +334,8 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       this.emit('error', { type: 'reconnect-error', message: RECONNECT_URL_MESSAGE });
       throw new Error(RECONNECT_URL_MESSAGE);
     }
-    return this.launch('call-object-creation', () => Promise.resolve(webCall));
+    const outcome = await this.launch('call-object-creation', () => Promise.resolve(webCall));
+    return outcome.status === 'started' ? outcome.call : null;
   }
 
   /** Leaves the call, or cancels a start in flight. Safe to call any number of times. */
@@ -374,8 +348,8 @@ export class PepaCall<TCall extends WebCall = WebCall> {
   end(): Promise<void> {
     const session = this.session;
     if (!session) return Promise.resolve();
-    if (session.daily && !session.closing && this.currentState === 'started') {
-      this.sendOnSession(session, { type: 'end-call' });
+    if (session.room && !session.teardown && this.machine.state === 'started') {
+      session.room.send({ type: 'end-call' });
     }
     return this.close(session);
   }
@@ -420,12 +394,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     const daily = this.requireDaily();
     const session = this.session;
     const result = await daily.setOutputDeviceAsync(device);
-    if (session && session === this.session) {
-      session.outputDeviceId = device.outputDeviceId;
-      for (const audio of session.audioElements.values()) {
-        this.routeToOutputDevice(audio, device.outputDeviceId);
-      }
-    }
+    if (session && session === this.session) session.audio.setOutputDevice(device.outputDeviceId);
     return result;
   }
 
@@ -435,35 +404,21 @@ export class PepaCall<TCall extends WebCall = WebCall> {
    * when nothing is blocked any more.
    */
   async resumeAudio(): Promise<boolean> {
-    const session = this.session;
-    if (!session) return true;
-    const attempts = [...session.blockedAudio].map((participantId) => {
-      const audio = session.audioElements.get(participantId);
-      return audio ? this.playAudio(session, participantId, audio) : Promise.resolve(true);
-    });
-    const results = await Promise.all(attempts);
-    return results.every(Boolean);
+    return this.session ? this.session.audio.resume() : true;
   }
 
   /** Counts of what the call object holds right now, for leak checks. */
   getResourceCounts(): ResourceCounts {
     const session = this.session;
     return {
-      audioElements: session?.audioElements.size ?? 0,
+      audioElements: session?.audio.elementCount ?? 0,
       timers: session?.timers.size ?? 0,
-      dailyListeners: session?.dailyListenerCount ?? 0,
-      gestureListeners: session?.gestureListener ? GESTURE_EVENTS.length : 0,
+      dailyListeners: session?.room?.listenerCount ?? 0,
+      gestureListeners: session?.audio.listeningForGesture ? AssistantAudio.gestureEventCount : 0,
     };
   }
 
-  // ---------------------------------------------------------------------------------------
-
-  private setState(next: CallState): void {
-    const previous = this.currentState;
-    if (next === previous) return;
-    this.currentState = next;
-    this.emit('state-change', { state: next, previous });
-  }
+  // --- Events ------------------------------------------------------------------------------
 
   private emit<K extends CallEventName>(
     type: K,
@@ -488,13 +443,39 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     });
   }
 
+  // --- The start ---------------------------------------------------------------------------
+
+  private newSession(firstStage: StartStage): CallSession<TCall> {
+    const session: CallSession<TCall> = new CallSession<TCall>((self) => ({
+      audio: new AssistantAudio(this.logger),
+      speech: new SpeechDetector(self.timers, {
+        volume: (volume) => this.emit('volume-level', { volume }),
+        speechStart: () => this.emit('speech-start'),
+        speechEnd: () => this.emit('speech-end'),
+      }),
+      pipeline: new StartPipeline(
+        self.controller.signal,
+        self.timers,
+        {
+          stage: (stage) => this.machine.to({ kind: 'starting', stage }),
+          progress: (stage, status, at, detail) => this.emitProgress(stage, status, at, detail),
+          optionalFailed: (error) => this.emit('error', error),
+        },
+        firstStage,
+        Date.now(),
+      ),
+    }));
+    this.wireAudio(session);
+    return session;
+  }
+
   private async launch(
     firstStage: StartStage,
-    obtainWebCall: (session: Session<TCall>) => Promise<TCall>,
-  ): Promise<TCall | null> {
-    const session = new Session<TCall>(Date.now(), firstStage);
+    obtainWebCall: (session: CallSession<TCall>) => Promise<TCall>,
+  ): Promise<StartOutcome<TCall>> {
+    const session = this.newSession(firstStage);
     this.session = session;
-    this.setState('starting');
+    this.machine.to({ kind: 'starting', stage: firstStage });
     this.armStartTimeout(session);
     try {
       const webCall = await obtainWebCall(session);
@@ -505,7 +486,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       if (error instanceof StageFailure) {
         this.failStart(session, error.stage, error.callError);
       } else if (!(error instanceof StartCancelled)) {
-        this.failStart(session, session.stage, {
+        this.failStart(session, session.pipeline.stage, {
           type: 'start-method-error',
           message: describeError(error),
           cause: error,
@@ -515,9 +496,9 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     return session.outcome.promise;
   }
 
-  private armStartTimeout(session: Session<TCall>): void {
-    session.setTimer('start-timeout', this.startTimeoutMs, () => {
-      this.failStart(session, session.stage, {
+  private armStartTimeout(session: CallSession<TCall>): void {
+    session.pipeline.armTimeout(this.startTimeoutMs, () => {
+      this.failStart(session, session.pipeline.stage, {
         type: 'start-timeout',
         timeoutMs: this.startTimeoutMs,
         message: `The assistant was not ready within ${this.startTimeoutMs} ms`,
@@ -525,12 +506,21 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     });
   }
 
-  private async connect(session: Session<TCall>, webCall: TCall): Promise<void> {
+  private callObjectOptions(webCall: TCall | null): Parameters<DailyCallFactory>[0] {
+    return buildCallObjectOptions(
+      this.options.callObject ?? {},
+      this.options.dailyConfig,
+      webCall?.artifactPlan?.videoRecordingEnabled === true,
+    );
+  }
+
+  private async connect(session: CallSession<TCall>, webCall: TCall): Promise<void> {
+    const { pipeline } = session;
     // Checked before anything is loaded or joined: a hostile or drifted answer must not take the
     // visitor's microphone to a room elsewhere.
     const room = checkRoomUrl(roomUrlOf(webCall), this.roomHosts);
     if (!room.ok) {
-      throw new StageFailure(session.stage, {
+      throw new StageFailure(pipeline.stage, {
         type: 'room-url-refused',
         reason: room.reason,
         message: `Refused to join the room URL (${room.reason}): ${room.url.slice(0, 200)}`,
@@ -538,15 +528,10 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     }
     session.roomUrl = room.url;
     const videoRecordingEnabled = webCall.artifactPlan?.videoRecordingEnabled === true;
-    const options = buildCallObjectOptions(
-      this.callObject,
-      this.dailyConfig,
-      videoRecordingEnabled,
-    );
-    const daily = await this.runStage(
-      session,
+    const options = this.callObjectOptions(webCall);
+    const daily = await pipeline.run(
       'call-object-creation',
-      () => this.createDailyObject(session, options),
+      () => this.createRoom(session, options),
       (error) => ({
         type: 'daily-call-object-creation-error',
         message: describeError(error),
@@ -555,285 +540,172 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     );
 
     if (isMobileUserAgent(this.userAgent)) {
-      await this.runStage(
-        session,
+      await pipeline.run(
         'mobile-wait',
         () =>
           new Promise<void>((resolve) =>
-            session.setTimer('mobile-wait', MOBILE_JOIN_DELAY_MS, resolve),
+            session.timers.set('mobile-wait', MOBILE_JOIN_DELAY_MS, resolve),
           ),
         (error) => ({ type: 'start-method-error', message: describeError(error), cause: error }),
       );
     }
 
-    await this.runStage(
-      session,
+    await pipeline.run(
       'join',
-      () => daily.join({ url: room.url, subscribeToTracksAutomatically: false }),
+      () => daily.join(room.url),
       (error): CallError =>
         isPermissionDeniedError(error)
           ? { type: 'microphone-permission-denied', message: describeError(error), cause: error }
           : { type: 'daily-call-join-error', message: describeError(error), cause: error },
     );
-    session.joined = true;
 
     if (videoRecordingEnabled) {
-      await this.runOptionalStage(
-        session,
-        'video-recording-setup',
-        'video-recording-setup-error',
-        () => {
-          session.recordingRequestedAt = Date.now();
-          daily.startRecording(RECORDING_OPTIONS);
-          session.recording = true;
-        },
+      await pipeline.runOptional('video-recording-setup', 'video-recording-setup-error', () =>
+        daily.startRecording(),
       );
     }
-    await this.runOptionalStage(
-      session,
-      'audio-observer-setup',
-      'audio-observer-setup-error',
-      async () => {
-        await daily.startRemoteParticipantsAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
-        await daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
-      },
+    await pipeline.runOptional('audio-observer-setup', 'audio-observer-setup-error', () =>
+      daily.startLevelObservers(),
     );
-    await this.runOptionalStage(
-      session,
-      'audio-processing-setup',
-      'audio-processing-setup-error',
-      () => daily.updateInputSettings(NOISE_CANCELLATION),
+    await pipeline.runOptional('audio-processing-setup', 'audio-processing-setup-error', () =>
+      daily.useNoiseCancellation(),
     );
-    await this.runStage(
-      session,
+    await pipeline.run(
       'assistant-ready',
       () => session.listening.promise,
       (error) => ({ type: 'start-method-error', message: describeError(error), cause: error }),
     );
   }
 
-  /** Runs one stage of a start, reporting it; a failure ends the start. */
-  private async runStage<T>(
-    session: Session<TCall>,
-    stage: StartStage,
-    work: () => T | Promise<T>,
-    toError: (error: unknown) => CallError,
-  ): Promise<T> {
-    if (session.aborted) throw new StartCancelled();
-    session.stage = stage;
-    session.stageStartedAt = Date.now();
-    this.emitProgress(stage, 'started', session.stageStartedAt);
-    let result: T;
-    try {
-      result = await this.untilCancelled(session, attempt(work));
-    } catch (error) {
-      if (error instanceof StartCancelled) throw error;
-      throw new StageFailure(stage, toError(error));
-    }
-    this.emitProgress(stage, 'completed', session.stageStartedAt);
-    return result;
-  }
-
-  /** Runs a stage the call can do without: a failure is reported and the start carries on. */
-  private async runOptionalStage(
-    session: Session<TCall>,
-    stage: StartStage,
-    errorType:
-      'video-recording-setup-error' | 'audio-observer-setup-error' | 'audio-processing-setup-error',
-    work: () => unknown,
-  ): Promise<void> {
-    try {
-      await this.runStage(session, stage, work, (error) => ({
-        type: errorType,
-        message: describeError(error),
-        cause: error,
-      }));
-    } catch (error) {
-      if (!(error instanceof StageFailure)) throw error;
-      this.emitProgress(stage, 'failed', session.stageStartedAt, error.message);
-      this.emit('error', error.callError);
-    }
-  }
-
-  /** Rejects with StartCancelled as soon as the session is aborted, whatever `promise` does. */
-  private untilCancelled<T>(session: Session<TCall>, promise: Promise<T>): Promise<T> {
-    const signal = session.controller.signal;
-    if (signal.aborted) {
-      promise.catch(ignore);
-      return Promise.reject(new StartCancelled());
-    }
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => reject(new StartCancelled());
-      signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          if (signal.aborted) reject(new StartCancelled());
-          else resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(signal.aborted ? new StartCancelled() : error);
-        },
-      );
-    });
-  }
-
-  private async createDailyObject(
-    session: Session<TCall>,
+  /** Creates the call object and its session; one that arrives after a stop is destroyed. */
+  private async createRoom(
+    session: CallSession<TCall>,
     options: Parameters<DailyCallFactory>[0],
-  ): Promise<DailyLike> {
-    const pending = this.createDailyCall(options);
+  ): Promise<DailySession> {
+    const pending = this.options.createDailyCall(options);
     let daily: DailyLike;
     try {
-      daily = await this.untilCancelled(session, pending);
+      daily = await session.pipeline.untilCancelled(pending);
     } catch (error) {
-      // A call object that arrives after the start was cancelled is nobody's: destroy it.
       if (error instanceof StartCancelled) {
-        pending.then((late) => this.destroyQuietly(late), ignore);
+        pending.then(
+          (late) => this.destroyQuietly(late),
+          () => undefined,
+        );
       }
       throw error;
     }
-    if (session.aborted) {
+    if (session.pipeline.cancelled) {
       this.destroyQuietly(daily);
       throw new StartCancelled();
     }
-    session.daily = daily;
-    this.attachDailyListeners(session, daily);
-    return daily;
+    return this.attachRoom(session, daily);
   }
 
   private destroyQuietly(daily: DailyLike): void {
-    attempt(() => daily.destroy()).catch((error: unknown) =>
-      this.logger.warn('Destroying the call object failed', error),
-    );
+    Promise.resolve()
+      .then(() => daily.destroy())
+      .catch((error: unknown) => this.logger.warn('Destroying the call object failed', error));
   }
 
-  private completeStart(session: Session<TCall>, webCall: TCall): void {
-    if (session.settled || session.aborted) return;
-    session.clearTimer('start-timeout');
-    session.started = true;
+  private completeStart(session: CallSession<TCall>, webCall: TCall): void {
+    if (session.outcome.settled || session.pipeline.cancelled) return;
+    session.pipeline.pauseTimeout();
     const timestamp = Date.now();
     this.emit('call-start-success', {
       callId: webCall.id,
-      totalDurationMs: timestamp - session.startedAt,
+      totalDurationMs: timestamp - session.pipeline.startedAt,
       timestamp,
     });
-    this.setState('started');
+    this.machine.to({ kind: 'started' });
     this.emit('call-start');
-    session.settle(webCall);
+    session.outcome.settle({ status: 'started', call: webCall });
   }
 
-  private failStart(session: Session<TCall>, stage: StartStage, error: CallError): void {
-    if (session.settled || session.closing || session !== this.session) return;
+  private failStart(session: CallSession<TCall>, stage: StartStage, error: CallError): void {
+    if (session.outcome.settled || session.teardown || session !== this.session) return;
     const timestamp = Date.now();
-    this.emitProgress(stage, 'failed', session.stageStartedAt, error.message);
+    this.emitProgress(stage, 'failed', session.pipeline.stageStartedAt, error.message);
     this.emit('error', error);
     this.emit('call-start-failed', {
       stage,
       error,
-      totalDurationMs: timestamp - session.startedAt,
+      totalDurationMs: timestamp - session.pipeline.startedAt,
       timestamp,
     });
+    session.outcome.settle({ status: 'failed', error: new CallStartError(stage, error) });
     void this.close(session);
   }
 
+  // --- The one teardown --------------------------------------------------------------------
+
   /**
-   * The one teardown. Every ending goes through here: stop, end, leaving, a fatal error, a
-   * failed or timed-out start. Idempotent per session.
+   * Every ending goes through here: stop, end, leaving, a fatal error, a failed or timed-out
+   * start. Idempotent per session.
    */
-  private close(session: Session<TCall>): Promise<void> {
-    if (session.closing) return session.closing;
-    const done = deferred<void>();
-    session.closing = done.promise;
+  private close(session: CallSession<TCall>): Promise<void> {
+    if (session.teardown) return session.teardown;
+    let done!: () => void;
+    session.teardown = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const current = this.session === session;
+    const wasInCall = current && isInCall(this.machine.status);
     session.controller.abort();
-    session.settle(null);
-    if (this.session === session) this.setState('ending');
+    session.outcome.settle({ status: 'stopped' });
+    if (current) this.machine.to({ kind: 'ending' });
 
-    for (const timer of session.timers.values()) clearTimeout(timer);
-    session.timers.clear();
-    this.stopListeningForGesture(session);
-    for (const audio of session.audioElements.values()) this.disposeAudio(audio);
-    session.audioElements.clear();
-    session.blockedAudio.clear();
-    session.detachDaily?.();
-    session.detachDaily = null;
-    session.dailyListenerCount = 0;
-    const daily = session.daily;
-    session.daily = null;
+    session.timers.clearAll();
+    session.audio.clear();
+    const room = session.room;
+    room?.detach();
+    session.room = null;
 
-    if (session.started) {
+    if (wasInCall) {
       this.emit('call-end');
       if (!session.endedStatusSeen) {
         session.endedStatusSeen = true;
-        this.emit('message', {
-          type: 'status-update',
-          status: 'ended',
-          endedReason: 'customer-ended-call',
-        });
+        this.emit('message', CUSTOMER_ENDED);
       }
     }
 
     void (async () => {
-      if (daily) {
-        if (session.recording) {
-          try {
-            daily.stopRecording();
-          } catch (error) {
-            this.logger.warn('Stopping the recording failed', error);
-          }
-        }
-        try {
-          await daily.destroy();
-        } catch (error) {
-          this.logger.warn('Destroying the call object failed', error);
-        }
-      }
+      await room?.close();
       if (this.session === session) {
         this.session = null;
-        this.setState('idle');
+        this.machine.to({ kind: 'idle' });
       }
-      done.resolve();
+      done();
     })();
-    return done.promise;
+    return session.teardown;
   }
 
-  /**
-   * Whether a participant is the assistant. Its name marks a candidate, but once the call has
-   * started no newcomer becomes the assistant while one is known: anyone can pick a name.
-   */
-  private recogniseAssistant(session: Session<TCall>, participant: DailyLikeParticipant): boolean {
-    const id = participant.session_id;
-    if (session.assistantIds.has(id)) return true;
-    if (!isAssistantParticipant(participant)) return false;
-    if (session.started && session.assistantIds.size > 0) {
-      this.logger.debug?.('Ignored a participant posing as the assistant', id);
-      return false;
-    }
-    session.assistantIds.add(id);
-    return true;
-  }
-
-  // --- Ends and reconnects ---------------------------------------------------------------
+  // --- Ends and reconnects -----------------------------------------------------------------
 
   /** The call is over (the server said so, or Pepa left): close it unless the room does first. */
-  private closeSoon(session: Session<TCall>): void {
-    if (session.closing || session.timers.has('ended-grace')) return;
-    session.setTimer('ended-grace', ENDED_GRACE_MS, () => void this.close(session));
+  private closeSoon(session: CallSession<TCall>): void {
+    if (session.teardown || session.timers.has('ended-grace')) return;
+    session.timers.set('ended-grace', ENDED_GRACE_MS, () => void this.close(session));
   }
 
-  private connectionLost(session: Session<TCall>): void {
-    if (this.currentState !== 'started') return;
-    this.setState('reconnecting');
-    session.setTimer('reconnect-timeout', RECONNECT_TIMEOUT_MS, () =>
+  private connectionLost(session: CallSession<TCall>): void {
+    if (this.machine.state !== 'started') return;
+    this.machine.to({ kind: 'reconnecting', rejoining: false });
+    session.timers.set('reconnect-timeout', RECONNECT_TIMEOUT_MS, () =>
       this.failReconnect(session, new Error(`Not reconnected within ${RECONNECT_TIMEOUT_MS} ms`)),
     );
   }
 
-  private connectionBack(session: Session<TCall>): void {
-    if (this.currentState !== 'reconnecting' || session.rejoining) return;
-    session.clearTimer('reconnect-timeout');
-    this.setState('started');
+  private connectionBack(session: CallSession<TCall>): void {
+    const status = this.machine.status;
+    if (status.kind !== 'reconnecting' || status.rejoining) return;
+    session.timers.clear('reconnect-timeout');
+    this.machine.to({ kind: 'started' });
+  }
+
+  private isRejoining(): boolean {
+    const status = this.machine.status;
+    return status.kind === 'reconnecting' && status.rejoining;
   }
 
   /**
@@ -841,109 +713,99 @@ export class PepaCall<TCall extends WebCall = WebCall> {
    * room outlives the visitor because calls are created with `roomDeleteOnUserLeaveEnabled:
    * false`). Bounded by the reconnect timeout; failing, the call ends with a reason.
    */
-  private async rejoin(session: Session<TCall>): Promise<void> {
-    if (session.closing || session.rejoining || !session.roomUrl) return;
-    session.rejoining = true;
-    if (this.currentState === 'started') this.connectionLost(session);
-    const previous = session.daily;
-    session.detachDaily?.();
-    session.detachDaily = null;
-    session.dailyListenerCount = 0;
-    session.daily = null;
-    session.assistantIds.clear();
-    for (const audio of session.audioElements.values()) this.disposeAudio(audio);
-    session.audioElements.clear();
-    session.blockedAudio.clear();
-    this.stopListeningForGesture(session);
-    if (previous) this.destroyQuietly(previous);
+  private async rejoin(session: CallSession<TCall>): Promise<void> {
+    if (session.teardown || this.isRejoining() || !session.roomUrl) return;
+    if (this.machine.state === 'started') this.connectionLost(session);
+    this.machine.to({ kind: 'reconnecting', rejoining: true });
+    const previous = session.room;
+    previous?.detach();
+    session.room = null;
+    session.assistant.clear();
+    session.audio.clear();
+    if (previous) this.destroyQuietly(previous.daily);
     try {
-      const videoRecordingEnabled = session.webCall?.artifactPlan?.videoRecordingEnabled === true;
-      const options = buildCallObjectOptions(
-        this.callObject,
-        this.dailyConfig,
-        videoRecordingEnabled,
-      );
-      const daily = await this.createDailyCall(options);
-      if (session.closing) {
+      const daily = await this.options.createDailyCall(this.callObjectOptions(session.webCall));
+      if (session.teardown) {
         this.destroyQuietly(daily);
         return;
       }
-      session.daily = daily;
-      this.attachDailyListeners(session, daily);
-      await daily.join({ url: session.roomUrl, subscribeToTracksAutomatically: false });
+      const room = this.attachRoom(session, daily);
+      await room.join(session.roomUrl);
       if (session.muted) daily.setLocalAudio(false);
-      await daily.startRemoteParticipantsAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
-      await daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
-      if (session.closing) return;
-      session.clearTimer('reconnect-timeout');
-      this.setState('started');
+      await room.startLevelObservers();
+      if (session.teardown) return;
+      session.timers.clear('reconnect-timeout');
+      this.machine.to({ kind: 'started' });
     } catch (error) {
+      if (this.isRejoining()) this.machine.to({ kind: 'reconnecting', rejoining: false });
       this.failReconnect(session, error);
-    } finally {
-      session.rejoining = false;
     }
   }
 
-  private failReconnect(session: Session<TCall>, cause: unknown): void {
-    if (session.closing) return;
+  private failReconnect(session: CallSession<TCall>, cause: unknown): void {
+    if (session.teardown) return;
     this.emit('error', { type: 'reconnect-error', message: CONNECTION_LOST_MESSAGE, cause });
     void this.close(session);
   }
 
   private requireDaily(): DailyLike {
-    const daily = this.session?.daily;
+    const daily = this.session?.room?.daily;
     if (!daily) throw new Error(CALL_OBJECT_UNAVAILABLE_MESSAGE);
     return daily;
   }
 
-  private sendOnSession(session: Session<TCall>, message: ClientMessage | string): void {
-    const daily = session.daily;
-    if (!daily) return;
-    try {
-      daily.sendAppMessage(typeof message === 'string' ? message : JSON.stringify(message));
-    } catch (error) {
-      this.logger.warn('Sending an app message failed', error);
-    }
+  // --- Wiring the parts --------------------------------------------------------------------
+
+  private wireAudio(session: CallSession<TCall>): void {
+    const { audio } = session;
+    audio.on('blocked', ({ participantId, message, cause }) => {
+      if (session.teardown) return;
+      // While the start waits on the visitor's tap, its timeout is paused: it measures the
+      // service, not the visitor.
+      if (this.machine.state === 'starting') session.pipeline.pauseTimeout();
+      this.emit('error', { type: 'audio-playback-blocked', participantId, message, cause });
+    });
+    audio.on('resumed', () => {
+      if (session.teardown) return;
+      if (this.machine.state === 'starting') this.armStartTimeout(session);
+      this.emit('audio-playback-resumed');
+    });
+    audio.on('playable', () => {
+      if (!session.teardown) session.room?.send(PLAYABLE_SIGNAL);
+    });
   }
 
-  // --- Daily events ----------------------------------------------------------------------
+  /** Attaches a call object's room events to this session. */
+  private attachRoom(session: CallSession<TCall>, daily: DailyLike): DailySession {
+    const room = new DailySession(
+      daily,
+      () => session === this.session && !session.teardown,
+      this.logger,
+    );
+    session.room = room;
+    const inCall = () => isInCall(this.machine.status);
 
-  /** Every Daily listener is attached here, before joining, and detached by `close`. */
-  private attachDailyListeners(session: Session<TCall>, daily: DailyLike): void {
-    const detachers: Array<() => void> = [];
-    const listen = <E extends DailyLikeEventName>(event: E, handler: DailyLikeHandler<E>): void => {
-      const guarded: DailyLikeHandler<E> = (payload) => {
-        if (session !== this.session || session.closing) return;
-        handler(payload);
-      };
-      daily.on(event, guarded);
-      detachers.push(() => daily.off(event, guarded));
-    };
-
-    listen('left-meeting', () => {
-      if (this.currentState === 'reconnecting') void this.rejoin(session);
-      else if (session.started) void this.close(session);
+    room.on('left', () => {
+      if (this.machine.state === 'reconnecting') void this.rejoin(session);
+      else if (inCall()) void this.close(session);
       else
-        this.failStart(session, session.stage, {
+        this.failStart(session, session.pipeline.stage, {
           type: 'start-method-error',
           message: 'The meeting ended before the assistant was ready',
         });
     });
-    listen('error', (payload) => {
-      const error = toDailyError(payload);
-      if (!session.started) {
+    room.on('fatal-error', ({ error, cause, connectionLost }) => {
+      if (!inCall()) {
         // Until the join has completed, a fatal Daily error is the join failing.
-        const joining = !session.joined;
+        const joining = JOINING_STAGES.has(session.pipeline.stage);
         this.failStart(
           session,
-          session.stage,
-          joining
-            ? { type: 'daily-call-join-error', message: error.message, cause: payload.error }
-            : error,
+          session.pipeline.stage,
+          joining ? { type: 'daily-call-join-error', message: error.message, cause } : error,
         );
         return;
       }
-      if (error.type === 'daily-error' && error.dailyErrorType === 'connection-error') {
+      if (connectionLost) {
         // The connection is gone for good: rejoin the room rather than end the call.
         void this.rejoin(session);
         return;
@@ -951,229 +813,93 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       this.emit('error', error);
       void this.close(session);
     });
-    listen('participant-joined', ({ participant }) => {
-      if (participant.local) return;
-      this.recogniseAssistant(session, participant);
+    room.on('participant-joined', (participant) => {
+      session.assistant.recognise(participant, inCall(), this.onImpostor);
       const webCall = session.webCall;
       const video =
         webCall?.artifactPlan?.videoRecordingEnabled === true ||
         webCall?.assistant?.voice?.provider === 'tavus';
-      try {
-        daily.updateParticipant(participant.session_id, {
-          setSubscribedTracks: { audio: true, video },
-        });
-      } catch (error) {
-        this.logger.warn('Subscribing to a participant failed', error);
-      }
+      room.subscribe(participant.session_id, video);
     });
-    listen('participant-updated', ({ participant }) => {
-      this.emit('daily-participant-updated', toParticipantSummary(participant));
+    room.on('participant-updated', (summary) => this.emit('daily-participant-updated', summary));
+    room.on('participant-left', (participant) => {
+      // Pepa left: the call is over, whether or not the room closes.
+      if (session.assistant.left(participant.session_id) && inCall()) this.closeSoon(session);
+      session.audio.remove(participant.session_id);
     });
-    listen('participant-left', ({ participant }) => {
-      if (session.assistantIds.delete(participant.session_id) && session.assistantIds.size === 0) {
-        // Pepa left: the call is over, whether or not the room closes.
-        if (session.started) this.closeSoon(session);
-      }
-      const audio = session.audioElements.get(participant.session_id);
-      if (!audio) return;
-      this.disposeAudio(audio);
-      session.audioElements.delete(participant.session_id);
-      session.blockedAudio.delete(participant.session_id);
-      if (session.blockedAudio.size === 0) this.stopListeningForGesture(session);
+    room.on('track', ({ participant, track, kind }) => {
+      if (!session.assistant.recognise(participant, inCall(), this.onImpostor)) return;
+      if (kind === 'audio') session.audio.play(participant.session_id, track);
+      else this.emit('video', { track, participantId: participant.session_id });
     });
-    listen('track-started', ({ participant, track, type }) => {
-      if (!participant || !this.recogniseAssistant(session, participant)) return;
-      if (type === 'audio') this.playAssistantAudio(session, participant.session_id, track);
-      else if (type === 'video')
-        this.emit('video', { track, participantId: participant.session_id });
-    });
-    listen('app-message', ({ data, fromId }) => {
+    room.on('app-message', ({ data, fromId }) => {
       // Only Pepa speaks for Pepa: anyone else in the room is ignored, whatever they send.
-      if (!session.assistantIds.has(fromId)) {
+      if (!session.assistant.speaksForAssistant(fromId)) {
         this.logger.debug?.(
           'Ignored an app message from a participant who is not the assistant',
           fromId,
         );
         return;
       }
-      if (data === LISTENING_SIGNAL) {
-        session.listening.resolve();
+      const signal = readAssistantMessage(data);
+      if (signal.kind === 'listening') {
+        session.listening.settle();
         return;
       }
-      const message = parseServerMessage(data);
-      if (!message) {
+      if (signal.kind === 'unreadable') {
         this.logger.warn('Ignored an app message that is not a JSON server message', data);
         return;
       }
-      if (isEndedStatus(message)) session.endedStatusSeen = true;
-      this.emit('message', message);
-      if (isEndedStatus(message) && session.started) this.closeSoon(session);
+      if (signal.ended) session.endedStatusSeen = true;
+      this.emit('message', signal.message);
+      if (signal.ended && inCall()) this.closeSoon(session);
     });
-    listen('remote-participants-audio-level', ({ participantsAudioLevel }) => {
-      this.onRemoteLevels(session, participantsAudioLevel);
+    room.on('remote-levels', (levels) => session.speech.levels(levels));
+    room.on('local-level', (volume) => this.emit('local-volume-level', { volume }));
+    room.on('recording-started', () => {
+      const requestedAt = room.takeRecordingRequestTime();
+      if (requestedAt !== null) room.send(sayFirstMessageAfterRecording(requestedAt, Date.now()));
     });
-    listen('local-audio-level', ({ audioLevel }) => {
-      this.emit('local-volume-level', { volume: audioLevel });
+    room.on('recording-error', ({ message }) =>
+      this.emit('error', { type: 'video-recording-setup-error', message }),
+    );
+    room.on('audio-processor-error', () => void this.turnOffAudioProcessor(session, room));
+    room.on('camera-error', ({ info, microphoneDenied }) => {
+      this.emit('camera-error', info);
+      if (!microphoneDenied) return;
+      if (inCall()) this.emit('error', microphoneDenied);
+      else this.failStart(session, session.pipeline.stage, microphoneDenied);
     });
-    listen('recording-started', () => {
-      const requestedAt = session.recordingRequestedAt;
-      if (requestedAt === null) return;
-      session.recordingRequestedAt = null;
-      this.sendOnSession(session, {
-        type: 'control',
-        control: 'say-first-message',
-        videoRecordingStartDelaySeconds: (Date.now() - requestedAt) / 1000,
-      });
-    });
-    listen('recording-error', ({ errorMsg }) => {
-      this.emit('error', { type: 'video-recording-setup-error', message: errorMsg });
-    });
-    listen('nonfatal-error', ({ type }) => {
-      if (type === 'audio-processor-error') void this.turnOffAudioProcessor(session, daily);
-    });
-    listen('camera-error', (payload) => {
-      this.emit('camera-error', toCameraErrorInfo(payload));
-      if (!isMicrophoneDenied(payload)) return;
-      const error: CallError = {
-        type: 'microphone-permission-denied',
-        message: payload.error?.msg ?? payload.errorMsg.errorMsg,
-        blockedBy: payload.error?.blockedBy,
-      };
-      if (session.started) this.emit('error', error);
-      else this.failStart(session, session.stage, error);
-    });
-    listen('network-quality-change', (payload) => {
-      this.emit('network-quality-change', toNetworkQuality(payload));
-    });
-    listen('network-connection', (payload) => {
-      const connection = toNetworkConnection(payload);
+    room.on('network-quality', (quality) => this.emit('network-quality-change', quality));
+    room.on('network-connection', (connection) => {
       this.emit('network-connection', connection);
-      if (!session.started) return;
+      if (!inCall()) return;
       if (connection.event === 'interrupted') this.connectionLost(session);
       else if (connection.event === 'connected') this.connectionBack(session);
     });
-
-    session.dailyListenerCount = detachers.length;
-    session.detachDaily = () => {
-      for (const detach of detachers) detach();
-    };
+    return room;
   }
 
-  private onRemoteLevels(session: Session<TCall>, levels: Record<string, number>): void {
-    const sum = sumLevels(levels);
-    this.emit('volume-level', { volume: volumeFromLevel(sum) });
-    if (!isSpeakingLevel(sum)) return;
-    if (!session.speaking) {
-      session.speaking = true;
-      this.emit('speech-start');
-    }
-    session.setTimer('speech-end', SPEECH_END_DELAY_MS, () => {
-      session.speaking = false;
-      this.emit('speech-end');
-    });
-  }
+  private readonly onImpostor = (sessionId: string): void => {
+    this.logger.debug?.('Ignored a participant posing as the assistant', sessionId);
+  };
 
-  private async turnOffAudioProcessor(session: Session<TCall>, daily: DailyLike): Promise<void> {
+  private async turnOffAudioProcessor(
+    session: CallSession<TCall>,
+    room: DailySession,
+  ): Promise<void> {
     try {
-      await daily.updateInputSettings(NO_AUDIO_PROCESSOR);
+      await room.turnOffAudioProcessor();
       // Re-enabled only for a visitor who is not muted: mute is the visitor's alone.
-      if (session.closing || session.muted) return;
-      daily.setLocalAudio(true);
+      if (session.teardown || session.muted) return;
+      room.daily.setLocalAudio(true);
     } catch (error) {
-      if (session.closing) return;
+      if (session.teardown) return;
       this.emit('error', {
         type: 'audio-processing-setup-error',
         message: describeError(error),
         cause: error,
       });
     }
-  }
-
-  // --- Assistant audio -------------------------------------------------------------------
-
-  private playAssistantAudio(
-    session: Session<TCall>,
-    participantId: string,
-    track: MediaStreamTrack,
-  ): void {
-    const previous = session.audioElements.get(participantId);
-    if (previous) this.disposeAudio(previous);
-    const audio = document.createElement('audio');
-    audio.autoplay = true;
-    audio.dataset.participantId = participantId;
-    audio.srcObject = new MediaStream([track]);
-    if (session.outputDeviceId) this.routeToOutputDevice(audio, session.outputDeviceId);
-    document.body.appendChild(audio);
-    session.audioElements.set(participantId, audio);
-    void this.playAudio(session, participantId, audio);
-  }
-
-  /**
-   * Plays one audio element. On success the assistant is told `playable`; a refusal is
-   * reported once and retried on the next gesture. While the start waits on the visitor's
-   * tap, its timeout is paused: it measures the service, not the visitor.
-   */
-  private async playAudio(
-    session: Session<TCall>,
-    participantId: string,
-    audio: HTMLAudioElement,
-  ): Promise<boolean> {
-    const isCurrent = (): boolean =>
-      !session.closing && session.audioElements.get(participantId) === audio;
-    try {
-      // `play()` is called synchronously so that a gesture handler still counts as a gesture.
-      await audio.play();
-    } catch (error) {
-      if (!isCurrent()) return false;
-      if (!session.blockedAudio.has(participantId)) {
-        session.blockedAudio.add(participantId);
-        if (!session.started) session.clearTimer('start-timeout');
-        this.emit('error', {
-          type: 'audio-playback-blocked',
-          participantId,
-          message: describeError(error),
-          cause: error,
-        });
-        this.listenForGesture(session);
-      }
-      return false;
-    }
-    if (!isCurrent()) return false;
-    if (session.blockedAudio.delete(participantId)) {
-      if (session.blockedAudio.size === 0) this.stopListeningForGesture(session);
-      if (!session.started) this.armStartTimeout(session);
-      this.emit('audio-playback-resumed');
-    }
-    this.sendOnSession(session, PLAYABLE_SIGNAL);
-    return true;
-  }
-
-  private listenForGesture(session: Session<TCall>): void {
-    if (session.gestureListener) return;
-    const onGesture = (): void => {
-      void this.resumeAudio();
-    };
-    for (const type of GESTURE_EVENTS) window.addEventListener(type, onGesture, true);
-    session.gestureListener = onGesture;
-  }
-
-  private stopListeningForGesture(session: Session<TCall>): void {
-    const onGesture = session.gestureListener;
-    if (!onGesture) return;
-    for (const type of GESTURE_EVENTS) window.removeEventListener(type, onGesture, true);
-    session.gestureListener = null;
-  }
-
-  private disposeAudio(audio: HTMLAudioElement): void {
-    // Detaching the stream stops playback; the remote track itself belongs to Daily.
-    audio.srcObject = null;
-    audio.remove();
-  }
-
-  private routeToOutputDevice(audio: HTMLAudioElement, deviceId: string): void {
-    if (typeof audio.setSinkId !== 'function') return;
-    audio.setSinkId(deviceId).catch((error: unknown) => {
-      this.logger.warn('Routing audio to the chosen speaker failed', error);
-    });
   }
 }
