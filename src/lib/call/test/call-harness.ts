@@ -103,7 +103,9 @@ export function createHarness(overrides: Partial<PepaCallOptions> = {}) {
     daily,
     configureNextDaily,
     /** Plays the room's side up to the assistant saying `listening`. */
-    async connect(start: () => Promise<WebCall | null> = () => call.start('assistant-1')) {
+    async connect<T = WebCall | null>(
+      start: () => Promise<T> = () => call.start('assistant-1') as Promise<T>,
+    ) {
       const result = start();
       await flush();
       const room = instances[instances.length - 1];
