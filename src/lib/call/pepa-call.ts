@@ -9,7 +9,6 @@
  *   call-status.ts      the one status and its legal transitions
  */
 import mitt, { type Emitter, type Handler } from 'mitt';
-import type { CallControllerCreateWebCallData } from '../../../generated/types.gen';
 import { AssistantAudio } from './assistant-audio';
 import type {
   CallError,
@@ -23,178 +22,44 @@ import type {
 import { CallStatusMachine, isInCall, type CallStatus } from './call-status';
 import { describeError, isPermissionDeniedError } from './daily-payloads';
 import { DailySession } from './daily-session';
-import type {
-  DailyCallFactory,
-  DailyLike,
-  DailyLikeAdvancedConfig,
-  DailyLikeInputDevices,
-} from './daily-types';
+import type { DailyCallFactory, DailyLike, DailyLikeInputDevices } from './daily-types';
 import {
-  AssistantRecogniser,
   CUSTOMER_ENDED,
   PLAYABLE_SIGNAL,
   readAssistantMessage,
   sayFirstMessageAfterRecording,
 } from './protocol';
 import { DEFAULT_ROOM_HOSTS, checkRoomUrl, roomUrlOf } from './room-url';
-import {
-  buildCallObjectOptions,
-  sanitiseInputDevices,
-  type CallObjectOverrides,
-} from './sanitise-config';
+import { buildCallObjectOptions, sanitiseInputDevices } from './sanitise-config';
 import { SpeechDetector } from './speech-detector';
 import { CallStartError, webCallCreationError, type StartOutcome } from './start-error';
 import { StageFailure, StartCancelled, StartPipeline } from './start-pipeline';
-import { CallTimers } from './timers';
 
-export const VALIDATION_MESSAGE = 'Assistant or Squad or Workflow must be provided';
-export const BUSY_MESSAGE = 'A call is already in progress';
-export const RECONNECT_URL_MESSAGE = 'webCallUrl is required for reconnection';
-export const RECONNECT_IN_PROGRESS_MESSAGE = 'A call is in progress: stop it before reconnecting';
-export const CALL_OBJECT_UNAVAILABLE_MESSAGE = 'Call object is not available';
-export const NO_WEB_CALL_CREATOR_MESSAGE =
-  'start() needs the createWebCall option; or create the call yourself and use startWith()';
+import {
+  BUSY_MESSAGE,
+  CALL_OBJECT_UNAVAILABLE_MESSAGE,
+  CONNECTION_LOST_MESSAGE,
+  DEFAULT_START_TIMEOUT_MS,
+  ENDED_GRACE_MS,
+  JOINING_STAGES,
+  MOBILE_JOIN_DELAY_MS,
+  NO_WEB_CALL_CREATOR_MESSAGE,
+  RECONNECT_IN_PROGRESS_MESSAGE,
+  RECONNECT_TIMEOUT_MS,
+  RECONNECT_URL_MESSAGE,
+  VALIDATION_MESSAGE,
+  isMobileUserAgent,
+  type CallLogger,
+  type CreateWebCallBody,
+  type PepaCallOptions,
+  type ResourceCounts,
+  type StartOptions,
+  type WebCall,
+  type WebCallRequest,
+} from './call-options';
+import { CallSession } from './call-session';
 
-export const DEFAULT_START_TIMEOUT_MS = 20_000;
-/**
- * After the server's `ended` status, or the assistant leaving, the room is given this long to
- * close by itself (the last words still play) before the call is closed from this side.
- */
-export const ENDED_GRACE_MS = 1500;
-/** A dropped connection that is not back within this long ends the call. */
-export const RECONNECT_TIMEOUT_MS = 15_000;
-export const CONNECTION_LOST_MESSAGE = 'The connection to the call was lost';
-/** Mobile browsers need a moment for the permission prompt to settle before joining. */
-export const MOBILE_JOIN_DELAY_MS = 1000;
-const MOBILE_USER_AGENT = /android|iphone|ipad|ipod|iemobile|blackberry|bada/i;
-
-/** Stages up to and including the join: a fatal Daily error then is the join failing. */
-const JOINING_STAGES: ReadonlySet<StartStage> = new Set([
-  'web-call-creation',
-  'call-object-creation',
-  'mobile-wait',
-  'join',
-]);
-
-/**
- * The body of POST /call/web, as generated from the provider's spec (a type-only import), read
- * from the operation so it holds whether or not the generator splits out a `…Writable` shape.
- */
-export type CreateWebCallBody = CallControllerCreateWebCallData['body'];
-
-/** The fields of the provider's Call that the call object reads. */
-export interface WebCall {
-  id: string;
-  webCallUrl?: string | null;
-  /** Where the provider's current spec carries the room URL too (its web-call transport). */
-  transport?: unknown;
-  artifactPlan?: { videoRecordingEnabled?: boolean | null } | null;
-  assistant?: { voice?: { provider?: string | null } | null } | null;
-}
-
-/** Creates the web call; `signal` aborts the request when the start is stopped. */
-export type WebCallRequest<TCall> = (signal: AbortSignal) => Promise<TCall>;
-
-export interface CallLogger {
-  warn(message: string, ...details: unknown[]): void;
-  error(message: string, ...details: unknown[]): void;
-  /** Optional: what is dropped on purpose (e.g. a message from a participant who is not Pepa). */
-  debug?(message: string, ...details: unknown[]): void;
-}
-
-export interface PepaCallOptions<TCall extends WebCall = WebCall> {
-  /**
-   * Creates the web call (POST /call/web) for the Vapi-compatible `start()`. A page that creates
-   * the call itself (e.g. with a mutation) passes it to `startWith()` and leaves this out.
-   */
-  createWebCall?(body: CreateWebCallBody, options?: { signal?: AbortSignal }): Promise<TCall>;
-  /** Creates the Daily call object: the real one, the offline simulator or a test fake. */
-  createDailyCall: DailyCallFactory;
-  /** Defaults to `navigator.userAgent`. */
-  userAgent?: string;
-  /** How long a start may take until the assistant says `listening`. Default 20 000 ms. */
-  startTimeoutMs?: number;
-  dailyConfig?: DailyLikeAdvancedConfig;
-  callObject?: CallObjectOverrides;
-  /** Defaults to `console`. */
-  logger?: CallLogger;
-  /** Hosts a room URL may be on (exact, or `*.domain` for its subdomains). Default: Daily's. */
-  roomHosts?: readonly string[];
-}
-
-export interface StartOptions {
-  roomDeleteOnUserLeaveEnabled?: boolean;
-}
-
-/** What a soak test can watch: none of these may grow across calls. */
-export interface ResourceCounts {
-  audioElements: number;
-  timers: number;
-  dailyListeners: number;
-  gestureListeners: number;
-}
-
-export function isMobileUserAgent(userAgent: string): boolean {
-  return MOBILE_USER_AGENT.test(userAgent);
-}
-
-/** A promise settled once, by whoever comes first. */
-class Once<T> {
-  readonly promise: Promise<T>;
-  private resolveWith!: (value: T) => void;
-  private done = false;
-
-  constructor() {
-    this.promise = new Promise<T>((resolve) => {
-      this.resolveWith = resolve;
-    });
-  }
-
-  get settled(): boolean {
-    return this.done;
-  }
-
-  settle(value: T): void {
-    if (this.done) return;
-    this.done = true;
-    this.resolveWith(value);
-  }
-}
-
-/** Everything one start owns. A new start gets a new session, so nothing carries over. */
-class CallSession<TCall extends WebCall> {
-  readonly controller = new AbortController();
-  readonly outcome = new Once<StartOutcome<TCall>>();
-  readonly listening = new Once<void>();
-  readonly timers = new CallTimers();
-  readonly assistant = new AssistantRecogniser();
-  readonly audio: AssistantAudio;
-  readonly speech: SpeechDetector;
-  readonly pipeline: StartPipeline;
-  webCall: TCall | null = null;
-  room: DailySession | null = null;
-  /** The room this call joined (checked), for a rejoin. */
-  roomUrl: string | null = null;
-  /** The server's `ended` status arrived, so the page need not say it. */
-  endedStatusSeen = false;
-  /** The visitor muted the microphone: nothing turns it back on but the visitor. */
-  muted = false;
-  /** The one teardown, once begun. */
-  teardown: Promise<void> | null = null;
-
-  constructor(
-    build: (session: CallSession<TCall>) => {
-      audio: AssistantAudio;
-      speech: SpeechDetector;
-      pipeline: StartPipeline;
-    },
-  ) {
-    const parts = build(this);
-    this.audio = parts.audio;
-    this.speech = parts.speech;
-    this.pipeline = parts.pipeline;
-  }
-}
+export * from './call-options';
 
 /**
  * The voice call with Pepa: joins the provider's web call's Daily room and reports everything
