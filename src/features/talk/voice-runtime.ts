@@ -38,8 +38,13 @@ export const loadRoomFactory = lazyOnce<DailyCallFactory>(() =>
     ? Promise.all([
         import('../../lib/call/simulator/room-simulator'),
         import('../../lib/call/simulator/simulator-faults'),
-      ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }]) =>
-        createSimulatorFactory(simulatorOptionsFrom(window.location.search, parseSimulatorFaults)),
+        import('../../../assistant/pepa'),
+      ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }, { PEPA_DEMO_PERSONA }]) =>
+        // The demo's Pepa is the repository's Pepa: her first message and her refusals.
+        createSimulatorFactory({
+          ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
+          persona: PEPA_DEMO_PERSONA,
+        }),
       )
     : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>
         createDailyCallFactory(),

@@ -1,22 +1,5 @@
-import {
-  PEPA_BUY_QUESTION,
-  PEPA_BUY_REFUSAL,
-  PEPA_FIRST_MESSAGE,
-} from '../../../../assistant/pepa';
-import type { SimulatorTimings } from './options';
+import type { SimulatorPersona, SimulatorTimings } from './options';
 import { assistantLevelAt, type Line } from './turn-taking';
-
-/** The simulated Pepa greets with the real assistant's first message. */
-export const SIMULATOR_GREETING = PEPA_FIRST_MESSAGE;
-export const SIMULATOR_VISITOR_LINE = 'Hello Pepa!';
-/** The visitor's canned turns; the second shows Pepa's guardrail, word for word as live. */
-export const VISITOR_LINES = [SIMULATOR_VISITOR_LINE, PEPA_BUY_QUESTION];
-export const REPLIES = [
-  'A fine question for a fine guest. In my pond, every frog is royalty.',
-  PEPA_BUY_REFUSAL,
-  'Ribbit. The meme stream flows strong today, my friend.',
-  'Stay a while. The lily pads are warm and the gossip is fresh.',
-];
 
 /** What the script needs of the room it plays in. */
 export interface ScriptStage {
@@ -38,7 +21,7 @@ export interface ScriptStage {
 
 /**
  * The assistant's side of the conversation, as the provider plays it: the greeting, a reply to
- * each visitor turn (the canned lines, with Pepa's real refusal to "should I buy?"), `say`,
+ * each visitor turn (the persona's canned lines), `say`,
  * `end-call`, the controls and `add-message`, each spoken as speech updates, audio and
  * transcripts.
  */
@@ -53,6 +36,7 @@ export class PepaScript {
 
   constructor(
     private readonly stage: ScriptStage,
+    private readonly persona: SimulatorPersona,
     /** Called once the greeting has been spoken. */
     private readonly afterGreeting: () => void,
   ) {}
@@ -75,7 +59,7 @@ export class PepaScript {
   greet(): void {
     if (this.greeted) return;
     this.greeted = true;
-    this.speak(SIMULATOR_GREETING, this.stage.timings.greetingMs, this.afterGreeting);
+    this.speak(this.persona.firstMessage, this.stage.timings.greetingMs, this.afterGreeting);
   }
 
   visitorStarted(): void {
@@ -152,11 +136,13 @@ export class PepaScript {
   }
 
   private visitorLine(): string {
-    return VISITOR_LINES[this.replies % VISITOR_LINES.length] ?? SIMULATOR_VISITOR_LINE;
+    const lines = this.persona.visitorLines;
+    return lines[this.replies % lines.length] ?? '';
   }
 
   private reply(): void {
-    const reply = REPLIES[this.replies % REPLIES.length] ?? '';
+    const replies = this.persona.replies;
+    const reply = replies[this.replies % replies.length] ?? '';
     this.replies += 1;
     this.speak(reply, this.stage.timings.replyMs);
   }

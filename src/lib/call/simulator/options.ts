@@ -53,7 +53,18 @@ export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = {
   leaveMs: 300,
 };
 
+/** Who the simulated assistant is: its first message and the canned conversation. */
+export interface SimulatorPersona {
+  firstMessage: string;
+  /** The visitor's turns, in order (the transcript of what the microphone "said"). */
+  visitorLines: readonly string[];
+  /** The assistant's replies, in order. */
+  replies: readonly string[];
+}
+
 export interface SimulatorOptions {
+  /** Who the assistant is; the page passes the real assistant's persona (assistant/pepa.ts). */
+  persona: SimulatorPersona;
   /** Faults to play; see `parseSimulatorFaults` to read them from the URL. */
   faults?: readonly SimulatorFault[];
   /** Multiplies every delay: 0.1 runs the room ten times faster. Default 1. */

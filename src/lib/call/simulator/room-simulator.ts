@@ -12,15 +12,15 @@ import type { SimulatorOptions } from './options';
 import { SimulatedRoom, type SimulatedNetwork } from './simulated-room';
 
 export { DEFAULT_SIMULATOR_TIMINGS } from './options';
-export type { SimulatorOptions, SimulatorTimings } from './options';
-export { SIMULATOR_GREETING, SIMULATOR_VISITOR_LINE } from './dialogue';
+export type { SimulatorOptions, SimulatorPersona, SimulatorTimings } from './options';
 export { assistantLevelAt } from './turn-taking';
 
 /**
  * Creates call objects that behave, for everything the call object uses, like Daily's call
- * object in a room with the provider's assistant. No network: the assistant is scripted.
+ * object in a room with the provider's assistant. No network: the assistant is scripted, as the
+ * persona it is given.
  */
-export function createSimulatorFactory(options: SimulatorOptions = {}): DailyCallFactory {
+export function createSimulatorFactory(options: SimulatorOptions): DailyCallFactory {
   // The rooms of one page share its network: once it is gone (network-failure), it stays gone.
   const network: SimulatedNetwork = { down: false };
   return async (callObjectOptions) => new SimulatedRoom(callObjectOptions, options, network);

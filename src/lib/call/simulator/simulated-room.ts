@@ -97,6 +97,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
         hush: () => this.audio?.hush(),
         leave: () => this.leaveMeeting(),
       },
+      options.persona,
       () => playScenarios(this.faults, 'after-greeting', this),
     );
   }
