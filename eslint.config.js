@@ -38,7 +38,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.{js,mjs,ts}', 'e2e/**/*.ts', 'tests/**/*.ts', '*.config.{js,ts}'],
+    files: [
+      'scripts/**/*.{js,mjs,ts}',
+      'assistant/**/*.ts',
+      'e2e/**/*.ts',
+      'tests/**/*.ts',
+      '*.config.{js,ts}',
+    ],
     languageOptions: { globals: { ...globals.node } },
   },
   {

@@ -29,7 +29,11 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'unit',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.{ts,mjs}'],
+          include: [
+            'src/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.{ts,mjs}',
+            'assistant/**/*.test.ts',
+          ],
           setupFiles: ['src/test/setup.ts'],
         },
       },

@@ -221,26 +221,33 @@ test.describe('Talk to Pepa in the field', () => {
       allowedProblems: /Failed to fetch dynamically imported module|ERR_|net::|Importing a module/i,
     });
 
-    test('coming back online, the next press loads it and connects', async ({ page, context }) => {
+    test('coming back online, the next press loads it and connects', async ({ page }) => {
       const fetched: string[] = [];
       page.on('request', (request) => {
         if (/\/assets\/voice-chat-[^/]+\.js/.test(request.url())) fetched.push(request.url());
       });
+      // Offline for the voice chat from the first moment, so that loading it on intent (the
+      // section coming near the viewport) fails too, however soon after the page load it runs.
+      let offline = true;
+      await page.route(/\/assets\/voice-chat-[^/]+\.js/, (route) =>
+        offline ? route.abort('internetdisconnected') : route.fallback(),
+      );
       await installCallProbe(page);
       await installFieldRecorder(page);
       await page.clock.install();
       await page.goto(`/?simScale=${FAST}`);
-      await context.setOffline(true);
       await talk(page).start.scrollIntoViewIfNeeded();
       await talk(page).start.click();
       await expect(
         talk(page).section.getByText("The voice chat didn't load.", { exact: false }),
       ).toBeVisible();
-      await context.setOffline(false);
+      offline = false;
       // Past the double-tap window, so the next press is a press of its own.
       await page.clock.fastForward(500);
       await talk(page).start.click();
       await expect(talk(page).status).toHaveText(CONNECTED, { timeout: 15_000 });
+      // The chunk was asked for again once the network was back, not served from a failure.
+      expect(fetched.length).toBeGreaterThanOrEqual(2);
       await talk(page).end.click();
       await expectReleased(page);
     });

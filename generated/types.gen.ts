@@ -359,10 +359,6 @@ export type Assistant = {
      */
     maxDurationSeconds?: number;
     /**
-     * How long silence may last before the call ends.
-     */
-    silenceTimeoutSeconds?: number;
-    /**
      * Background sound played during the call: `off`, `office`, or a URL.
      */
     backgroundSound?: string;
@@ -375,13 +371,13 @@ export type Assistant = {
      */
     modelOutputInMessagesEnabled?: boolean;
     /**
-     * Message types sent to the client (for example `transcript`, `status-update`).
+     * These are the messages that will be sent to your Client SDKs. Default is conversation-update,function-call,hang,model-output,speech-update,status-update,transfer-update,transcript,tool-calls,user-interrupted,voice-input,workflow.node.started,assistant.started. You can check the shape of the messages in ClientMessage schema.
      */
-    clientMessages?: Array<string>;
+    clientMessages?: Array<'conversation-update' | 'assistant.speechStarted' | 'function-call' | 'function-call-result' | 'hang' | 'language-changed' | 'metadata' | 'model-output' | 'speech-update' | 'status-update' | 'transcript' | 'tool-calls' | 'tool-calls-result' | 'tool.completed' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'workflow.node.started' | 'assistant.started'>;
     /**
-     * Message types sent to the server URL.
+     * These are the messages that will be sent to your Server URL. Default is conversation-update,end-of-call-report,function-call,hang,speech-update,status-update,tool-calls,transfer-destination-request,handoff-destination-request,user-interrupted,assistant.started. You can check the shape of the messages in ServerMessage schema.
      */
-    serverMessages?: Array<string>;
+    serverMessages?: Array<'assistant.started' | 'assistant.speechStarted' | 'conversation-update' | 'end-of-call-report' | 'function-call' | 'hang' | 'language-changed' | 'language-change-detected' | 'model-output' | 'phone-call-control' | 'speech-update' | 'status-update' | 'transcript' | 'transcript[transcriptType="final"]' | 'tool-calls' | 'transfer-destination-request' | 'handoff-destination-request' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'chat.created' | 'chat.deleted' | 'session.created' | 'session.updated' | 'session.deleted' | 'call.deleted' | 'call.delete.failed' | 'call.artifact.upload'>;
     /**
      * Free-form data stored with the resource.
      */
@@ -1209,10 +1205,6 @@ export type CreateAssistantDto = {
      */
     maxDurationSeconds?: number;
     /**
-     * How long silence may last before the call ends.
-     */
-    silenceTimeoutSeconds?: number;
-    /**
      * Background sound played during the call: `off`, `office`, or a URL.
      */
     backgroundSound?: string;
@@ -1225,13 +1217,13 @@ export type CreateAssistantDto = {
      */
     modelOutputInMessagesEnabled?: boolean;
     /**
-     * Message types sent to the client (for example `transcript`, `status-update`).
+     * These are the messages that will be sent to your Client SDKs. Default is conversation-update,function-call,hang,model-output,speech-update,status-update,transfer-update,transcript,tool-calls,user-interrupted,voice-input,workflow.node.started,assistant.started. You can check the shape of the messages in ClientMessage schema.
      */
-    clientMessages?: Array<string>;
+    clientMessages?: Array<'conversation-update' | 'assistant.speechStarted' | 'function-call' | 'function-call-result' | 'hang' | 'language-changed' | 'metadata' | 'model-output' | 'speech-update' | 'status-update' | 'transcript' | 'tool-calls' | 'tool-calls-result' | 'tool.completed' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'workflow.node.started' | 'assistant.started'>;
     /**
-     * Message types sent to the server URL.
+     * These are the messages that will be sent to your Server URL. Default is conversation-update,end-of-call-report,function-call,hang,speech-update,status-update,tool-calls,transfer-destination-request,handoff-destination-request,user-interrupted,assistant.started. You can check the shape of the messages in ServerMessage schema.
      */
-    serverMessages?: Array<string>;
+    serverMessages?: Array<'assistant.started' | 'assistant.speechStarted' | 'conversation-update' | 'end-of-call-report' | 'function-call' | 'hang' | 'language-changed' | 'language-change-detected' | 'model-output' | 'phone-call-control' | 'speech-update' | 'status-update' | 'transcript' | 'transcript[transcriptType="final"]' | 'tool-calls' | 'transfer-destination-request' | 'handoff-destination-request' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'chat.created' | 'chat.deleted' | 'session.created' | 'session.updated' | 'session.deleted' | 'call.deleted' | 'call.delete.failed' | 'call.artifact.upload'>;
     /**
      * Free-form data stored with the resource.
      */
@@ -1939,37 +1931,19 @@ export type CreateTestSuiteTestDto = {
     [key: string]: unknown;
 };
 
-/**
- * A token to create.
- */
 export type CreateTokenDto = {
     /**
-     * Whether the key is private or public.
+     * This is the tag for the token. It represents its scope.
      */
     tag?: 'private' | 'public';
     /**
-     * The key's name.
+     * This is the name of the token. This is just for your own reference.
      */
     name?: string;
     /**
-     * Where and how the key may be used.
+     * This are the restrictions for the token.
      */
-    restrictions?: {
-        /**
-         * Apply the restrictions.
-         */
-        enabled?: boolean;
-        /**
-         * Origins allowed to use the key.
-         */
-        allowedOrigins?: Array<string>;
-        /**
-         * Assistants the key may start.
-         */
-        allowedAssistantIds?: Array<string>;
-        [key: string]: unknown;
-    };
-    [key: string]: unknown;
+    restrictions?: TokenRestrictions;
 };
 
 /**
@@ -3461,53 +3435,39 @@ export type TestSuitesPaginatedResponse = {
     [key: string]: unknown;
 };
 
-/**
- * A saved token.
- */
 export type Token = {
     /**
-     * The token's unique identifier.
-     */
-    id: string;
-    /**
-     * The organization that owns the token.
-     */
-    orgId: string;
-    /**
-     * When the token was created (ISO 8601).
-     */
-    createdAt: string;
-    /**
-     * When the token was last updated (ISO 8601).
-     */
-    updatedAt: string;
-    /**
-     * Whether the key is private or public.
+     * This is the tag for the token. It represents its scope.
      */
     tag?: 'private' | 'public';
     /**
-     * The key's name.
+     * This is the unique identifier for the token.
+     */
+    id: string;
+    /**
+     * This is unique identifier for the org that this token belongs to.
+     */
+    orgId: string;
+    /**
+     * This is the ISO 8601 date-time string of when the token was created.
+     */
+    createdAt: string;
+    /**
+     * This is the ISO 8601 date-time string of when the token was last updated.
+     */
+    updatedAt: string;
+    /**
+     * This is the token key.
+     */
+    value?: string;
+    /**
+     * This is the name of the token. This is just for your own reference.
      */
     name?: string;
     /**
-     * Where and how the key may be used.
+     * This are the restrictions for the token.
      */
-    restrictions?: {
-        /**
-         * Apply the restrictions.
-         */
-        enabled?: boolean;
-        /**
-         * Origins allowed to use the key.
-         */
-        allowedOrigins?: Array<string>;
-        /**
-         * Assistants the key may start.
-         */
-        allowedAssistantIds?: Array<string>;
-        [key: string]: unknown;
-    };
-    [key: string]: unknown;
+    restrictions?: TokenRestrictions;
 };
 
 /**
@@ -3699,10 +3659,6 @@ export type UpdateAssistantDto = {
      */
     maxDurationSeconds?: number;
     /**
-     * How long silence may last before the call ends.
-     */
-    silenceTimeoutSeconds?: number;
-    /**
      * Background sound played during the call: `off`, `office`, or a URL.
      */
     backgroundSound?: string;
@@ -3715,13 +3671,13 @@ export type UpdateAssistantDto = {
      */
     modelOutputInMessagesEnabled?: boolean;
     /**
-     * Message types sent to the client (for example `transcript`, `status-update`).
+     * These are the messages that will be sent to your Client SDKs. Default is conversation-update,function-call,hang,model-output,speech-update,status-update,transfer-update,transcript,tool-calls,user-interrupted,voice-input,workflow.node.started,assistant.started. You can check the shape of the messages in ClientMessage schema.
      */
-    clientMessages?: Array<string>;
+    clientMessages?: Array<'conversation-update' | 'assistant.speechStarted' | 'function-call' | 'function-call-result' | 'hang' | 'language-changed' | 'metadata' | 'model-output' | 'speech-update' | 'status-update' | 'transcript' | 'tool-calls' | 'tool-calls-result' | 'tool.completed' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'workflow.node.started' | 'assistant.started'>;
     /**
-     * Message types sent to the server URL.
+     * These are the messages that will be sent to your Server URL. Default is conversation-update,end-of-call-report,function-call,hang,speech-update,status-update,tool-calls,transfer-destination-request,handoff-destination-request,user-interrupted,assistant.started. You can check the shape of the messages in ServerMessage schema.
      */
-    serverMessages?: Array<string>;
+    serverMessages?: Array<'assistant.started' | 'assistant.speechStarted' | 'conversation-update' | 'end-of-call-report' | 'function-call' | 'hang' | 'language-changed' | 'language-change-detected' | 'model-output' | 'phone-call-control' | 'speech-update' | 'status-update' | 'transcript' | 'transcript[transcriptType="final"]' | 'tool-calls' | 'transfer-destination-request' | 'handoff-destination-request' | 'transfer-update' | 'user-interrupted' | 'voice-input' | 'chat.created' | 'chat.deleted' | 'session.created' | 'session.updated' | 'session.deleted' | 'call.deleted' | 'call.delete.failed' | 'call.artifact.upload'>;
     /**
      * Free-form data stored with the resource.
      */
@@ -4186,37 +4142,19 @@ export type UpdateTestSuiteTestDto = {
     [key: string]: unknown;
 };
 
-/**
- * The token fields to change.
- */
 export type UpdateTokenDto = {
     /**
-     * Whether the key is private or public.
+     * This is the tag for the token. It represents its scope.
      */
     tag?: 'private' | 'public';
     /**
-     * The key's name.
+     * This is the name of the token. This is just for your own reference.
      */
     name?: string;
     /**
-     * Where and how the key may be used.
+     * This are the restrictions for the token.
      */
-    restrictions?: {
-        /**
-         * Apply the restrictions.
-         */
-        enabled?: boolean;
-        /**
-         * Origins allowed to use the key.
-         */
-        allowedOrigins?: Array<string>;
-        /**
-         * Assistants the key may start.
-         */
-        allowedAssistantIds?: Array<string>;
-        [key: string]: unknown;
-    };
-    [key: string]: unknown;
+    restrictions?: TokenRestrictions;
 };
 
 /**
@@ -4614,6 +4552,33 @@ export type WorkflowOverrides = {
         [key: string]: unknown;
     };
     [key: string]: unknown;
+};
+
+export type TokenRestrictions = {
+    /**
+     * This determines whether the token is enabled or disabled. Default is true, it's enabled.
+     */
+    enabled?: boolean;
+    /**
+     * This determines the allowed origins for this token. Validates the `Origin` header. Default is any origin.
+     *
+     * Only relevant for `public` tokens.
+     */
+    allowedOrigins?: Array<string>;
+    /**
+     * This determines which assistantIds can be used when creating a call. Default is any assistantId.
+     *
+     * Only relevant for `public` tokens.
+     */
+    allowedAssistantIds?: Array<string>;
+    /**
+     * This determines whether transient assistants can be used when creating a call. Default is true.
+     *
+     * If `allowedAssistantIds` is provided, this is automatically false.
+     *
+     * Only relevant for `public` tokens.
+     */
+    allowTransientAssistant?: boolean;
 };
 
 export type AssistantControllerFindAllData = {

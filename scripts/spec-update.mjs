@@ -11,6 +11,10 @@
 //   - it drops an operation or generated name the app imports (computed from the code);
 //   - it references schemas it never defines (unless --repair closes them as open objects);
 //   - the generator rejects it (its own message is printed).
+// One defect of the provider's documents is corrected as it is vendored, and listed: an array
+// schema that carries its items' `enum` at the array level (e.g. `CreateAssistantDTO.clientMessages`)
+// could never match an array, and would make the generated type a single string and Prism
+// refuse every real request; the array-level `enum` is dropped, keeping the one on `items`.
 // --root (or $SPEC_UPDATE_ROOT) points at another checkout layout; the tests use it with a
 // temporary copy.
 import { spawnSync } from 'node:child_process';
@@ -134,6 +138,40 @@ function closeDanglingRefs(spec, names) {
   }
 }
 
+/**
+ * Drops an `enum` of non-array values from array schemas (the values belong to `items`, which
+ * the provider also gives them); returns where, as `Schema.property` paths, sorted.
+ */
+export function normaliseArrayEnums(spec) {
+  const fixed = new Set();
+  const visit = (node, path) => {
+    if (Array.isArray(node)) {
+      node.forEach((child) => visit(child, path));
+      return;
+    }
+    if (!node || typeof node !== 'object') return;
+    if (
+      node.type === 'array' &&
+      Array.isArray(node.enum) &&
+      node.enum.every((value) => !Array.isArray(value))
+    ) {
+      if (node.items && typeof node.items === 'object' && !node.items.$ref && !node.items.enum) {
+        node.items.enum = node.enum;
+      }
+      delete node.enum;
+      fixed.add(path.join('.'));
+    }
+    for (const [key, child] of Object.entries(node)) {
+      // Paths name the schema and its properties, not the keywords between them.
+      visit(child, key === 'properties' ? path : [...path, key]);
+    }
+  };
+  for (const [name, schema] of Object.entries(spec?.components?.schemas ?? {})) {
+    visit(schema, [name]);
+  }
+  return [...fixed].sort();
+}
+
 function operationsOf(spec) {
   const operations = new Map();
   for (const [path, item] of Object.entries(spec?.paths ?? {})) {
@@ -232,6 +270,7 @@ export async function updateSpec({ url, root, repair = false }) {
     );
   }
   if (dangling.length > 0) closeDanglingRefs(spec, dangling);
+  const arrayEnums = normaliseArrayEnums(spec);
 
   // Refuse before generating: an operation the app calls must still be there.
   const offered = operationsOf(spec);
@@ -290,7 +329,7 @@ export async function updateSpec({ url, root, repair = false }) {
         `${SPEC_FILE} was updated but copying generated/ failed (${reason}); run \`npm run generate\``,
       );
     }
-    return { ...diffOperations(before, spec), warnings, repaired: dangling };
+    return { ...diffOperations(before, spec), warnings, repaired: dangling, arrayEnums };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -318,13 +357,18 @@ async function main() {
   const root = resolve(values.root || process.env.SPEC_UPDATE_ROOT || repoRoot);
   try {
     const result = await updateSpec({ url, root, repair: Boolean(values.repair) });
-    const { added, removed, changed, total, warnings, repaired } = result;
+    const { added, removed, changed, total, warnings, repaired, arrayEnums } = result;
     console.log(
       `Vendored ${url} as ${SPEC_FILE} (${total} operations) and regenerated generated/.`,
     );
     if (repaired.length > 0) {
       console.log(`${repaired.length} undefined schema(s) closed as open objects:`);
       for (const name of repaired) console.log(`  ${name}`);
+    }
+    if (arrayEnums.length > 0) {
+      console.log(
+        `${arrayEnums.length} array schema(s) carried their items' enum on the array; moved to items: ${arrayEnums.slice(0, SHOWN_WARNINGS).join(', ')}${arrayEnums.length > SHOWN_WARNINGS ? ', …' : ''}`,
+      );
     }
     const sections = [
       ['added', added],

@@ -150,6 +150,9 @@ async function writeJson(file: string, value: unknown) {
   return file;
 }
 
+/** Operations of the client surface that the published August 2026 document leaves out. */
+const OMITTED_FROM_PUBLISHED = ['/call/web', '/token', '/token/{id}'];
+
 type Components = Record<string, Record<string, unknown>>;
 
 /** Copies into `target` every component it references and lacks, from `source`, transitively. */
@@ -205,24 +208,29 @@ describe('npm run spec:update with the provider documents as published', () => {
     async () => {
       const result = await runSpecUpdate(['--url', PUBLISHED_2026 ?? '', '--root', root]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('drops an operation the app imports: POST /call/web');
+      expect(result.stderr).toMatch(/drops operations? the app imports: POST \/call\/web /);
       expect(existsSync(join(root, 'generated'))).toBe(false);
     },
     LONG,
   );
 
   it.skipIf(!PUBLISHED_2026)(
-    `accepts the August 2026 spec with POST /call/web added, and the app type-checks against it${PUBLISHED_2026 ? '' : ` (skipped: ${SKIP_2026})`}`,
+    `accepts the August 2026 spec with the operations it omits added (POST /call/web, the token API), and the app type-checks against it${PUBLISHED_2026 ? '' : ` (skipped: ${SKIP_2026})`}`,
     async () => {
       const published = JSON.parse(await readFile(PUBLISHED_2026 ?? '', 'utf8')) as OpenApiDocument;
       const vendored = readSpec();
-      const webCall = vendored.paths['/call/web'];
-      expect(webCall).toBeDefined();
-      if (webCall) published.paths['/call/web'] = webCall;
+      // The published document omits these operations of the client surface; the app (and the
+      // assistant's scripts) import them, so they are added exactly as vendored.
+      for (const path of OMITTED_FROM_PUBLISHED) {
+        const item = vendored.paths[path];
+        expect(item, path).toBeDefined();
+        if (item) published.paths[path] = item;
+      }
       addMissingComponents(published, vendored);
       const file = await writeJson(join(root, 'published-with-web-call.json'), published);
       // The app's code beside it, so the update is checked against what the app imports.
       await cp(resolve(repoRoot, 'src'), join(root, 'src'), { recursive: true });
+      await cp(resolve(repoRoot, 'assistant'), join(root, 'assistant'), { recursive: true });
       await symlink(resolve(repoRoot, 'node_modules'), join(root, 'node_modules'), 'dir');
 
       const result = await runSpecUpdate(['--url', file, '--root', root]);
@@ -232,6 +240,13 @@ describe('npm run spec:update with the provider documents as published', () => {
       expect(result.stdout).toMatch(
         /lint warning\(s\) in the provider's document, none affecting generation/,
       );
+      // The provider's array-level enums (e.g. the assistant's clientMessages) are moved to items,
+      // so the generated type is an array of those values.
+      expect(result.stdout).toMatch(
+        /\d+ array schema\(s\) carried their items' enum on the array; moved to items: .*Assistant\.clientMessages/,
+      );
+      const types = await readFile(join(root, 'generated', 'types.gen.ts'), 'utf8');
+      expect(types).toMatch(/clientMessages\?: Array<'conversation-update'/);
       const sdk = await readFile(join(root, 'generated', 'sdk.gen.ts'), 'utf8');
       expect(sdk).toContain('export const callControllerCreateWebCall =');
 
@@ -256,8 +271,10 @@ describe('npm run spec:update with the provider documents as published', () => {
 
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^spec:update: the app would not type-check against the new client:\n {2}src\/.+error TS\d+/,
+      /^spec:update: the app would not type-check against the new client:\n {2}(?:src|assistant)\/.+error TS\d+/,
     );
+    // The web call's body is what broke, where the app builds it.
+    expect(result.stderr).toMatch(/\n {2}src\/.+error TS\d+/);
     expect(result.stderr.trim()).toMatch(/; openapi\/vapi\.json left untouched\.$/);
     expect(existsSync(join(root, 'generated'))).toBe(false);
   });

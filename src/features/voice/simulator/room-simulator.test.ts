@@ -1,3 +1,8 @@
+import {
+  PEPA_BUY_QUESTION,
+  PEPA_BUY_REFUSAL,
+  PEPA_FIRST_MESSAGE,
+} from '../../../../assistant/pepa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   START_TIME,
@@ -152,6 +157,40 @@ function recordRoom(options: SimulatorOptions = {}) {
 }
 
 describe('the simulated room with the call object', () => {
+  it("answers the visitor's second, canned buy question with Pepa's refusal", async () => {
+    const { h, voice, quiet } = setup();
+    const started = h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800);
+    await started;
+    await vi.advanceTimersByTimeAsync(300 + 2000 + 1000);
+    for (let turn = 0; turn < 2; turn += 1) {
+      voice.setMicrophoneLevel(0.3);
+      await vi.advanceTimersByTimeAsync(500);
+      voice.setMicrophoneLevel(0);
+      await vi.advanceTimersByTimeAsync(700 + 600 + 1600 + 1000);
+    }
+    await h.call.stop();
+    const finals = quiet().flatMap((event) => {
+      if (!Array.isArray(event) || event[0] !== 'message') return [];
+      const data = event[1] as {
+        type?: string;
+        transcriptType?: string;
+        role?: string;
+        transcript?: string;
+      };
+      return data.type === 'transcript' && data.transcriptType === 'final'
+        ? [`${data.role}: ${data.transcript}`]
+        : [];
+    });
+    expect(finals).toEqual([
+      `assistant: ${PEPA_FIRST_MESSAGE}`,
+      'user: Hello Pepa!',
+      'assistant: A fine question for a fine guest. In my pond, every frog is royalty.',
+      `user: ${PEPA_BUY_QUESTION}`,
+      `assistant: ${PEPA_BUY_REFUSAL}`,
+    ]);
+  });
+
   it('greets, hears the visitor, replies, and releases the microphone and voice on stop', async () => {
     const { h, voice, microphone, quiet } = setup();
     const started = h.call.start('assistant-1');

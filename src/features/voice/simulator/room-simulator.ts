@@ -21,6 +21,11 @@ import {
   type SimulatorAudioFactory,
 } from './simulator-audio';
 import type { SimulatorFault } from './simulator-faults';
+import {
+  PEPA_BUY_QUESTION,
+  PEPA_BUY_REFUSAL,
+  PEPA_FIRST_MESSAGE,
+} from '../../../../assistant/pepa';
 
 /** Every delay of the simulated room, in milliseconds before `timeScale` applies. */
 export interface SimulatorTimings {
@@ -87,11 +92,13 @@ export interface SimulatorOptions {
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
 }
 
-export const SIMULATOR_GREETING =
-  "Ribbit! Welcome to my court. I'm Pepa. What shall we talk about?";
+export const SIMULATOR_GREETING = PEPA_FIRST_MESSAGE;
 export const SIMULATOR_VISITOR_LINE = 'Hello Pepa!';
+/** The visitor's canned turns; the second shows Pepa's guardrail, word for word as live. */
+const VISITOR_LINES = [SIMULATOR_VISITOR_LINE, PEPA_BUY_QUESTION];
 const REPLIES = [
   'A fine question for a fine guest. In my pond, every frog is royalty.',
+  PEPA_BUY_REFUSAL,
   'Ribbit. The meme stream flows strong today, my friend.',
   'Stay a while. The lily pads are warm and the gossip is fresh.',
 ];
@@ -479,7 +486,11 @@ class SimulatedRoom implements DailyLike {
           role: 'user',
           turn: this.turn,
         });
-        this.sendTranscript('user', 'partial', SIMULATOR_VISITOR_LINE.split(' ')[0] ?? '');
+        this.sendTranscript(
+          'user',
+          'partial',
+          (VISITOR_LINES[this.replies % VISITOR_LINES.length] ?? '').split(' ')[0] ?? '',
+        );
       }
       return;
     }
@@ -494,8 +505,9 @@ class SimulatedRoom implements DailyLike {
     this.visitorLoudMs = 0;
     this.visitorQuietMs = 0;
     this.sendServer({ type: 'speech-update', status: 'stopped', role: 'user', turn: this.turn });
-    this.sendTranscript('user', 'final', SIMULATOR_VISITOR_LINE);
-    this.conversation.push({ role: 'user', message: SIMULATOR_VISITOR_LINE });
+    const line = VISITOR_LINES[this.replies % VISITOR_LINES.length] ?? SIMULATOR_VISITOR_LINE;
+    this.sendTranscript('user', 'final', line);
+    this.conversation.push({ role: 'user', message: line });
     this.replyPending = true;
     this.after(this.timings.replyDelayMs, () => {
       this.replyPending = false;

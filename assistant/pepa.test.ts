@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PEPA_BUY_REFUSAL,
+  PEPA_FIRST_MESSAGE,
+  PEPA_GUARDRAILS,
+  PEPA_STILL_THERE,
+  PEPA_SYSTEM_PROMPT,
+  pepa,
+  pepaAssistant,
+} from './pepa';
+import { SIMULATOR_GREETING } from '../src/features/voice/simulator/room-simulator';
+
+describe("Pepa's definition", () => {
+  it('puts the guardrails into the system prompt', () => {
+    expect(pepa.model.messages[0]?.content).toBe(PEPA_SYSTEM_PROMPT);
+    expect(PEPA_SYSTEM_PROMPT).toContain(PEPA_GUARDRAILS);
+  });
+
+  it.each([
+    ['no financial advice', /never give financial advice/i],
+    ['no price predictions', /price predictions/i],
+    ['no seed phrases', /seed phrases/i],
+    ['no private keys', /private keys/i],
+    ['no wallet connections', /connect a wallet/i],
+    ['no payments', /payment/i],
+    ['says it is a meme token', /\$PEPA is a meme token/],
+    ['no impersonating the team', /never pretend to be the \$PEPA team/i],
+    ['steers back to the court', /steer back to the court/i],
+  ])('guardrail: %s', (_name, pattern) => {
+    expect(PEPA_GUARDRAILS).toMatch(pattern);
+  });
+
+  it('refuses the buy question without advice and names $PEPA a meme token', () => {
+    expect(PEPA_BUY_REFUSAL).toMatch(/never gives financial advice/);
+    expect(PEPA_BUY_REFUSAL).toMatch(/meme token/);
+    expect(PEPA_GUARDRAILS).toContain(PEPA_BUY_REFUSAL);
+  });
+
+  it('keeps recording off unless the maintainer opts in', () => {
+    expect(pepaAssistant({}).artifactPlan?.recordingEnabled).toBe(false);
+    expect(pepaAssistant({ PEPA_RECORDING: 'on' }).artifactPlan?.recordingEnabled).toBe(true);
+  });
+
+  it('limits calls to a few minutes and asks only for the messages the page reads', () => {
+    expect(pepa.maxDurationSeconds).toBeLessThanOrEqual(300);
+    expect(pepa.clientMessages).toEqual(['transcript', 'speech-update', 'status-update']);
+  });
+
+  it('checks in on a silent visitor with a named speech-timeout hook, at most twice', () => {
+    expect(pepa.hooks).toEqual([
+      {
+        name: 'pepa-still-there',
+        on: 'customer.speech.timeout',
+        options: { timeoutSeconds: 20, triggerMaxCount: 2, triggerResetMode: 'onUserSpeech' },
+        do: [{ type: 'say', exact: PEPA_STILL_THERE }],
+      },
+    ]);
+  });
+
+  it("the demo's simulated Pepa greets with the assistant's first message", () => {
+    expect(SIMULATOR_GREETING).toBe(pepa.firstMessage);
+    expect(SIMULATOR_GREETING).toBe(PEPA_FIRST_MESSAGE);
+  });
+});

@@ -1,0 +1,84 @@
+// Every request assistant:sync and key:restrict send, validated by Prism against the vendored spec.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrism } from '../../scripts/lib/prism.mjs';
+import { pepaAssistant } from '../../assistant/pepa';
+import { restrictKey } from '../../assistant/restrict-key';
+import { syncAssistant } from '../../assistant/sync';
+
+let prism: Awaited<ReturnType<typeof startPrism>>;
+const seen: { method: string; path: string; status: number; violations: string | null }[] = [];
+const recording: typeof fetch = async (input, init) => {
+  const request = new Request(input, init);
+  const response = await fetch(request);
+  seen.push({
+    method: request.method,
+    path: new URL(request.url).pathname,
+    status: response.status,
+    violations: response.headers.get('sl-violations'),
+  });
+  return response;
+};
+
+beforeAll(async () => {
+  prism = await startPrism({ quiet: true });
+});
+afterAll(async () => {
+  await prism?.stop();
+});
+
+describe('the go-live scripts against the provider contract', () => {
+  it('assistant:sync reads by name and by id and patches with requests the spec accepts', async () => {
+    seen.length = 0;
+    const byName = await syncAssistant({
+      privateKey: 'test-key',
+      baseUrl: prism.url,
+      assistant: pepaAssistant(),
+      fetch: recording,
+      log: () => {},
+    });
+    expect(byName.action).toBe('updated');
+    await syncAssistant({
+      privateKey: 'test-key',
+      baseUrl: prism.url,
+      assistant: pepaAssistant(),
+      assistantId: byName.id,
+      fetch: recording,
+      log: () => {},
+    });
+    expect(seen.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+      'GET /assistant',
+      `PATCH /assistant/${byName.id}`,
+      `GET /assistant/${byName.id}`,
+      `PATCH /assistant/${byName.id}`,
+    ]);
+    for (const entry of seen) {
+      expect(entry.status).toBeLessThan(300);
+      expect(entry.violations).toBeNull();
+    }
+  });
+
+  it('key:restrict lists keys and patches the public one with requests the spec accepts', async () => {
+    seen.length = 0;
+    const tokens = (await (
+      await fetch(`${prism.url}/token`, { headers: { authorization: 'Bearer test-key' } })
+    ).json()) as { id: string }[];
+    const result = await restrictKey({
+      privateKey: 'test-key',
+      publicKey: tokens[0]?.id,
+      siteUrl: 'https://pepa.example/',
+      assistantId: 'a1',
+      baseUrl: prism.url,
+      fetch: recording,
+      log: () => {},
+    });
+    expect(result).toBe('updated');
+    expect(seen.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+      'GET /token',
+      `PATCH /token/${tokens[0]?.id}`,
+    ]);
+    for (const entry of seen) {
+      expect(entry.status).toBeLessThan(300);
+      expect(entry.violations).toBeNull();
+    }
+  });
+});
