@@ -4,6 +4,33 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/**
+ * The architecture, enforced: the call library (src/lib) is framework-free and knows nothing of
+ * the site; a feature never reaches into another feature; pages are composed in src/app.
+ */
+const restricted = (patterns) => ['error', { patterns }];
+const LIBRARY_BOUNDARY = [
+  {
+    group: ['**/features/**', '**/app/**', '**/api/**', '**/config/**'],
+    message: 'The call library imports no feature, page, API layer or site configuration.',
+  },
+  {
+    group: ['react', 'react-dom', 'react/*', 'react-dom/*'],
+    message: 'The call library is framework-free.',
+  },
+];
+const FEATURES = ['landing', 'talk'];
+const featureBoundary = (feature) => [
+  {
+    group: FEATURES.filter((other) => other !== feature).flatMap((other) => [
+      `../${other}`,
+      `../${other}/**`,
+      `**/features/${other}/**`,
+    ]),
+    message: 'A feature does not import another feature; compose them in src/app.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -37,6 +64,24 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  {
+    files: ['src/lib/**/*.{ts,tsx}'],
+    ignores: ['src/lib/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': restricted(LIBRARY_BOUNDARY),
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='window'][property.name='location']",
+          message: 'The call library does not read the page address; the composition root does.',
+        },
+      ],
+    },
+  },
+  ...FEATURES.map((feature) => ({
+    files: [`src/features/${feature}/**/*.{ts,tsx}`],
+    rules: { 'no-restricted-imports': restricted(featureBoundary(feature)) },
+  })),
   {
     files: [
       'scripts/**/*.{js,mjs,ts}',

@@ -17,7 +17,7 @@ import {
   type SiteConfig,
   type SiteEnv,
 } from '../src/config/site-config';
-import { checkRoomUrl, roomUrlOf } from '../src/features/voice/room-url';
+import { checkRoomUrl, roomUrlOf } from '../src/lib/call/room-url';
 import { pepaAssistant } from './pepa';
 import { wantedRestrictions } from './restrict-key';
 import { diffAssistant, providerUrl } from './sync';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  PEPA_BUY_QUESTION,
   PEPA_BUY_REFUSAL,
+  PEPA_DEMO_PERSONA,
   PEPA_FIRST_MESSAGE,
   PEPA_GUARDRAILS,
   PEPA_STILL_THERE,
@@ -8,7 +10,6 @@ import {
   pepa,
   pepaAssistant,
 } from './pepa';
-import { SIMULATOR_GREETING } from '../src/features/voice/simulator/room-simulator';
 
 describe("Pepa's definition", () => {
   it('puts the guardrails into the system prompt', () => {
@@ -58,7 +59,11 @@ describe("Pepa's definition", () => {
   });
 
   it("the demo's simulated Pepa greets with the assistant's first message", () => {
-    expect(SIMULATOR_GREETING).toBe(pepa.firstMessage);
-    expect(SIMULATOR_GREETING).toBe(PEPA_FIRST_MESSAGE);
+    expect(PEPA_DEMO_PERSONA.firstMessage).toBe(pepa.firstMessage);
+    expect(PEPA_DEMO_PERSONA.firstMessage).toBe(PEPA_FIRST_MESSAGE);
+    expect(PEPA_DEMO_PERSONA.visitorLines).toContain(PEPA_BUY_QUESTION);
+    // The demo answers the buy question with the refusal written into the live prompt.
+    const asked = PEPA_DEMO_PERSONA.visitorLines.indexOf(PEPA_BUY_QUESTION);
+    expect(PEPA_DEMO_PERSONA.replies[asked]).toBe(PEPA_BUY_REFUSAL);
   });
 });

@@ -28,6 +28,21 @@ export const PEPA_STILL_THERE =
 /** Seconds of visitor silence, after Pepa finishes speaking, before she checks in. */
 export const PEPA_SILENCE_SECONDS = 20;
 
+/**
+ * Pepa as the offline demo plays her: the same first message, and the visitor's canned turns
+ * answered as she would, the buy question with her real refusal, word for word.
+ */
+export const PEPA_DEMO_PERSONA = {
+  firstMessage: PEPA_FIRST_MESSAGE,
+  visitorLines: ['Hello Pepa!', PEPA_BUY_QUESTION],
+  replies: [
+    'A fine question for a fine guest. In my pond, every frog is royalty.',
+    PEPA_BUY_REFUSAL,
+    'Ribbit. The meme stream flows strong today, my friend.',
+    'Stay a while. The lily pads are warm and the gossip is fresh.',
+  ],
+} as const;
+
 /** Said before Pepa hangs up. */
 export const PEPA_END_CALL_MESSAGE = 'Farewell from the court! Hop back any time. Ribbit!';
 

@@ -848,11 +848,9 @@ export type Call = {
         [key: string]: unknown;
     };
     /**
-     * Transport details.
+     * This is the transport of the call.
      */
-    transport?: {
-        [key: string]: unknown;
-    };
+    transport?: VapiWebsocketTransport | VonageTransport | TwilioTransport | VapiSipTransport | TelnyxTransport | VapiWebCallTransport;
     [key: string]: unknown;
 };
 
@@ -4579,6 +4577,164 @@ export type TokenRestrictions = {
      * Only relevant for `public` tokens.
      */
     allowTransientAssistant?: boolean;
+};
+
+export type VapiWebCallTransport = {
+    /**
+     * This is the conversation type of the call (ie, voice or chat).
+     */
+    conversationType?: 'voice';
+    /**
+     * Vapi web call transport provider
+     */
+    provider: 'daily';
+    /**
+     * This determines whether the daily room will be deleted and all participants will be kicked once the user leaves the room.
+     * If set to `false`, the room will be kept alive even after the user leaves, allowing clients to reconnect to the same room.
+     * If set to `true`, the room will be deleted and reconnection will not be allowed.
+     *
+     * Defaults to `true`.
+     */
+    roomDeleteOnUserLeaveEnabled?: boolean;
+    /**
+     * This is the URL of the web call.
+     */
+    callUrl?: string;
+    /**
+     * This is the SIP URI of the web call.
+     */
+    callSipUri?: string;
+};
+
+export type VapiWebsocketTransport = {
+    /**
+     * This is the conversation type of the call (ie, voice or chat).
+     */
+    conversationType?: 'voice';
+    /**
+     * Vapi websocket transport provider
+     */
+    provider: 'vapi.websocket';
+    /**
+     * This is the audio format of the call. Defaults to 16KHz raw pcm_s16le
+     */
+    audioFormat?: AudioFormat;
+};
+
+export type VapiSipTransport = {
+    /**
+     * This is the conversation type of the call (ie, voice or chat).
+     */
+    conversationType?: 'voice';
+    /**
+     * Vapi SIP transport provider
+     */
+    provider: 'vapi.sip';
+    /**
+     * This sets the timeout for outbound dial operations in seconds. This is the duration the call will ring before timing out.
+     *
+     * @default 60
+     */
+    dialTimeout?: number;
+    /**
+     * This is the call SID of the Vapi SIP call.
+     */
+    sbcCallSid?: string;
+    /**
+     * This is the call ID of the Vapi SIP call.
+     */
+    callSid?: string;
+};
+
+export type TwilioTransport = {
+    /**
+     * This is the conversation type of the call (ie, voice or chat).
+     */
+    conversationType?: 'voice';
+    /**
+     * Twilio transport provider
+     */
+    provider: 'twilio';
+    /**
+     * This is the account SID of the Twilio account.
+     */
+    accountSid?: string;
+    /**
+     * This is the call SID of the Twilio call.
+     */
+    callSid?: string;
+    /**
+     * This is the call token of the Twilio call.
+     */
+    callToken?: string;
+    /**
+     * This is the phone number from which the call was forwarded.
+     * Undefined if the call was not forwarded.
+     */
+    forwardedFrom?: string;
+};
+
+export type TelnyxTransport = {
+    /**
+     * This is the conversation type of the call (ie, voice or chat).
+     */
+    conversationType?: 'voice';
+    /**
+     * Telnyx transport provider
+     */
+    provider: 'telnyx';
+    /**
+     * This is the call control ID of the Telnyx call.
+     */
+    callControlId?: string;
+    /**
+     * This is the call leg ID of the Telnyx call.
+     */
+    callLegId?: string;
+    /**
+     * This is the call session ID of the Telnyx call.
+     */
+    callSessionId?: string;
+};
+
+export type VonageTransport = {
+    /**
+     * This is the conversation type of the call (ie, voice or chat).
+     */
+    conversationType?: 'voice';
+    /**
+     * Vonage transport provider
+     */
+    provider: 'vonage';
+    /**
+     * This is the conversation UUID of the Vonage call.
+     */
+    conversationUUID?: string;
+    /**
+     * This is the call ID of the Vonage call.
+     */
+    callUUID?: string;
+};
+
+export type AudioFormat = {
+    /**
+     * This is the sample rate of the call.
+     *
+     * @default 16000
+     */
+    sampleRate: number;
+    /**
+     * This is the audio format of the call.
+     *
+     * @default 'pcm_s16le'
+     */
+    format: 'pcm_s16le' | 'mulaw';
+    /**
+     * This is the container format of the call.
+     *
+     * @default 'raw'
+     */
+    container?: 'raw';
 };
 
 export type AssistantControllerFindAllData = {

@@ -276,9 +276,16 @@ export async function updateSpec({ url, root, repair = false }) {
   const offered = operationsOf(spec);
   const dropped = importedOperations(appRoot).filter(({ operation }) => !offered.has(operation));
   if (dropped.length > 0) {
-    const names = dropped.map((use) => `${use.operation} (${describeUse(use)})`);
+    // One entry per operation, naming every import of it.
+    const byOperation = new Map();
+    for (const use of dropped) {
+      byOperation.set(use.operation, [...(byOperation.get(use.operation) ?? []), use]);
+    }
+    const names = [...byOperation].map(
+      ([operation, uses]) => `${operation} (${uses.map(describeUse).join(', ')})`,
+    );
     throw new UpdateError(
-      `the new spec drops ${dropped.length === 1 ? 'an operation' : 'operations'} the app imports: ${names.join('; ')}`,
+      `the new spec drops ${byOperation.size === 1 ? 'an operation' : 'operations'} the app imports: ${names.join('; ')}`,
     );
   }
 

@@ -8,7 +8,8 @@ import { join, relative } from 'node:path';
 const APP_FOLDERS = ['src', 'assistant', 'scripts'];
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 const TEST = /\.test\.|\/test\//;
-const IMPORT = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]([^'"]*generated\/[^'"]*)['"]/g;
+const IMPORT =
+  /(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]([^'"]*generated\/[^'"]*)['"]/g;
 /** TanStack Query helpers are named after the SDK function they wrap. */
 const HELPER_SUFFIX = /(InfiniteOptions|InfiniteQueryKey|Options|QueryKey|Mutation)$/;
 

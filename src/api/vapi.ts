@@ -3,8 +3,10 @@
  * the app imports from here. It is loaded with the voice chat, so it pulls in the one SDK function
  * it needs and nothing else.
  */
-import { callControllerCreateWebCall } from '../../generated/sdk.gen';
+import { client } from '../../generated/client.gen';
 import type { Call, CallControllerCreateWebCallData } from '../../generated/types.gen';
+import type { CallError } from '../lib/call/call-events';
+import type { CallErrorSource } from '../lib/call/start-error';
 import { retryAfterMs } from './retry-after';
 
 export type { Call };
@@ -28,7 +30,7 @@ interface VapiApiErrorInit {
 }
 
 /** A failed provider request. `status` is 0 when there was no HTTP answer. */
-export class VapiApiError extends Error {
+export class VapiApiError extends Error implements CallErrorSource {
   override readonly name = 'VapiApiError';
   readonly kind: VapiApiErrorKind;
   readonly status: number;
@@ -47,6 +49,18 @@ export class VapiApiError extends Error {
     this.details = init.details;
     this.retryAfterMs = init.retryAfterMs ?? null;
   }
+
+  /** The call error a failed web-call request is, as the call library reports it. */
+  toCallError(): CallError {
+    return {
+      type: 'web-call-creation-error',
+      kind: this.kind,
+      ...(this.kind === 'http' ? { status: this.status, body: this.body } : {}),
+      ...(this.retryAfterMs === null ? {} : { retryAfterMs: this.retryAfterMs }),
+      message: this.message,
+      cause: this,
+    };
+  }
 }
 
 export function isVapiApiError(value: unknown): value is VapiApiError {
@@ -56,7 +70,6 @@ export function isVapiApiError(value: unknown): value is VapiApiError {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return value ? [value] : [];
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
@@ -106,29 +119,27 @@ function networkError(operation: string, cause: unknown): VapiApiError {
 }
 
 /**
- * Creates a web call (`POST /call/web`). Resolves with the Call (its `webCallUrl` is the room to
- * join); rejects only with a {@link VapiApiError}.
+ * The generated client throws whatever the error interceptors return. This one turns every
+ * failed request into a {@link VapiApiError}: the provider's answer (status, reason, Retry-After)
+ * or, with no answer at all, a network error.
  */
-export async function createWebCall(
-  body: CreateWebCallDto,
-  options: { signal?: AbortSignal } = {},
-): Promise<Call> {
-  const operation = 'Creating the web call';
-  let result: Awaited<ReturnType<typeof callControllerCreateWebCall>>;
-  try {
-    result = await callControllerCreateWebCall({ body, signal: options.signal });
-  } catch (cause) {
-    throw networkError(operation, cause);
-  }
-  const { data } = result;
-  // Typed by the spec's declared errors, but any body can arrive (the mock's problem+json too).
-  const error: unknown = 'error' in result ? result.error : undefined;
-  // The client types `response` as always present, yet leaves it out when fetch itself failed.
-  const response: Response | undefined = result.response;
-  if (!response) throw networkError(operation, error);
-  if (error !== undefined || !response.ok) throw httpError(operation, response, error);
-  if (!isRecord(data) || typeof data.id !== 'string') {
-    throw httpError(operation, response, data);
-  }
-  return data;
+export function toVapiApiError(
+  error: unknown,
+  response: Response | undefined,
+  request: Request | undefined,
+): VapiApiError {
+  if (error instanceof VapiApiError) return error;
+  const operation = request ? `${request.method} ${new URL(request.url).pathname}` : 'The request';
+  return response ? httpError(operation, response, error) : networkError(operation, error);
 }
+
+client.interceptors.error.use((error, response, request) =>
+  toVapiApiError(error, response ?? undefined, request),
+);
+
+/**
+ * `POST /call/web` as React Query runs it: the generated mutation options, spread into
+ * `useMutation` by the Talk to Pepa section. The client above points them at the provider (or the
+ * local mock) with the public key, and the abort signal travels in the variables.
+ */
+export { callControllerCreateWebCallMutation } from '../../generated/@tanstack/react-query.gen';

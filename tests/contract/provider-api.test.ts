@@ -2,6 +2,7 @@
 // app relies on (auth, validation, server errors, network failures) through `src/api/vapi.ts`.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { MutationFunctionContext } from '@tanstack/react-query';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findFreePort, startPrism } from '../../scripts/lib/prism.mjs';
 import {
@@ -250,7 +251,21 @@ describe('multipart upload', () => {
   });
 });
 
-describe('createWebCall (src/api/vapi.ts)', () => {
+/**
+ * `POST /call/web` as the Talk to Pepa section sends it: the generated mutation options' own
+ * function, which React Query runs with the variables (body and abort signal).
+ */
+function createWebCall(
+  module: VapiModule,
+  body: VapiApi.CreateWebCallDto,
+  signal?: AbortSignal,
+): Promise<VapiApi.Call> {
+  const { mutationFn } = module.callControllerCreateWebCallMutation();
+  if (!mutationFn) throw new Error('the generated mutation options have no mutationFn');
+  return mutationFn({ body, ...(signal ? { signal } : {}) }, {} as MutationFunctionContext);
+}
+
+describe('the web-call mutation (src/api/vapi.ts)', () => {
   it('creates a web call with the configured base URL and public key', async () => {
     const seen: Request[] = [];
     const call = await withRequestHook(
@@ -258,7 +273,7 @@ describe('createWebCall (src/api/vapi.ts)', () => {
         seen.push(request);
         return request;
       },
-      () => vapi.createWebCall({ assistantId: 'demo-pepa-assistant' }),
+      () => createWebCall(vapi, { assistantId: 'demo-pepa-assistant' }),
     );
 
     expect(seen[0]?.url).toBe(`${prism.url}/call/web`);
@@ -277,7 +292,7 @@ describe('createWebCall (src/api/vapi.ts)', () => {
         return request;
       },
       () =>
-        vapi.createWebCall({
+        createWebCall(vapi, {
           assistantId: 'demo-pepa-assistant',
           assistantOverrides: { artifactPlan: { videoRecordingEnabled: true } },
         }),
@@ -287,11 +302,9 @@ describe('createWebCall (src/api/vapi.ts)', () => {
   });
 
   it('surfaces the validation detail of an invalid body as a typed HTTP error', async () => {
-    const invalid = { roomDeleteOnUserLeaveEnabled: 'yes' } as unknown as Parameters<
-      VapiModule['createWebCall']
-    >[0];
+    const invalid = { roomDeleteOnUserLeaveEnabled: 'yes' } as unknown as VapiApi.CreateWebCallDto;
 
-    const error: unknown = await vapi.createWebCall(invalid).catch((caught: unknown) => caught);
+    const error: unknown = await createWebCall(vapi, invalid).catch((caught: unknown) => caught);
 
     expect(vapi.isVapiApiError(error)).toBe(true);
     if (!vapi.isVapiApiError(error)) return;
@@ -307,7 +320,7 @@ describe('createWebCall (src/api/vapi.ts)', () => {
         request.headers.set('Prefer', 'code=500');
         return request;
       },
-      () => vapi.createWebCall({ assistantId: 'demo-pepa-assistant' }),
+      () => createWebCall(vapi, { assistantId: 'demo-pepa-assistant' }),
     ).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(vapi.VapiApiError);
@@ -319,9 +332,11 @@ describe('createWebCall (src/api/vapi.ts)', () => {
     const controller = new AbortController();
     controller.abort();
 
-    const error: unknown = await vapi
-      .createWebCall({ assistantId: 'demo-pepa-assistant' }, { signal: controller.signal })
-      .catch((caught: unknown) => caught);
+    const error: unknown = await createWebCall(
+      vapi,
+      { assistantId: 'demo-pepa-assistant' },
+      controller.signal,
+    ).catch((caught: unknown) => caught);
 
     expect(vapi.isVapiApiError(error)).toBe(true);
     expect(vapi.isVapiApiError(error) && error.kind).toBe('network');
@@ -335,15 +350,15 @@ describe('createWebCall (src/api/vapi.ts)', () => {
     vi.stubEnv('VITE_VAPI_API_URL', `http://127.0.0.1:${closedPort}`);
     const offline = await import('../../src/api/vapi');
 
-    const error: unknown = await offline
-      .createWebCall({ assistantId: 'demo-pepa-assistant' })
-      .catch((caught: unknown) => caught);
+    const error: unknown = await createWebCall(offline, {
+      assistantId: 'demo-pepa-assistant',
+    }).catch((caught: unknown) => caught);
 
     expect(offline.isVapiApiError(error)).toBe(true);
     if (!offline.isVapiApiError(error)) return;
     expect(error.kind).toBe('network');
     expect(error.status).toBe(0);
     expect(error.body).toBeUndefined();
-    expect(error.message).toMatch(/^Creating the web call failed: /);
+    expect(error.message).toMatch(/^POST \/call\/web failed: /);
   });
 });

@@ -198,7 +198,7 @@ describe('npm run spec:update with the provider documents as published', () => {
 
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'spec:update: the new spec drops an operation the app imports: POST /call/web (callControllerCreateWebCall in src/api/vapi.ts); openapi/vapi.json left untouched.',
+      'spec:update: the new spec drops an operation the app imports: POST /call/web (callControllerCreateWebCallMutation in src/api/vapi.ts, callControllerCreateWebCall in assistant/doctor.ts); openapi/vapi.json left untouched.',
     );
     expect(await readFile(join(root, 'openapi', 'vapi.json'))).toEqual(before);
   });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { siteConfig } from '../../config/site';
+import { lazyOnce } from '../../lib/lazy-once';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import type { VoiceChatProps } from './voice-chat';
 
@@ -8,26 +9,16 @@ type VoiceChatModule = {
   prefetchCallRuntime(): void;
 };
 
-let voiceChat: Promise<VoiceChatModule> | null = null;
-
 /**
  * Loads the voice chat (the call object, React Query, toasts) once. Called as soon as the visitor
  * shows intent, so that the chunk is warm by the time they press the button.
  */
-export function loadVoiceChat(): Promise<VoiceChatModule> {
-  voiceChat ??= import('./voice-chat').then(
-    (module) => {
-      module.prefetchCallRuntime();
-      return module;
-    },
-    (error: unknown) => {
-      // Let the next attempt try again (offline for a moment, or a new deployment).
-      voiceChat = null;
-      throw error;
-    },
-  );
-  return voiceChat;
-}
+export const loadVoiceChat = lazyOnce<VoiceChatModule>(() =>
+  import('./voice-chat').then((module) => {
+    module.prefetchCallRuntime();
+    return module;
+  }),
+);
 
 const LOAD_FAILED_HINT = "The voice chat didn't load. Check your connection and try again.";
 

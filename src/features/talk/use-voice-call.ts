@@ -1,5 +1,6 @@
 import { useEffect, useReducer, useState } from 'react';
-import type { CallEvents, CallError } from '../voice/call-events';
+import type { CallEvents, CallError } from '../../lib/call/call-events';
+import type { StartOutcome } from '../../lib/call/start-error';
 import type { Handler } from 'mitt';
 import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state';
 
@@ -7,14 +8,8 @@ import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state'
 export interface VoiceCall<TCall = unknown> {
   readonly state: CallEvents['state-change']['state'];
   on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void;
-  start(
-    assistant: string,
-    assistantOverrides?: null,
-    squad?: null,
-    workflow?: null,
-    workflowOverrides?: null,
-    options?: { roomDeleteOnUserLeaveEnabled?: boolean },
-  ): Promise<TCall | null>;
+  /** Joins the web call `request` creates; its signal aborts the request when stopped. */
+  startWith(request: (signal: AbortSignal) => Promise<TCall>): Promise<StartOutcome<TCall>>;
   stop(): Promise<void>;
   end(): Promise<void>;
   setMuted(muted: boolean): void;

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import mitt, { type Handler } from 'mitt';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallEvents, CallState } from '../voice/call-events';
+import type { CallEvents, CallState } from '../../lib/call/call-events';
+import { CallStartError, type StartOutcome } from '../../lib/call/start-error';
 import { QUIET_MIC_HINT_MS, SLOW_START_HINT_MS } from './call-extras';
 import { DOUBLE_TAP_MS } from './talk-view';
 import type { VoiceCall } from './use-voice-call';
@@ -30,7 +31,10 @@ class FakeCall implements VoiceCall<{ id: string }> {
   readonly muted: boolean[] = [];
   ends = 0;
   stops = 0;
-  pending: Deferred<{ id: string } | null> | null = null;
+  pending: Deferred<StartOutcome<{ id: string }>> | null = null;
+  /** The signal the current start gave its web-call request. */
+  signal: AbortSignal | null = null;
+  private controller: AbortController | null = null;
 
   on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void {
     this.emitter.on(type, handler);
@@ -44,10 +48,14 @@ class FakeCall implements VoiceCall<{ id: string }> {
     this.state = state;
     this.emit('state-change', { state, previous });
   }
-  start(assistant: string): Promise<{ id: string } | null> {
-    this.starts.push(assistant);
+  startWith(request: (signal: AbortSignal) => Promise<{ id: string }>) {
+    this.starts.push('start');
     this.pending = deferred();
+    this.controller = new AbortController();
+    this.signal = this.controller.signal;
     this.setStateQuietly('starting');
+    // Like the call object: the request runs once, inside the start.
+    request(this.controller.signal).catch(() => undefined);
     return this.pending.promise;
   }
   /** The call object changes state synchronously inside start(). */
@@ -59,14 +67,16 @@ class FakeCall implements VoiceCall<{ id: string }> {
   connect(): void {
     this.setState('started');
     this.emit('call-start');
-    act(() => this.pending?.resolve({ id: 'call-1' }));
+    act(() => this.pending?.resolve({ status: 'started', call: { id: 'call-1' } }));
   }
   failStart(error: CallEvents['error']): void {
     this.emit('error', error);
     this.emit('call-start-failed', { stage: 'join', error, totalDurationMs: 5, timestamp: 1 });
     this.setState('ending');
     this.setState('idle');
-    act(() => this.pending?.resolve(null));
+    act(() =>
+      this.pending?.resolve({ status: 'failed', error: new CallStartError('join', error) }),
+    );
   }
   leave(): void {
     this.setState('ending');
@@ -78,7 +88,8 @@ class FakeCall implements VoiceCall<{ id: string }> {
     if (this.state === 'starting') {
       this.setStateQuietly('ending');
       this.setStateQuietly('idle');
-      this.pending?.resolve(null);
+      this.controller?.abort();
+      this.pending?.resolve({ status: 'stopped' });
     }
     return Promise.resolve();
   }
@@ -101,6 +112,17 @@ class FakeCall implements VoiceCall<{ id: string }> {
 
 let call: FakeCall;
 
+/** Every request the page sent, answered as the provider answers POST /call/web. */
+let sent: Request[] = [];
+const providerFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+  const request = new Request(input, init);
+  sent.push(request);
+  return new Response(JSON.stringify({ id: 'call-1', webCallUrl: 'https://pepa.daily.co/r' }), {
+    status: 201,
+    headers: { 'content-type': 'application/json' },
+  });
+};
+
 function renderChat(props: { pressedAt?: number } = {}) {
   const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
   const view = render(<VoiceChat createCall={() => call} {...props} />);
@@ -119,6 +141,8 @@ async function flush() {
 beforeEach(() => {
   vi.useFakeTimers();
   call = new FakeCall();
+  sent = [];
+  vi.stubGlobal('fetch', vi.fn(providerFetch));
 });
 
 afterEach(() => {
@@ -128,16 +152,38 @@ afterEach(() => {
     vi.runOnlyPendingTimers();
   });
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 describe('VoiceChat', () => {
+  it('creates the web call with one POST /call/web through the generated mutation, and aborts it when stopped', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    await flush();
+    expect(sent.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+      'POST /call/web',
+    ]);
+    const [request] = sent;
+    expect(request?.headers.get('authorization')).toBe('Bearer demo-public-key');
+    expect(await request?.clone().json()).toEqual({
+      assistantId: 'demo-pepa-assistant',
+      roomDeleteOnUserLeaveEnabled: false,
+    });
+    expect(call.signal?.aborted).toBe(false);
+
+    act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+    await user.click(mainButton('End Call'));
+    expect(call.signal?.aborted).toBe(true);
+    expect(sent).toHaveLength(1);
+  });
+
   it('shows each status, hint and toast of a whole call in order', async () => {
     const { user, unmount } = renderChat();
     expect(status()).toHaveTextContent('Ready to chat');
     expect(screen.getByText('Click the button below to start talking')).toBeInTheDocument();
 
     await user.click(mainButton('Start Talking'));
-    expect(call.starts).toEqual(['demo-pepa-assistant']);
+    expect(call.starts).toHaveLength(1);
     expect(status()).toHaveTextContent('Connecting to Pepa...');
     expect(mainButton('End Call')).toBeInTheDocument();
 

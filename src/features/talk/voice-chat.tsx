@@ -2,9 +2,10 @@ import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-q
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
+import { callControllerCreateWebCallMutation } from '../../api/vapi';
 import { siteConfig } from '../../config/site';
-import type { CallError } from '../voice/call-events';
-import { createPepaCall, loadCallRuntime } from './create-pepa-call';
+import type { StartOutcome } from '../../lib/call/start-error';
+import { createPepaCall, loadRoomFactory, pepaWebCallBody } from './voice-runtime';
 import { CallExtras } from './call-extras';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from './use-voice-call';
@@ -15,8 +16,11 @@ import { phaseOf } from './voice-state';
 
 /** Warms what a call needs next (the room runtime), so pressing the button goes straight out. */
 export function prefetchCallRuntime(): void {
-  loadCallRuntime().catch(() => undefined);
+  loadRoomFactory().catch(() => undefined);
 }
+
+/** React Query's key for the page's one mutation, `POST /call/web`. */
+export const WEB_CALL_MUTATION_KEY = ['web-call'] as const;
 
 /** The spec's toasts, word for word. */
 export const TOASTS = {
@@ -42,14 +46,6 @@ export function toastPositionAwayFrom(controls: Element | null): ToastPosition {
   if (!controls) return 'top-center';
   const { top, bottom } = controls.getBoundingClientRect();
   return (top + bottom) / 2 < window.innerHeight / 2 ? 'bottom-center' : 'top-center';
-}
-
-/** A start that ended without a call: why, as the call object reported it. */
-export class StartFailedError extends Error {
-  constructor(readonly callError: CallError | null) {
-    super(callError?.message ?? 'The call could not start');
-    this.name = 'StartFailedError';
-  }
 }
 
 function notificationsFor(place: () => void): VoiceNotifications {
@@ -134,42 +130,33 @@ function VoiceChatPanel({
   const [cooldownUntil, setCooldownUntil] = useState<number | null>(null);
   const endCooldown = useCallback(() => setCooldownUntil(null), []);
 
-  // The web-call mutation: the call object creates the web call through the generated client
-  // and joins its room; the section awaits the whole start. One call at a time: the call
-  // object refuses a second start, and the button ends a call instead of starting another.
-  const startCall = useMutation({
-    mutationKey: ['web-call'],
-    mutationFn: async () => {
-      let failure: CallError | null = null;
-      const unsubscribe = call.on('call-start-failed', ({ error }) => {
-        failure = error;
-      });
-      try {
-        // The room outlives a dropped visitor, so a lost connection can rejoin it.
-        const started = await call.start(siteConfig.voice.assistantId, null, null, null, null, {
-          roomDeleteOnUserLeaveEnabled: false,
-        });
-        if (!started && failure) throw new StartFailedError(failure);
-        return started;
-      } finally {
-        unsubscribe();
-      }
-    },
-    onSuccess: (started) => {
-      if (started) failuresInARow.current = 0;
-    },
-    onError: (error) => {
-      const view = describeStartFailure(error instanceof StartFailedError ? error.callError : null);
-      failuresInARow.current += 1;
-      const waitMs = cooldownMs(failuresInARow.current, view.retryAfterMs);
-      setCooldownUntil(waitMs > 0 ? Date.now() + waitMs : null);
-      if (view.microphoneToast) {
-        placeToasts();
-        toast.error(TOASTS.startFailed.title, { description: TOASTS.startFailed.description });
-      }
-    },
+  // The web-call mutation as the generated client describes it: React Query sends POST /call/web
+  // (once per start; the call object's signal aborts it when the visitor stops), the section
+  // awaits it, and the call object joins the Call it returns. One call at a time: the call object
+  // refuses a second start, and the button ends a call instead of starting another.
+  const { mutateAsync: createWebCall } = useMutation({
+    ...callControllerCreateWebCallMutation(),
+    mutationKey: WEB_CALL_MUTATION_KEY,
   });
-  const { mutate: start } = startCall;
+  const onOutcome = (outcome: StartOutcome<unknown>) => {
+    if (outcome.status === 'started') failuresInARow.current = 0;
+    if (outcome.status !== 'failed') return;
+    const view = describeStartFailure(outcome.error.cause);
+    failuresInARow.current += 1;
+    const waitMs = cooldownMs(failuresInARow.current, view.retryAfterMs);
+    setCooldownUntil(waitMs > 0 ? Date.now() + waitMs : null);
+    if (view.microphoneToast) {
+      placeToasts();
+      toast.error(TOASTS.startFailed.title, { description: TOASTS.startFailed.description });
+    }
+  };
+  const outcomeHandler = useRef(onOutcome);
+  outcomeHandler.current = onOutcome;
+  const start = useCallback(() => {
+    void call
+      .startWith((signal) => createWebCall({ body: pepaWebCallBody(), signal }))
+      .then((outcome) => outcomeHandler.current(outcome));
+  }, [call, createWebCall]);
 
   const endCall = useCallback(() => void call.end(), [call]);
 

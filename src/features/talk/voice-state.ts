@@ -1,4 +1,4 @@
-import type { CallError, CallState, ServerMessage } from '../voice/call-events';
+import type { CallError, CallState, ServerMessage } from '../../lib/call/call-events';
 import type { TalkPhase } from './talk-view';
 
 /** How many caption lines stay on screen. */

@@ -140,12 +140,15 @@ describe('the room URL', () => {
     ['only webCallUrl', { webCallUrl: 'https://pepa.daily.co/a' }, 'https://pepa.daily.co/a'],
     [
       'only transport.callUrl',
-      { transport: { callUrl: 'https://pepa.daily.co/b' } },
+      { transport: { provider: 'daily', callUrl: 'https://pepa.daily.co/b' } },
       'https://pepa.daily.co/b',
     ],
     [
       'both (webCallUrl wins)',
-      { webCallUrl: 'https://pepa.daily.co/a', transport: { callUrl: 'https://pepa.daily.co/b' } },
+      {
+        webCallUrl: 'https://pepa.daily.co/a',
+        transport: { provider: 'daily', callUrl: 'https://pepa.daily.co/b' },
+      },
       'https://pepa.daily.co/a',
     ],
   ])('joins the room of a Call with %s', async (_name, fields, url) => {

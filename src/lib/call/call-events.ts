@@ -202,3 +202,33 @@ export type CallEvents = {
 };
 
 export type CallEventName = keyof CallEvents;
+
+/**
+ * Every event name at run time, beside the map: harnesses and bridges subscribe to all of them
+ * from here. The `satisfies` check fails the build when the map gains a name this list lacks.
+ */
+export const CALL_EVENT_NAMES = [
+  'state-change',
+  'call-start',
+  'call-end',
+  'speech-start',
+  'speech-end',
+  'volume-level',
+  'local-volume-level',
+  'message',
+  'error',
+  'call-start-progress',
+  'call-start-success',
+  'call-start-failed',
+  'video',
+  'camera-error',
+  'network-quality-change',
+  'network-connection',
+  'daily-participant-updated',
+  'audio-playback-resumed',
+] as const satisfies readonly CallEventName[];
+
+type MissingEventNames = Exclude<CallEventName, (typeof CALL_EVENT_NAMES)[number]>;
+/** Compile-time proof that `CALL_EVENT_NAMES` lists every event of `CallEvents`. */
+export const ALL_EVENT_NAMES_LISTED: MissingEventNames extends never ? true : MissingEventNames =
+  true;

@@ -1,12 +1,12 @@
 import { SkipLink } from '../../components/ui/skip-link';
-import { TalkSection } from '../talk/talk-section';
-import { HeroSection } from './hero-section';
-import { MemeStreamSection } from './meme-stream-section';
-import { NavBar } from './nav-bar';
-import { PondSection } from './pond-section';
-import { SecretGrottoSection } from './secret-grotto-section';
-import { SiteFooter } from './site-footer';
-import { VanityLoungeSection } from './vanity-lounge-section';
+import { TalkSection } from '../../features/talk/talk-section';
+import { HeroSection } from '../../features/landing/hero-section';
+import { MemeStreamSection } from '../../features/landing/meme-stream-section';
+import { NavBar } from '../../features/landing/nav-bar';
+import { PondSection } from '../../features/landing/pond-section';
+import { SecretGrottoSection } from '../../features/landing/secret-grotto-section';
+import { SiteFooter } from '../../features/landing/site-footer';
+import { VanityLoungeSection } from '../../features/landing/vanity-lounge-section';
 
 export const MAIN_ID = 'main';
 

@@ -87,22 +87,3 @@ export function describeError(error: unknown): string {
   }
   return String(error);
 }
-
-/**
- * Turns a failure of POST /call/web into our error. The API client throws errors carrying
- * `kind` ('http' | 'network'), `status` and `body`; anything else is `unknown`.
- */
-export function toWebCallError(error: unknown): CallError {
-  const fields =
-    typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
-  const kind = fields.kind === 'http' || fields.kind === 'network' ? fields.kind : 'unknown';
-  return {
-    type: 'web-call-creation-error',
-    kind,
-    status: typeof fields.status === 'number' ? fields.status : undefined,
-    body: fields.body,
-    ...(typeof fields.retryAfterMs === 'number' ? { retryAfterMs: fields.retryAfterMs } : {}),
-    message: describeError(error),
-    cause: error,
-  };
-}

@@ -4,7 +4,6 @@ import {
   isMicrophoneDenied,
   isPermissionDeniedError,
   toNetworkQuality,
-  toWebCallError,
 } from './daily-payloads';
 
 describe('Daily payload conversion', () => {
@@ -39,17 +38,5 @@ describe('Daily payload conversion', () => {
   it('maps unknown network states to unknown', () => {
     expect(toNetworkQuality({ networkState: 'bad' })).toEqual({ state: 'bad', reasons: [] });
     expect(toNetworkQuality({ networkState: 'weird' })).toEqual({ state: 'unknown', reasons: [] });
-  });
-
-  it('keeps the kind, status and body of a web-call failure', () => {
-    expect(toWebCallError({ kind: 'http', status: 500, body: 'x', message: 'boom' })).toEqual({
-      type: 'web-call-creation-error',
-      kind: 'http',
-      status: 500,
-      body: 'x',
-      message: 'boom',
-      cause: { kind: 'http', status: 500, body: 'x', message: 'boom' },
-    });
-    expect(toWebCallError('nope')).toMatchObject({ kind: 'unknown', message: 'nope' });
   });
 });

@@ -1,5 +1,5 @@
 import { expect, vi } from 'vitest';
-import type { CallEventName, CallEvents } from '../call-events';
+import { CALL_EVENT_NAMES, type CallEventName, type CallEvents } from '../call-events';
 import { PepaCall, type PepaCallOptions, type WebCall } from '../pepa-call';
 import {
   ASSISTANT,
@@ -19,27 +19,6 @@ export const WEB_CALL: WebCall = {
   artifactPlan: { videoRecordingEnabled: false },
   assistant: { voice: { provider: 'vapi' } },
 };
-
-const EVENT_NAMES: CallEventName[] = [
-  'state-change',
-  'call-start',
-  'call-end',
-  'speech-start',
-  'speech-end',
-  'volume-level',
-  'local-volume-level',
-  'message',
-  'error',
-  'call-start-progress',
-  'call-start-success',
-  'call-start-failed',
-  'video',
-  'camera-error',
-  'network-quality-change',
-  'network-connection',
-  'daily-participant-updated',
-  'audio-playback-resumed',
-];
 
 /** One recorded event: `state:x`, `progress:stage:status`, a bare name, or `[name, payload]`. */
 export type Recorded = string | [string, unknown];
@@ -93,7 +72,7 @@ export function createHarness(overrides: Partial<PepaCallOptions> = {}) {
   });
   const events: Recorded[] = [];
   const payloads: Array<[CallEventName, unknown]> = [];
-  for (const name of EVENT_NAMES) {
+  for (const name of CALL_EVENT_NAMES) {
     call.on(name, (payload) => {
       events.push(record(name, payload));
       payloads.push([name, payload]);
@@ -124,7 +103,9 @@ export function createHarness(overrides: Partial<PepaCallOptions> = {}) {
     daily,
     configureNextDaily,
     /** Plays the room's side up to the assistant saying `listening`. */
-    async connect(start: () => Promise<WebCall | null> = () => call.start('assistant-1')) {
+    async connect<T = WebCall | null>(
+      start: () => Promise<T> = () => call.start('assistant-1') as Promise<T>,
+    ) {
       const result = start();
       await flush();
       const room = instances[instances.length - 1];

@@ -1,6 +1,7 @@
 import {
   PEPA_BUY_QUESTION,
   PEPA_BUY_REFUSAL,
+  PEPA_DEMO_PERSONA,
   PEPA_FIRST_MESSAGE,
 } from '../../../../assistant/pepa';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,12 +15,7 @@ import {
 import { FakeMediaStream } from '../test/fake-daily';
 import { CONNECTION_LOST_MESSAGE } from '../pepa-call';
 import type { DailyLike, DailyLikeEventName, DailyLikeHandler } from '../daily-types';
-import {
-  SIMULATOR_GREETING,
-  assistantLevelAt,
-  createSimulatorFactory,
-  type SimulatorOptions,
-} from './room-simulator';
+import { assistantLevelAt, createSimulatorFactory, type SimulatorOptions } from './room-simulator';
 import { createFakeAudio, createFakeGetUserMedia } from './test/simulator-fakes';
 
 beforeEach(() => {
@@ -37,10 +33,11 @@ afterEach(async () => {
   }
 });
 
-function setup(options: SimulatorOptions = {}) {
+function setup(options: Partial<SimulatorOptions> = {}) {
   const voice = createFakeAudio();
   const microphone = createFakeGetUserMedia();
   const createDailyCall = createSimulatorFactory({
+    persona: PEPA_DEMO_PERSONA,
     audio: voice.factory,
     getUserMedia: microphone.getUserMedia,
     ...options,
@@ -76,12 +73,12 @@ const GREETING: Recorded[] = [
     type: 'transcript',
     role: 'assistant',
     transcriptType: 'final',
-    transcript: SIMULATOR_GREETING,
+    transcript: PEPA_FIRST_MESSAGE,
   }),
   message({ type: 'speech-update', status: 'stopped', role: 'assistant', turn: 1 }),
   message({
     type: 'conversation-update',
-    messages: [{ role: 'assistant', message: SIMULATOR_GREETING }],
+    messages: [{ role: 'assistant', message: PEPA_FIRST_MESSAGE }],
   }),
   'speech-end',
 ];
@@ -116,10 +113,11 @@ const START: Recorded[] = [
 ];
 
 /** Records the room's own Daily events (levels left out) by wrapping the factory. */
-function recordRoom(options: SimulatorOptions = {}) {
+function recordRoom(options: Partial<SimulatorOptions> = {}) {
   const voice = createFakeAudio();
   const microphone = createFakeGetUserMedia();
   const factory = createSimulatorFactory({
+    persona: PEPA_DEMO_PERSONA,
     audio: voice.factory,
     getUserMedia: microphone.getUserMedia,
     ...options,
@@ -237,7 +235,7 @@ describe('the simulated room with the call object', () => {
       message({
         type: 'conversation-update',
         messages: [
-          { role: 'assistant', message: SIMULATOR_GREETING },
+          { role: 'assistant', message: PEPA_FIRST_MESSAGE },
           { role: 'user', message: 'Hello Pepa!' },
           { role: 'assistant', message: reply },
         ],
@@ -484,6 +482,7 @@ describe('the simulated room on its own', () => {
 
   it('fails the join clearly where there is no Web Audio and no voice was given', async () => {
     const factory = createSimulatorFactory({
+      persona: PEPA_DEMO_PERSONA,
       getUserMedia: createFakeGetUserMedia().getUserMedia,
     });
     const daily = await factory({ audioSource: true, videoSource: false, dailyConfig: {} });

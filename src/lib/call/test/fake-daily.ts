@@ -1,25 +1,18 @@
 import { vi } from 'vitest';
-import type {
-  DailyCallObjectOptions,
-  DailyLike,
-  DailyLikeEventName,
-  DailyLikeEvents,
-  DailyLikeHandler,
-  DailyLikeParticipant,
-} from '../daily-types';
-
-type AnyHandler = (payload: never) => void;
+import { DailyEventHub } from '../daily-facade';
+import type { DailyCallObjectOptions, DailyLike, DailyLikeParticipant } from '../daily-types';
 
 /**
  * Stubs exactly what the call object calls on Daily's call object. Each method is a `vi.fn`
  * so a test can assert its calls or swap its behaviour; `emit` plays Daily's side.
  */
-export class FakeDaily implements DailyLike {
-  readonly handlers = new Map<DailyLikeEventName, Set<AnyHandler>>();
+export class FakeDaily extends DailyEventHub implements DailyLike {
   destroyed = false;
   private micOn = true;
 
-  constructor(readonly options: DailyCallObjectOptions) {}
+  constructor(readonly options: DailyCallObjectOptions) {
+    super();
+  }
 
   join = vi.fn(
     async (_options: { url: string; subscribeToTracksAutomatically: boolean }): Promise<unknown> =>
@@ -57,33 +50,6 @@ export class FakeDaily implements DailyLike {
   setOutputDeviceAsync = vi.fn(
     async (_device: { outputDeviceId: string }): Promise<unknown> => undefined,
   );
-
-  on<E extends DailyLikeEventName>(event: E, handler: DailyLikeHandler<E>): this {
-    const set = this.handlers.get(event) ?? new Set<AnyHandler>();
-    set.add(handler as AnyHandler);
-    this.handlers.set(event, set);
-    return this;
-  }
-
-  off<E extends DailyLikeEventName>(event: E, handler: DailyLikeHandler<E>): this {
-    const set = this.handlers.get(event);
-    set?.delete(handler as AnyHandler);
-    if (set?.size === 0) this.handlers.delete(event);
-    return this;
-  }
-
-  /** Plays a Daily event to whoever listens. */
-  emit<E extends DailyLikeEventName>(event: E, payload: DailyLikeEvents[E]): void {
-    for (const handler of [...(this.handlers.get(event) ?? [])]) {
-      (handler as DailyLikeHandler<E>)(payload);
-    }
-  }
-
-  listenerCount(): number {
-    let count = 0;
-    for (const set of this.handlers.values()) count += set.size;
-    return count;
-  }
 
   /** The app messages sent so far, JSON parsed where they are JSON. */
   sentMessages(): unknown[] {

@@ -55,10 +55,8 @@ describe('the Daily seam', () => {
         readFileSync(file, 'utf8').replace(/import\s+type[^;]+;/g, ''),
       ),
     );
-    expect(loaders.map((file) => relative(root, file))).toEqual([
-      'features/voice/daily-factory.ts',
-    ]);
-    const source = readFileSync(join(root, 'features/voice/daily-factory.ts'), 'utf8');
+    expect(loaders.map((file) => relative(root, file))).toEqual(['lib/call/daily-factory.ts']);
+    const source = readFileSync(join(root, 'lib/call/daily-factory.ts'), 'utf8');
     expect(source.replace(/import\s+type[^;]+;/g, '')).not.toMatch(/^import .*daily-js/m);
   });
 });

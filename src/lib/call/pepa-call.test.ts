@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import type { CallError } from './call-events';
 import {
   CALL_OBJECT_UNAVAILABLE_MESSAGE,
   RECONNECT_URL_MESSAGE,
@@ -328,9 +329,25 @@ describe('stop and end during a start in flight', () => {
 });
 
 describe('start failures', () => {
+  /** A failed request as the API layer throws it: an error that says which call error it is. */
+  const apiFailure = (
+    message: string,
+    callError: Omit<CallError & { type: 'web-call-creation-error' }, 'message' | 'cause' | 'type'>,
+  ) => {
+    const failure: Error & { toCallError(): CallError } = Object.assign(new Error(message), {
+      toCallError: (): CallError => ({
+        type: 'web-call-creation-error',
+        ...callError,
+        message,
+        cause: failure,
+      }),
+    });
+    return failure;
+  };
+
   it('a web-call HTTP failure carries its kind and status, then cleans up and resolves null', async () => {
     const h = createHarness();
-    const failure = Object.assign(new Error('Unauthorized'), {
+    const failure = apiFailure('Unauthorized', {
       kind: 'http',
       status: 401,
       body: { message: 'Invalid key' },
@@ -362,15 +379,26 @@ describe('start failures', () => {
 
   it('a network failure is told apart from an HTTP one', async () => {
     const h = createHarness();
-    h.createWebCall.mockRejectedValueOnce(
-      Object.assign(new TypeError('Failed to fetch'), { kind: 'network' }),
-    );
+    h.createWebCall.mockRejectedValueOnce(apiFailure('Failed to fetch', { kind: 'network' }));
     await h.call.start('assistant-1');
     await flush();
     expect(h.payloads.find(([name]) => name === 'error')?.[1]).toMatchObject({
       type: 'web-call-creation-error',
       kind: 'network',
-      status: undefined,
+    });
+  });
+
+  it('a failure the request does not describe is an unknown web-call failure', async () => {
+    const h = createHarness();
+    const thrown = Object.assign(new Error('odd'), { kind: 'http', status: 500 });
+    h.createWebCall.mockRejectedValueOnce(thrown);
+    await h.call.start('assistant-1');
+    await flush();
+    expect(h.payloads.find(([name]) => name === 'error')?.[1]).toEqual({
+      type: 'web-call-creation-error',
+      kind: 'unknown',
+      message: 'odd',
+      cause: thrown,
     });
   });
 

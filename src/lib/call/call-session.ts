@@ -1,0 +1,66 @@
+import type { AssistantAudio } from './assistant-audio';
+import type { WebCall } from './call-options';
+import type { DailySession } from './daily-session';
+import { AssistantRecogniser } from './protocol';
+import type { SpeechDetector } from './speech-detector';
+import type { StartOutcome } from './start-error';
+import type { StartPipeline } from './start-pipeline';
+import { CallTimers } from './timers';
+
+/** A promise settled once, by whoever comes first. */
+export class Once<T> {
+  readonly promise: Promise<T>;
+  private resolveWith!: (value: T) => void;
+  private done = false;
+
+  constructor() {
+    this.promise = new Promise<T>((resolve) => {
+      this.resolveWith = resolve;
+    });
+  }
+
+  get settled(): boolean {
+    return this.done;
+  }
+
+  settle(value: T): void {
+    if (this.done) return;
+    this.done = true;
+    this.resolveWith(value);
+  }
+}
+
+/** Everything one start owns. A new start gets a new session, so nothing carries over. */
+export class CallSession<TCall extends WebCall> {
+  readonly controller = new AbortController();
+  readonly outcome = new Once<StartOutcome<TCall>>();
+  readonly listening = new Once<void>();
+  readonly timers = new CallTimers();
+  readonly assistant = new AssistantRecogniser();
+  readonly audio: AssistantAudio;
+  readonly speech: SpeechDetector;
+  readonly pipeline: StartPipeline;
+  webCall: TCall | null = null;
+  room: DailySession | null = null;
+  /** The room this call joined (checked), for a rejoin. */
+  roomUrl: string | null = null;
+  /** The server's `ended` status arrived, so the page need not say it. */
+  endedStatusSeen = false;
+  /** The visitor muted the microphone: nothing turns it back on but the visitor. */
+  muted = false;
+  /** The one teardown, once begun. */
+  teardown: Promise<void> | null = null;
+
+  constructor(
+    build: (session: CallSession<TCall>) => {
+      audio: AssistantAudio;
+      speech: SpeechDetector;
+      pipeline: StartPipeline;
+    },
+  ) {
+    const parts = build(this);
+    this.audio = parts.audio;
+    this.speech = parts.speech;
+    this.pipeline = parts.pipeline;
+  }
+}

@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUSY_MESSAGE, NO_WEB_CALL_CREATOR_MESSAGE, PepaCall } from './pepa-call';
+import { CallStartError } from './start-error';
+import {
+  START_TIME,
+  WEB_CALL,
+  createHarness,
+  deferred,
+  expectNothingLeft,
+  flush,
+} from './test/call-harness';
+import { FakeMediaStream } from './test/fake-daily';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(START_TIME);
+  vi.stubGlobal('MediaStream', FakeMediaStream);
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+});
+
+afterEach(async () => {
+  await expectNothingLeft();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('a typed start (startWith)', () => {
+  it('sends exactly one request and resolves started with the Call once Pepa listens', async () => {
+    const h = createHarness();
+    const request = vi.fn(async (_signal: AbortSignal) => WEB_CALL);
+    const outcome = await h.connect(() => h.call.startWith(request));
+    expect(outcome).toEqual({ status: 'started', call: WEB_CALL });
+    expect(request).toHaveBeenCalledTimes(1);
+    expect(h.createWebCall).not.toHaveBeenCalled();
+    await h.call.stop();
+  });
+
+  it('resolves failed with a CallStartError naming the stage and the call error', async () => {
+    const h = createHarness();
+    h.configureNextDaily((daily) => daily.join.mockRejectedValueOnce(new Error('room is gone')));
+    const outcome = await h.call.startWith(async () => WEB_CALL);
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.error).toBeInstanceOf(CallStartError);
+    expect(outcome.error.stage).toBe('join');
+    expect(outcome.error.cause).toMatchObject({
+      type: 'daily-call-join-error',
+      message: 'room is gone',
+    });
+    await flush();
+  });
+
+  it('tells a stop during the start apart from a failure, and aborts the request', async () => {
+    const h = createHarness();
+    const pending = deferred<typeof WEB_CALL>();
+    let signal: AbortSignal | undefined;
+    const outcome = h.call.startWith((given) => {
+      signal = given;
+      return pending.promise;
+    });
+    await flush();
+    expect(signal?.aborted).toBe(false);
+    await h.call.stop();
+    expect(signal?.aborted).toBe(true);
+    await expect(outcome).resolves.toEqual({ status: 'stopped' });
+    expect(h.payloads.some(([name]) => name === 'call-start-failed')).toBe(false);
+    pending.resolve(WEB_CALL);
+    await flush();
+    expect(h.factory).not.toHaveBeenCalled();
+  });
+
+  it('refuses a second start while one is under way, without a second request', async () => {
+    const h = createHarness();
+    const first = h.call.startWith(() => new Promise(() => undefined));
+    const second = vi.fn(async () => WEB_CALL);
+    await expect(h.call.startWith(second)).resolves.toEqual({ status: 'busy' });
+    expect(second).not.toHaveBeenCalled();
+    expect(h.events).toContain('progress:validation:failed');
+    expect(h.payloads).toContainEqual([
+      'call-start-progress',
+      expect.objectContaining({ stage: 'validation', status: 'failed', detail: BUSY_MESSAGE }),
+    ]);
+    await h.call.stop();
+    await expect(first).resolves.toEqual({ status: 'stopped' });
+  });
+
+  it('a Call with no room fails as a refused room, not as the microphone', async () => {
+    const h = createHarness();
+    const outcome = await h.call.startWith(async () => ({ id: 'call-9' }));
+    expect(outcome.status === 'failed' && outcome.error.cause).toMatchObject({
+      type: 'room-url-refused',
+      reason: 'missing',
+    });
+    await flush();
+  });
+
+  it("the provider SDK's start() needs the createWebCall option", async () => {
+    const { factory } = createHarness();
+    const call = new PepaCall({ createDailyCall: factory, logger: { warn() {}, error() {} } });
+    await expect(call.start('assistant-1')).rejects.toThrow(NO_WEB_CALL_CREATOR_MESSAGE);
+    expect(call.state).toBe('idle');
+  });
+});

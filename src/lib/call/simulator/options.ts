@@ -1,0 +1,78 @@
+import type { SimulatorAudioFactory } from './simulator-audio';
+import type { SimulatorFault } from './simulator-faults';
+
+/** Every delay of the simulated room, in milliseconds before `timeScale` applies. */
+export interface SimulatorTimings {
+  /** From `join()` to joined. */
+  joinMs: number;
+  /** From joined to the assistant entering the room. */
+  assistantJoinMs: number;
+  /** From subscribing to the assistant to its track starting. */
+  trackStartMs: number;
+  /** From `playable` to `listening`. */
+  listeningMs: number;
+  /** From `listening` to the greeting. */
+  greetingDelayMs: number;
+  /** How long the greeting is spoken. */
+  greetingMs: number;
+  /** From the visitor falling silent to the reply. */
+  replyDelayMs: number;
+  /** How long a reply is spoken. */
+  replyMs: number;
+  /** Spoken time per word of a `say` message. */
+  sayMsPerWord: number;
+  /** Loud microphone time that counts as the visitor speaking. */
+  visitorSpeechMs: number;
+  /** Quiet microphone time that counts as the visitor having finished. */
+  visitorSilenceMs: number;
+  /** From `startRecording` to `recording-started`. */
+  recordingStartMs: number;
+  /** From the greeting's end to a scheduled fault. */
+  faultDelayMs: number;
+  /** How long a network interruption lasts. */
+  networkOutageMs: number;
+  /** From the server's `ended` status (or `end-call`) to leaving the meeting. */
+  leaveMs: number;
+}
+
+export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = {
+  joinMs: 300,
+  assistantJoinMs: 200,
+  trackStartMs: 50,
+  listeningMs: 250,
+  greetingDelayMs: 300,
+  greetingMs: 2000,
+  replyDelayMs: 600,
+  replyMs: 1600,
+  sayMsPerWord: 300,
+  visitorSpeechMs: 200,
+  visitorSilenceMs: 700,
+  recordingStartMs: 600,
+  faultDelayMs: 1000,
+  networkOutageMs: 2000,
+  leaveMs: 300,
+};
+
+/** Who the simulated assistant is: its first message and the canned conversation. */
+export interface SimulatorPersona {
+  firstMessage: string;
+  /** The visitor's turns, in order (the transcript of what the microphone "said"). */
+  visitorLines: readonly string[];
+  /** The assistant's replies, in order. */
+  replies: readonly string[];
+}
+
+export interface SimulatorOptions {
+  /** Who the assistant is; the page passes the real assistant's persona (assistant/pepa.ts). */
+  persona: SimulatorPersona;
+  /** Faults to play; see `parseSimulatorFaults` to read them from the URL. */
+  faults?: readonly SimulatorFault[];
+  /** Multiplies every delay: 0.1 runs the room ten times faster. Default 1. */
+  timeScale?: number;
+  /** Overrides single delays (before `timeScale`). */
+  timings?: Partial<SimulatorTimings>;
+  /** Pepa's voice and the microphone meter. Default: Web Audio, where it exists. */
+  audio?: SimulatorAudioFactory;
+  /** Default: `navigator.mediaDevices.getUserMedia`. */
+  getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
+}

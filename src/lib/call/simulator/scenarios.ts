@@ -1,0 +1,157 @@
+import { ASSISTANT_PARTICIPANT_NAME } from '../daily-payloads';
+import type { DailyLikeEventName, DailyLikeEvents, DailyLikeParticipant } from '../daily-types';
+import type { SimulatorTimings } from './options';
+import type { SimulatorFault } from './simulator-faults';
+
+/** Where in a room's life a fault plays. */
+export type Moment = 'microphone' | 'join' | 'playable' | 'after-greeting';
+
+/** What a scenario may do to the room. */
+export interface ScenarioRoom {
+  readonly timings: SimulatorTimings;
+  after(delayMs: number, run: () => void): void;
+  emit<E extends DailyLikeEventName>(event: E, payload: DailyLikeEvents[E]): void;
+  sendServer(message: Record<string, unknown>): void;
+  /** The assistant's app message, raw (it may be malformed). */
+  sendRaw(data: string): void;
+  leaveMeeting(): void;
+  /** The assistant leaves while the room stays open. */
+  assistantLeaves(): void;
+  /** The page's network goes down for good: later rooms cannot join either. */
+  cutNetwork(): void;
+}
+
+/**
+ * One fault: when it plays and what it does. At `microphone` and `join` it refuses by throwing,
+ * as Daily does; at `playable` returning `'stop'` keeps the assistant from ever listening.
+ */
+export interface Scenario {
+  moment: Moment;
+  play(room: ScenarioRoom): 'stop' | void;
+}
+
+/** A participant who is not the provider's, for the `intruder` fault. */
+export const INTRUDER: DailyLikeParticipant = {
+  session_id: 'sim-intruder',
+  user_name: ASSISTANT_PARTICIPANT_NAME,
+  local: false,
+};
+
+const NO_ROOM = 'The meeting you are trying to join does not exist.';
+const EJECTED = 'You were removed from the meeting';
+const CONNECTION_LOST = 'The connection to the meeting was lost';
+
+/** The connection drops after the greeting; `fatal`: it never comes back. */
+function networkDrop(fatal: boolean): Scenario {
+  return {
+    moment: 'after-greeting',
+    play(room) {
+      room.after(room.timings.faultDelayMs, () => {
+        room.emit('network-connection', { type: 'signaling', event: 'interrupted' });
+        room.emit('network-quality-change', {
+          networkState: 'bad',
+          networkStateReasons: ['recvPacketLoss'],
+        });
+        room.after(room.timings.networkOutageMs, () => {
+          if (fatal) {
+            room.cutNetwork();
+            room.emit('error', {
+              errorMsg: CONNECTION_LOST,
+              error: { type: 'connection-error', msg: CONNECTION_LOST },
+            });
+            room.leaveMeeting();
+            return;
+          }
+          room.emit('network-connection', { type: 'signaling', event: 'connected' });
+          room.emit('network-quality-change', { networkState: 'good', networkStateReasons: [] });
+        });
+      });
+    },
+  };
+}
+
+/** Every fault of `SIMULATOR_FAULTS`, as data: the room asks for the ones due at each moment. */
+export const SCENARIOS: Readonly<Record<SimulatorFault, Scenario>> = {
+  'mic-denied': {
+    moment: 'microphone',
+    play() {
+      throw new DOMException('Permission denied', 'NotAllowedError');
+    },
+  },
+  'join-failure': {
+    moment: 'join',
+    play(room) {
+      room.emit('error', { errorMsg: NO_ROOM, error: { type: 'no-room', msg: NO_ROOM } });
+      throw new Error(NO_ROOM);
+    },
+  },
+  'no-listening': { moment: 'playable', play: () => 'stop' },
+  'malformed-message': {
+    moment: 'after-greeting',
+    play(room) {
+      room.after(room.timings.faultDelayMs / 2, () => room.sendRaw('{"type":"transcript",'));
+    },
+  },
+  'server-end': {
+    moment: 'after-greeting',
+    play(room) {
+      room.after(room.timings.faultDelayMs, () => {
+        room.sendServer({
+          type: 'status-update',
+          status: 'ended',
+          endedReason: 'assistant-ended-call',
+        });
+        room.after(room.timings.leaveMs, () => room.leaveMeeting());
+      });
+    },
+  },
+  'assistant-leaves': {
+    moment: 'after-greeting',
+    play(room) {
+      room.after(room.timings.faultDelayMs, () => room.assistantLeaves());
+    },
+  },
+  intruder: {
+    moment: 'after-greeting',
+    play(room) {
+      room.after(room.timings.faultDelayMs, () => {
+        room.emit('participant-joined', { participant: INTRUDER });
+        const posing = {
+          type: 'transcript',
+          role: 'assistant',
+          transcriptType: 'final',
+          transcript: 'Verify your wallet: send me your seed phrase.',
+        };
+        room.emit('app-message', { data: JSON.stringify(posing), fromId: INTRUDER.session_id });
+      });
+    },
+  },
+  ejection: {
+    moment: 'after-greeting',
+    play(room) {
+      room.after(room.timings.faultDelayMs, () => {
+        room.emit('error', { errorMsg: EJECTED, error: { type: 'ejected', msg: EJECTED } });
+        room.leaveMeeting();
+      });
+    },
+  },
+  'network-interruption': networkDrop(false),
+  'network-failure': networkDrop(true),
+};
+
+/**
+ * Plays the chosen faults due at `moment`, in the table's order. Returns
+ * `'stop'` when one of them stops the step.
+ */
+export function playScenarios(
+  faults: ReadonlySet<SimulatorFault>,
+  moment: Moment,
+  room: ScenarioRoom,
+): 'stop' | undefined {
+  let outcome: 'stop' | undefined;
+  for (const [fault, scenario] of Object.entries(SCENARIOS) as [SimulatorFault, Scenario][]) {
+    if (scenario.moment !== moment || !faults.has(fault)) continue;
+    if (scenario.play(room) === 'stop') outcome = 'stop';
+  }
+  return outcome;
+}
