@@ -1,6 +1,7 @@
 import type { ReactNode, Ref } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
 import { MicIcon, MicOffIcon } from '../../components/ui/icons';
+import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../config/privacy';
 
 /** What the visitor sees of a call. Derived from the call object's events, never stored apart. */
 export type TalkPhase =
@@ -51,9 +52,14 @@ export interface TalkViewProps {
   resting?: boolean;
   /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
   muted?: boolean;
+  /** Whether calls are recorded: said in the notice beside Start Talking. */
+  recording?: boolean;
   /** Call extras under the button: controls, captions, notices. */
   children?: ReactNode;
 }
+
+/** The notice's id, which describes the Start Talking button. */
+export const CALL_NOTICE_ID = 'talk-call-notice';
 
 /**
  * The Talk to Pepa panel: avatar, status, hint and the one button. The prerendered page shows it
@@ -68,6 +74,7 @@ export function TalkView({
   controlsRef,
   muted = false,
   resting: restingAsked = false,
+  recording = false,
   children,
 }: TalkViewProps) {
   const { status, hint } = PHASE_TEXT[phase];
@@ -139,6 +146,7 @@ export function TalkView({
           type="button"
           onClick={resting ? undefined : onPrimary}
           aria-disabled={resting || undefined}
+          aria-describedby={inCall ? undefined : CALL_NOTICE_ID}
           className={buttonClass(
             inCall ? 'outline' : 'gold',
             'lg',
@@ -148,6 +156,18 @@ export function TalkView({
           <MicIcon className="size-5" />
           {inCall ? 'End Call' : 'Start Talking'}
         </button>
+        {!inCall && (
+          // Before the microphone opens: who processes the voice, and whether calls are kept.
+          <p id={CALL_NOTICE_ID} className="relative mx-auto mt-4 max-w-sm text-xs text-mist">
+            {callNotice(recording)}{' '}
+            <a
+              href={`#${PRIVACY_ANCHOR}`}
+              className="font-semibold text-gold-200 underline underline-offset-2 hover:text-gold-100"
+            >
+              {PRIVACY_LINK_TEXT}
+            </a>
+          </p>
+        )}
         {children}
       </div>
     </div>

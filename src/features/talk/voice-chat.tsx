@@ -118,10 +118,14 @@ function VoiceChatPanel({
   }) {
   const controlsRef = useRef<HTMLDivElement>(null);
   const placeToasts = () => onPlaceToasts(controlsRef.current);
-  const { call, state, setMuted } = useVoiceCall(createCall, notificationsFor(placeToasts), {
-    // Starting at once: show it from the first frame rather than flash 'Ready to chat'.
-    starting: pressedAt !== undefined,
-  });
+  const { call, state, setMuted, sendText, setTypingNext } = useVoiceCall(
+    createCall,
+    notificationsFor(placeToasts),
+    {
+      // Starting at once: show it from the first frame rather than flash 'Ready to chat'.
+      starting: pressedAt !== undefined,
+    },
+  );
   const phase = phaseOf(state);
   const lastPress = useRef(pressedAt ?? Number.NEGATIVE_INFINITY);
   const primaryRef = useRef<HTMLButtonElement>(null);
@@ -152,11 +156,17 @@ function VoiceChatPanel({
   };
   const outcomeHandler = useRef(onOutcome);
   outcomeHandler.current = onOutcome;
-  const start = useCallback(() => {
-    void call
-      .startWith((signal) => createWebCall({ body: pepaWebCallBody(), signal }))
-      .then((outcome) => outcomeHandler.current(outcome));
-  }, [call, createWebCall]);
+  const start = useCallback(
+    (typing = false) => {
+      setTypingNext(typing);
+      void call
+        .startWith((signal) => createWebCall({ body: pepaWebCallBody(), signal }), {
+          microphone: !typing,
+        })
+        .then((outcome) => outcomeHandler.current(outcome));
+    },
+    [call, createWebCall, setTypingNext],
+  );
 
   const endCall = useCallback(() => void call.end(), [call]);
 
@@ -202,6 +212,7 @@ function VoiceChatPanel({
       onPrimary={onPrimary}
       volume={state.volume}
       demo={siteConfig.voice.mode === 'demo'}
+      recording={siteConfig.voice.recording}
       primaryRef={primaryRef}
       controlsRef={controlsRef}
       muted={inCall && state.muted}
@@ -217,8 +228,23 @@ function VoiceChatPanel({
       <CallExtras
         phase={phase}
         state={state}
+        limitSeconds={siteConfig.voice.maxCallSeconds}
         onToggleMute={() => setMuted(!state.muted)}
         onResumeAudio={() => void call.resumeAudio()}
+        onSendText={sendText}
+        onMicrophone={(deviceId) =>
+          void call.setInputDevicesAsync({ audioDeviceId: deviceId }).catch(() => undefined)
+        }
+        onSpeaker={(deviceId) =>
+          void call.setOutputDeviceAsync({ outputDeviceId: deviceId }).catch(() => undefined)
+        }
+        microphoneTrouble={
+          !inCall &&
+          cooldownUntil === null &&
+          state.failure !== null &&
+          describeStartFailure(state.failure).microphoneToast
+        }
+        onTypeInstead={() => start(true)}
       />
     </TalkView>
   );
