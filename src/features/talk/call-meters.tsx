@@ -35,11 +35,10 @@ export function CallTimeLeft({ since, limitSeconds }: { since: number; limitSeco
         {formatClock(left)}
         <span className="text-xs text-mist"> left</span>
       </span>
-      {warning && (
-        <p role="status" className="basis-full text-center text-sm text-gold-100">
-          {LIMIT_WARNING}
-        </p>
-      )}
+      {/* Always present, so the warning is announced when it appears. */}
+      <p aria-live="polite" className="basis-full text-center text-sm text-gold-100 empty:hidden">
+        {warning ? LIMIT_WARNING : ''}
+      </p>
     </>
   );
 }

@@ -91,7 +91,11 @@ export function TalkView({
           Demo
         </span>
       )}
-      <div className="relative mx-auto mt-10 grid aspect-square w-48 max-w-full place-items-center sm:w-56">
+      {/* In a call, a phone shows a smaller Pepa, so the status, the controls and the latest
+          captions fit on one screen. */}
+      <div
+        className={`relative mx-auto grid aspect-square max-w-full place-items-center sm:mt-10 sm:w-56 ${inCall ? 'mt-2 w-28' : 'mt-10 w-48'}`}
+      >
         <span
           aria-hidden="true"
           className="absolute inset-0 rounded-full border border-gold-300/40 motion-safe:animate-halo"
@@ -115,7 +119,7 @@ export function TalkView({
             height={AVATAR_SIZE}
             loading="lazy"
             decoding="async"
-            className="aspect-square w-40 max-w-full rounded-full bg-court-900 sm:w-48"
+            className={`aspect-square max-w-full rounded-full bg-court-900 sm:w-48 ${inCall ? 'w-24' : 'w-40'}`}
           />
         </span>
       </div>
@@ -124,7 +128,7 @@ export function TalkView({
         role="status"
         aria-live="polite"
         data-phase={phase}
-        className="relative mt-8 inline-flex items-center gap-2.5 rounded-full border border-court-500/60 bg-court-950/60 px-4 py-1.5 text-sm font-semibold text-court-300"
+        className={`relative inline-flex items-center gap-2.5 rounded-full border border-court-500/60 bg-court-950/60 px-4 py-1.5 text-sm font-semibold text-court-300 sm:mt-8 ${inCall ? 'mt-4' : 'mt-8'}`}
       >
         <span aria-hidden="true" className={`size-2 rounded-full ${DOT_CLASS[phase]}`} />
         {status}
@@ -138,7 +142,7 @@ export function TalkView({
           Muted: Pepa can&apos;t hear you
         </p>
       )}
-      <p className="relative mt-4 min-h-6 text-mist">{hint}</p>
+      <p className={`relative min-h-6 text-mist sm:mt-4 ${inCall ? 'mt-2' : 'mt-4'}`}>{hint}</p>
 
       <div ref={controlsRef}>
         <button
@@ -150,7 +154,7 @@ export function TalkView({
           className={buttonClass(
             inCall ? 'outline' : 'gold',
             'lg',
-            'relative mt-8 w-full max-w-52 sm:w-auto sm:max-w-none sm:min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70',
+            `relative w-full max-w-52 sm:mt-8 sm:w-auto sm:max-w-none sm:min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70 ${inCall ? 'mt-4' : 'mt-8'}`,
           )}
         >
           <MicIcon className="size-5" />

@@ -50,23 +50,27 @@ export function LiveCaptions({ state }: { state: VoiceState }) {
     <div
       ref={follow.ref}
       onScroll={follow.onScroll}
-      className="max-h-40 w-full overflow-y-auto text-left text-sm wrap-anywhere"
-      data-testid="captions-panel"
+      role="log"
+      aria-live="polite"
+      aria-label="Captions"
+      // The panel scrolls, so it must be reachable by keyboard.
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+      tabIndex={0}
+      className="max-h-40 w-full space-y-1.5 overflow-y-auto text-left text-sm wrap-anywhere"
     >
-      <div role="log" aria-live="polite" aria-label="Captions" className="space-y-1.5">
-        {transcript.map((line) => (
-          <p key={line.id} className={SPEAKER_CLASS[line.role]}>
-            <span className="font-semibold">{SPEAKER[line.role]}</span>
-            {captionText(line.text)}
-          </p>
-        ))}
-      </div>
+      {transcript.map((line) => (
+        <p key={line.id} className={SPEAKER_CLASS[line.role]}>
+          <span className="font-semibold">{SPEAKER[line.role]}</span>
+          {captionText(line.text)}
+        </p>
+      ))}
+      {/* Words still forming: shown, not announced (the finished line is). */}
       {forming.map((role) => (
         <p
           key={role}
           aria-hidden="true"
           data-testid="partial-caption"
-          className={`mt-1.5 italic opacity-75 ${SPEAKER_CLASS[role]}`}
+          className={`italic opacity-75 ${SPEAKER_CLASS[role]}`}
         >
           <span className="font-semibold">{SPEAKER[role]}</span>
           {captionText(partials[role] ?? '')}…
@@ -157,7 +161,8 @@ export function CallTranscript({ lines }: { lines: readonly TranscriptLine[] }) 
           {DOWNLOAD_TRANSCRIPT}
         </button>
       </div>
-      <p role="status" aria-live="polite" className="sr-only">
+      {/* A live region, not a second status: the panel's one status is the call's. */}
+      <p aria-live="polite" className="sr-only" data-testid="transcript-announcement">
         {announcement}
       </p>
     </section>
