@@ -15,6 +15,8 @@ export const TRANSCRIPT_COPIED = 'Transcript copied';
 export const TRANSCRIPT_COPY_REFUSED =
   'Your browser did not allow copying. The transcript is selected: copy it with your device.';
 export const TRANSCRIPT_FILE_NAME = 'pepa-conversation.txt';
+/** How long the copy button reads 'Copied'. */
+export const COPIED_MS = 2000;
 
 const SPEAKER: Record<Speaker, string> = { assistant: 'Pepa: ', user: 'You: ' };
 const SPEAKER_CLASS: Record<Speaker, string> = {
@@ -91,6 +93,13 @@ export function CallTranscript({ lines }: { lines: readonly TranscriptLine[] }) 
   const [announcement, setAnnouncement] = useState('');
   const textRef = useRef<HTMLDivElement>(null);
   const text = transcriptText(lines);
+
+  // 'Copied' reverts after a moment; no timer outlives the panel.
+  useEffect(() => {
+    if (copy !== 'copied') return;
+    const timer = window.setTimeout(() => setCopy('idle'), COPIED_MS);
+    return () => window.clearTimeout(timer);
+  }, [copy]);
 
   useEffect(() => {
     if (copy !== 'refused' || !textRef.current) return;
