@@ -102,7 +102,10 @@ test.describe("the visitor's Pepa", () => {
     await expectStatusesSeen(page, ['Connecting to Pepa...', 'Listening...']);
 
     // Pepa's greeting forms word by word before it lands as a line.
-    await expect(captions.getByText(/Ribbit! Welcome to my court/)).toBeVisible();
+    // The finished line (not the dimmed partial): the greeting has landed.
+    await expect(
+      captions.locator('p:not([aria-hidden])').filter({ hasText: 'Ribbit! Welcome to my court' }),
+    ).toBeVisible();
     const partials = await page.evaluate(
       () => (window as unknown as { __partials: string[] }).__partials,
     );
@@ -131,7 +134,7 @@ test.describe("the visitor's Pepa", () => {
 
     await typeField.fill('Should I buy?');
     await typeField.press('Enter');
-    await expect(captions.getByText('Should I buy?')).toBeVisible();
+    await expect(captions.getByText('You: Should I buy?', { exact: true })).toBeVisible();
     await expectAnswered(page, 'Should I buy?');
     // Phone first: the status, the controls and the latest caption fit on one screen below the
     // navigation bar (4rem), so a visitor never scrolls to follow the call.
@@ -165,7 +168,9 @@ test.describe("the visitor's Pepa", () => {
     await section.getByRole('button', { name: 'Copy transcript' }).click();
     await expect(section.getByTestId('transcript-announcement')).toHaveText('Transcript copied');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    expect(copied.split('\n')[0]).toBe(
+    // The whole conversation as shown, one line per turn.
+    expect(copied).toBe((await transcript.locator('p').allTextContents()).join('\n'));
+    expect(copied).toContain(
       "Pepa: Ribbit! Welcome to my court. I'm Pepa. What shall we talk about?",
     );
 
@@ -192,7 +197,7 @@ test.describe("the visitor's Pepa", () => {
     await expect(section.getByRole('button', { name: 'Mute' })).toHaveCount(0);
     await typeField.fill('Hello from the train');
     await typeField.press('Enter');
-    await expect(captions.getByText('Hello from the train')).toBeVisible();
+    await expect(captions.getByText('You: Hello from the train', { exact: true })).toBeVisible();
     await expectAnswered(page, 'Hello from the train');
     await shot(page, testInfo, 'typing-only');
     await expectNoAxeViolations(page);

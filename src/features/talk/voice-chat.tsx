@@ -38,14 +38,19 @@ const TOAST_OFFSET = { top: 'calc(4rem + 12px)', bottom: '16px' };
 
 type ToastPosition = 'top-center' | 'bottom-center';
 
+/** The band a top toast takes: below the navigation bar (4rem + 12px), one toast tall. */
+const TOP_TOAST_BAND_PX = 64 + 12 + 110;
+
 /**
- * Where a toast covers none of the call controls: in the half of the screen they are not in.
- * Measured when a toast is about to show, since the visitor may have scrolled.
+ * Where a toast covers none of the call controls. What the panel adds under the button (the
+ * microphone help, typing instead, the transcript) grows downward, often after the toast shows;
+ * so the toast goes to the top whenever the controls start below the top toast's band, and to the
+ * bottom only when they reach up into it. Measured when a toast is about to show, since the
+ * visitor may have scrolled.
  */
 export function toastPositionAwayFrom(controls: Element | null): ToastPosition {
   if (!controls) return 'top-center';
-  const { top, bottom } = controls.getBoundingClientRect();
-  return (top + bottom) / 2 < window.innerHeight / 2 ? 'bottom-center' : 'top-center';
+  return controls.getBoundingClientRect().top >= TOP_TOAST_BAND_PX ? 'top-center' : 'bottom-center';
 }
 
 function notificationsFor(place: () => void): VoiceNotifications {
