@@ -39,7 +39,15 @@ describe("Pepa's definition", () => {
 
   it('keeps recording off unless the maintainer opts in', () => {
     expect(pepaAssistant({}).artifactPlan?.recordingEnabled).toBe(false);
-    expect(pepaAssistant({ PEPA_RECORDING: 'on' }).artifactPlan?.recordingEnabled).toBe(true);
+    expect(pepaAssistant({ VITE_PEPA_RECORDING: 'on' }).artifactPlan?.recordingEnabled).toBe(true);
+  });
+
+  it('takes the call limit the page shows visitors', () => {
+    expect(pepaAssistant({}).maxDurationSeconds).toBe(180);
+    expect(pepaAssistant({ VITE_PEPA_MAX_CALL_SECONDS: '120' }).maxDurationSeconds).toBe(120);
+    expect(() => pepaAssistant({ VITE_PEPA_MAX_CALL_SECONDS: 'soon' })).toThrow(
+      /VITE_PEPA_MAX_CALL_SECONDS must be a whole number/,
+    );
   });
 
   it('limits calls to a few minutes and asks only for the messages the page reads', () => {

@@ -2,6 +2,7 @@ import type {
   AssistantControllerCreateData,
   AssistantControllerUpdateData,
 } from '../generated/types.gen';
+import { DEFAULT_MAX_CALL_SECONDS, parseSiteConfig } from '../src/config/site-config';
 
 /**
  * What `POST /assistant` accepts. Named through the operation rather than the DTO, so it stays
@@ -83,8 +84,9 @@ export const pepa = {
   },
   voice: { provider: 'vapi', voiceId: 'Elliot' },
   transcriber: { provider: 'deepgram', model: 'nova-3', language: 'en' },
-  // A few minutes is plenty for a promotional chat and caps the cost of one call.
-  maxDurationSeconds: 180,
+  // A few minutes is plenty for a promotional chat and caps the cost of one call; the page shows
+  // the visitor the same limit (VITE_PEPA_MAX_CALL_SECONDS, read by both).
+  maxDurationSeconds: DEFAULT_MAX_CALL_SECONDS,
   // The provider's silence handling (its hooks replaced `silenceTimeoutSeconds`): Pepa checks in
   // twice at most; the duration limit above ends a call nobody speaks in.
   hooks: [
@@ -105,12 +107,18 @@ export const pepa = {
   // Only what the page reads: transcripts, speech and status updates.
   clientMessages: ['transcript', 'speech-update', 'status-update'],
   serverMessages: [],
-  // Recording stays off unless the maintainer opts in with PEPA_RECORDING=on.
+  // Recording stays off unless the maintainer opts in with VITE_PEPA_RECORDING=on, the variable
+  // the page reads to tell visitors whether calls are recorded.
   artifactPlan: { recordingEnabled: false, videoRecordingEnabled: false },
 } satisfies AssistantDefinition & AssistantPatch;
 
 /** Pepa's definition with the maintainer's opt-ins applied. */
 export function pepaAssistant(env: Record<string, string | undefined> = {}): AssistantDefinition {
-  const recording = env.PEPA_RECORDING === 'on';
-  return { ...pepa, artifactPlan: { ...pepa.artifactPlan, recordingEnabled: recording } };
+  // The page's own parser: the assistant and the visitor's notice cannot disagree.
+  const { recording, maxCallSeconds } = parseSiteConfig({ ...env, VITE_PEPA_DEMO: 'true' }).voice;
+  return {
+    ...pepa,
+    maxDurationSeconds: maxCallSeconds,
+    artifactPlan: { ...pepa.artifactPlan, recordingEnabled: recording },
+  };
 }

@@ -6,6 +6,8 @@ interface ImportMetaEnv {
   readonly VITE_VAPI_ASSISTANT_ID?: string;
   readonly VITE_VAPI_API_URL?: string;
   readonly VITE_VAPI_ROOM_HOSTS?: string;
+  readonly VITE_PEPA_RECORDING?: string;
+  readonly VITE_PEPA_MAX_CALL_SECONDS?: string;
   readonly VITE_PEPA_DEMO?: string;
   readonly VITE_TOKEN_MINT?: string;
   readonly VITE_COURT_URL?: string;

@@ -33,6 +33,8 @@ describe('parseSiteConfig', () => {
       assistantId: 'asst-456',
       apiUrl: DEFAULT_API_URL,
       roomHosts: ['*.daily.co'],
+      recording: false,
+      maxCallSeconds: 180,
     });
   });
 
@@ -62,6 +64,8 @@ describe('parseSiteConfig', () => {
       assistantId: DEMO_ASSISTANT_ID,
       apiUrl: 'http://127.0.0.1:4010',
       roomHosts: ['*.daily.co'],
+      recording: false,
+      maxCallSeconds: 180,
     });
   });
 
@@ -74,6 +78,20 @@ describe('parseSiteConfig', () => {
     expect(config.voice.roomHosts).toEqual(['rooms.pepa.example', '*.daily.co']);
     expect(problemsOf({ ...live, VITE_VAPI_ROOM_HOSTS: 'https://x.example/, *' })).toEqual([
       'VITE_VAPI_ROOM_HOSTS must list host names or *.domain patterns, comma-separated (got "https://x.example/, *")',
+    ]);
+  });
+
+  it('tells visitors about recording and the call limit as the assistant is set up', () => {
+    expect(parseSiteConfig(live).voice).toMatchObject({ recording: false, maxCallSeconds: 180 });
+    expect(
+      parseSiteConfig({ ...live, VITE_PEPA_RECORDING: 'on', VITE_PEPA_MAX_CALL_SECONDS: '300' })
+        .voice,
+    ).toMatchObject({ recording: true, maxCallSeconds: 300 });
+    expect(
+      problemsOf({ ...live, VITE_PEPA_RECORDING: 'yes', VITE_PEPA_MAX_CALL_SECONDS: '2.5' }),
+    ).toEqual([
+      'VITE_PEPA_RECORDING must be "on" or "off" (got "yes")',
+      'VITE_PEPA_MAX_CALL_SECONDS must be a whole number of seconds from 10 to 43200 (got "2.5")',
     ]);
   });
 

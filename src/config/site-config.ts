@@ -19,6 +19,14 @@ export interface VoiceConfig {
   apiUrl: string;
   /** Hosts a call's room may be on: Daily's by default; others for self-hosted rooms. */
   roomHosts: readonly string[];
+  /**
+   * Whether the provider records calls: said to the visitor before the microphone opens. It
+   * must match the assistant's `artifactPlan.recordingEnabled` (assistant:sync reads the same
+   * variable; `npm run doctor` checks the provider agrees).
+   */
+  recording: boolean;
+  /** The longest a call may last, in seconds (the assistant's `maxDurationSeconds`). */
+  maxCallSeconds: number;
 }
 
 export interface SiteLinks {
@@ -53,6 +61,10 @@ export const DEMO_ASSISTANT_ID = 'demo-pepa-assistant';
 export const DEFAULT_MOCK_PORT = 4010;
 /** Daily's rooms live on `<domain>.daily.co`. */
 export const DEFAULT_ROOM_HOSTS: readonly string[] = ['*.daily.co'];
+/** A promotional chat of a few minutes; it also caps what one call can cost. */
+export const DEFAULT_MAX_CALL_SECONDS = 180;
+/** The provider's own bounds for `maxDurationSeconds`. */
+const MAX_CALL_SECONDS_RANGE = [10, 43_200] as const;
 const HOST_PATTERN = /^(\*\.)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/;
 
 /** Placeholders: replace them through the variables named in the README before launch. */
@@ -73,6 +85,8 @@ export interface SiteEnv {
   VITE_VAPI_ASSISTANT_ID?: string | undefined;
   VITE_VAPI_API_URL?: string | undefined;
   VITE_VAPI_ROOM_HOSTS?: string | undefined;
+  VITE_PEPA_RECORDING?: string | undefined;
+  VITE_PEPA_MAX_CALL_SECONDS?: string | undefined;
   VITE_PEPA_DEMO?: string | undefined;
   VITE_TOKEN_MINT?: string | undefined;
   VITE_COURT_URL?: string | undefined;
@@ -185,6 +199,20 @@ export function parseSiteConfig(env: SiteEnv): SiteConfig {
     );
   }
 
+  const recordingValue = read(env, 'VITE_PEPA_RECORDING') ?? 'off';
+  if (recordingValue !== 'on' && recordingValue !== 'off') {
+    problems.push(`VITE_PEPA_RECORDING must be "on" or "off" (got "${recordingValue}")`);
+  }
+  const maxCallValue = read(env, 'VITE_PEPA_MAX_CALL_SECONDS');
+  const maxCallSeconds =
+    maxCallValue === undefined ? DEFAULT_MAX_CALL_SECONDS : Number(maxCallValue);
+  const [fewest, most] = MAX_CALL_SECONDS_RANGE;
+  if (!Number.isInteger(maxCallSeconds) || maxCallSeconds < fewest || maxCallSeconds > most) {
+    problems.push(
+      `VITE_PEPA_MAX_CALL_SECONDS must be a whole number of seconds from ${fewest} to ${most} (got "${maxCallValue}")`,
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -199,6 +227,8 @@ export function parseSiteConfig(env: SiteEnv): SiteConfig {
       assistantId: assistantId ?? DEMO_ASSISTANT_ID,
       apiUrl,
       roomHosts,
+      recording: recordingValue === 'on',
+      maxCallSeconds,
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { ExternalLink } from '../../components/ui/external-link';
 import { CrownIcon, DiscordIcon, TelegramIcon, XLogoIcon } from '../../components/ui/icons';
+import { PRIVACY_ANCHOR, PRIVACY_HEADING, privacyParagraphs } from '../../config/privacy';
 import { siteConfig } from '../../config/site';
 import { QUICK_LINKS } from './section-links';
 
@@ -70,6 +71,24 @@ export function SiteFooter() {
           </ul>
         </div>
       </div>
+
+      <section
+        id={PRIVACY_ANCHOR}
+        aria-labelledby="privacy-title"
+        className="mx-auto mt-12 max-w-6xl scroll-mt-20"
+      >
+        <h2
+          id="privacy-title"
+          className="font-display text-sm font-bold tracking-[0.25em] text-gold-300 uppercase"
+        >
+          {PRIVACY_HEADING}
+        </h2>
+        <div className="mt-4 max-w-3xl space-y-2 text-sm leading-relaxed text-mist">
+          {privacyParagraphs(siteConfig.voice.recording).map((paragraph) => (
+            <p key={paragraph}>{paragraph}</p>
+          ))}
+        </div>
+      </section>
 
       <div className="gold-rule mx-auto mt-14 max-w-6xl opacity-40" aria-hidden="true" />
       <p className="mt-8 text-center text-sm text-mist">{COPYRIGHT}</p>

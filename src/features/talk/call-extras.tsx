@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
+import { CallTimeLeft, ConnectionQuality } from './call-meters';
+import { DevicePicker } from './device-picker';
 import type { TalkPhase } from './talk-view';
+import { CallTranscript, LiveCaptions } from './transcript-panel';
+import { TypeToPepa } from './type-to-pepa';
 import type { VoiceState } from './voice-state';
 
 /** The 'we can't hear you' hint shows after this long without an audible microphone. */
@@ -11,31 +15,63 @@ export const SLOW_START_HINT_MS = 8000;
 
 const BAR_WEIGHTS = [0.45, 0.8, 1, 0.8, 0.45];
 
+export const TYPE_INSTEAD = 'Type to Pepa instead';
+export const TYPING_INDICATOR = "Typing only: Pepa can't hear you";
+
 export interface CallExtrasProps {
   phase: TalkPhase;
   state: VoiceState;
+  /** The longest a call may last, shown as time left. */
+  limitSeconds: number;
   onToggleMute(): void;
   onResumeAudio(): void;
+  onSendText(text: string): void;
+  onMicrophone(deviceId: string): void;
+  onSpeaker(deviceId: string): void;
+  /** Starts a call without the microphone; offered when the microphone may be the trouble. */
+  onTypeInstead(): void;
+  /** The last start failed in a way the microphone may cause. */
+  microphoneTrouble: boolean;
 }
 
 /** Everything a live call adds under the button: controls, captions and notices. */
-export function CallExtras({ phase, state, onToggleMute, onResumeAudio }: CallExtrasProps) {
+export function CallExtras({
+  phase,
+  state,
+  limitSeconds,
+  onToggleMute,
+  onResumeAudio,
+  onSendText,
+  onMicrophone,
+  onSpeaker,
+  onTypeInstead,
+  microphoneTrouble,
+}: CallExtrasProps) {
   const connected = phase === 'listening' || phase === 'speaking';
   return (
     <div className="relative mx-auto mt-6 flex max-w-md flex-col items-center gap-4">
       {connected && (
-        <div className="flex items-center gap-4">
-          <button
-            type="button"
-            aria-pressed={state.muted}
-            onClick={onToggleMute}
-            className={buttonClass('outline', 'md', 'min-w-28')}
-          >
-            {state.muted ? 'Unmute' : 'Mute'}
-          </button>
+        <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2">
+          {!state.typing && (
+            <button
+              type="button"
+              aria-pressed={state.muted}
+              onClick={onToggleMute}
+              className={buttonClass('outline', 'md', 'min-w-28')}
+            >
+              {state.muted ? 'Unmute' : 'Mute'}
+            </button>
+          )}
           <VolumeBars volume={phase === 'speaking' ? state.volume : 0} />
-          {state.connectedAt !== null && <CallTimer since={state.connectedAt} />}
+          <ConnectionQuality quality={state.networkQuality} />
+          {state.connectedAt !== null && (
+            <CallTimeLeft since={state.connectedAt} limitSeconds={limitSeconds} />
+          )}
         </div>
+      )}
+
+      {connected && state.typing && (
+        <p className="text-sm font-semibold text-gold-200">{TYPING_INDICATOR}</p>
       )}
 
       {state.audioBlocked && connected && (
@@ -46,13 +82,23 @@ export function CallExtras({ phase, state, onToggleMute, onResumeAudio }: CallEx
 
       {phase === 'connecting' && <SlowStartHint />}
 
-      {phase === 'listening' && !state.muted && (
+      {phase === 'listening' && !state.muted && !state.typing && (
         <QuietMicHint lastHeardAt={state.lastHeardAt ?? state.connectedAt} />
       )}
 
-      {phase !== 'idle' && phase !== 'ending' && <HeadphonesTip />}
+      {phase !== 'idle' && phase !== 'ending' && !state.typing && <HeadphonesTip />}
 
-      <Captions state={state} visible={phase !== 'idle'} />
+      {phase !== 'idle' && <LiveCaptions state={state} />}
+
+      {connected && <TypeToPepa onSend={onSendText} />}
+
+      {connected && (
+        <DevicePicker
+          microphone={!state.typing}
+          onMicrophone={onMicrophone}
+          onSpeaker={onSpeaker}
+        />
+      )}
 
       {phase === 'idle' && state.failure?.type === 'microphone-permission-denied' && (
         <div
@@ -68,6 +114,16 @@ export function CallExtras({ phase, state, onToggleMute, onResumeAudio }: CallEx
           </p>
         </div>
       )}
+
+      {phase === 'idle' && microphoneTrouble && (
+        <button type="button" onClick={onTypeInstead} className={buttonClass('outline', 'md')}>
+          {TYPE_INSTEAD}
+        </button>
+      )}
+
+      {phase === 'idle' && state.transcript.length > 0 && (
+        <CallTranscript lines={state.transcript} />
+      )}
     </div>
   );
 }
@@ -82,25 +138,6 @@ function VolumeBars({ volume }: { volume: number }) {
           style={{ height: `${Math.round(15 + 85 * Math.min(1, volume * weight))}%` }}
         />
       ))}
-    </span>
-  );
-}
-
-function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
-}
-
-function CallTimer({ since }: { since: number }) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return (
-    <span data-call-timer className="font-mono text-sm text-gold-200 tabular-nums">
-      <span className="sr-only">Call time </span>
-      {formatDuration(now - since)}
     </span>
   );
 }
@@ -143,33 +180,4 @@ function HeadphonesTip() {
   }, []);
   if (!phone) return null;
   return <p className="text-xs text-mist">Tip: headphones keep Pepa from hearing herself.</p>;
-}
-
-function Captions({ state, visible }: { state: VoiceState; visible: boolean }) {
-  return (
-    <div
-      aria-live="polite"
-      aria-label="Captions"
-      role="log"
-      // Long words wrap anywhere, and the panel scrolls rather than stretching the section.
-      className={
-        visible
-          ? 'max-h-40 w-full space-y-1.5 overflow-y-auto text-left text-sm wrap-anywhere'
-          : 'sr-only'
-      }
-    >
-      {visible &&
-        state.captions.map((caption) => (
-          <p
-            key={caption.id}
-            className={caption.role === 'assistant' ? 'text-ivory' : 'text-court-300'}
-          >
-            <span className="font-semibold">
-              {caption.role === 'assistant' ? 'Pepa: ' : 'You: '}
-            </span>
-            {caption.text}
-          </p>
-        ))}
-    </div>
-  );
 }

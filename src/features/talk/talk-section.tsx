@@ -117,7 +117,12 @@ export function TalkSection() {
         {chat ? (
           <chat.module.VoiceChat pressedAt={chat.pressedAt} />
         ) : (
-          <TalkView phase={loading ? 'connecting' : 'idle'} onPrimary={onPrimary} demo={demo}>
+          <TalkView
+            phase={loading ? 'connecting' : 'idle'}
+            onPrimary={onPrimary}
+            demo={demo}
+            recording={siteConfig.voice.recording}
+          >
             {loadFailed && (
               <p role="alert" className="relative mt-4 text-sm text-gold-200">
                 {LOAD_FAILED_HINT}

@@ -1,6 +1,7 @@
 import type { ReactNode, Ref } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
 import { MicIcon, MicOffIcon } from '../../components/ui/icons';
+import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../config/privacy';
 
 /** What the visitor sees of a call. Derived from the call object's events, never stored apart. */
 export type TalkPhase =
@@ -51,9 +52,14 @@ export interface TalkViewProps {
   resting?: boolean;
   /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
   muted?: boolean;
+  /** Whether calls are recorded: said in the notice beside Start Talking. */
+  recording?: boolean;
   /** Call extras under the button: controls, captions, notices. */
   children?: ReactNode;
 }
+
+/** The notice's id, which describes the Start Talking button. */
+export const CALL_NOTICE_ID = 'talk-call-notice';
 
 /**
  * The Talk to Pepa panel: avatar, status, hint and the one button. The prerendered page shows it
@@ -68,6 +74,7 @@ export function TalkView({
   controlsRef,
   muted = false,
   resting: restingAsked = false,
+  recording = false,
   children,
 }: TalkViewProps) {
   const { status, hint } = PHASE_TEXT[phase];
@@ -84,7 +91,11 @@ export function TalkView({
           Demo
         </span>
       )}
-      <div className="relative mx-auto mt-10 grid aspect-square w-48 max-w-full place-items-center sm:w-56">
+      {/* In a call, a phone shows a smaller Pepa, so the status, the controls and the latest
+          captions fit on one screen. */}
+      <div
+        className={`relative mx-auto grid aspect-square max-w-full place-items-center sm:mt-10 sm:w-56 ${inCall ? 'mt-2 w-28' : 'mt-10 w-48'}`}
+      >
         <span
           aria-hidden="true"
           className="absolute inset-0 rounded-full border border-gold-300/40 motion-safe:animate-halo"
@@ -108,7 +119,7 @@ export function TalkView({
             height={AVATAR_SIZE}
             loading="lazy"
             decoding="async"
-            className="aspect-square w-40 max-w-full rounded-full bg-court-900 sm:w-48"
+            className={`aspect-square max-w-full rounded-full bg-court-900 sm:w-48 ${inCall ? 'w-24' : 'w-40'}`}
           />
         </span>
       </div>
@@ -117,7 +128,7 @@ export function TalkView({
         role="status"
         aria-live="polite"
         data-phase={phase}
-        className="relative mt-8 inline-flex items-center gap-2.5 rounded-full border border-court-500/60 bg-court-950/60 px-4 py-1.5 text-sm font-semibold text-court-300"
+        className={`relative inline-flex items-center gap-2.5 rounded-full border border-court-500/60 bg-court-950/60 px-4 py-1.5 text-sm font-semibold text-court-300 sm:mt-8 ${inCall ? 'mt-4' : 'mt-8'}`}
       >
         <span aria-hidden="true" className={`size-2 rounded-full ${DOT_CLASS[phase]}`} />
         {status}
@@ -131,7 +142,7 @@ export function TalkView({
           Muted: Pepa can&apos;t hear you
         </p>
       )}
-      <p className="relative mt-4 min-h-6 text-mist">{hint}</p>
+      <p className={`relative min-h-6 text-mist sm:mt-4 ${inCall ? 'mt-2' : 'mt-4'}`}>{hint}</p>
 
       <div ref={controlsRef}>
         <button
@@ -139,15 +150,28 @@ export function TalkView({
           type="button"
           onClick={resting ? undefined : onPrimary}
           aria-disabled={resting || undefined}
+          aria-describedby={inCall ? undefined : CALL_NOTICE_ID}
           className={buttonClass(
             inCall ? 'outline' : 'gold',
             'lg',
-            'relative mt-8 w-full max-w-52 sm:w-auto sm:max-w-none sm:min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70',
+            `relative w-full max-w-52 sm:mt-8 sm:w-auto sm:max-w-none sm:min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70 ${inCall ? 'mt-4' : 'mt-8'}`,
           )}
         >
           <MicIcon className="size-5" />
           {inCall ? 'End Call' : 'Start Talking'}
         </button>
+        {!inCall && (
+          // Before the microphone opens: who processes the voice, and whether calls are kept.
+          <p id={CALL_NOTICE_ID} className="relative mx-auto mt-4 max-w-sm text-xs text-mist">
+            {callNotice(recording)}{' '}
+            <a
+              href={`#${PRIVACY_ANCHOR}`}
+              className="font-semibold text-gold-200 underline underline-offset-2 hover:text-gold-100"
+            >
+              {PRIVACY_LINK_TEXT}
+            </a>
+          </p>
+        )}
         {children}
       </div>
     </div>

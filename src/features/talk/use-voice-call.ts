@@ -1,5 +1,6 @@
 import { useEffect, useReducer, useState } from 'react';
-import type { CallEvents, CallError } from '../../lib/call/call-events';
+import type { CallEvents, CallError, ClientMessage } from '../../lib/call/call-events';
+import type { DailyLikeInputDevices } from '../../lib/call/daily-types';
 import type { StartOutcome } from '../../lib/call/start-error';
 import type { Handler } from 'mitt';
 import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state';
@@ -9,11 +10,26 @@ export interface VoiceCall<TCall = unknown> {
   readonly state: CallEvents['state-change']['state'];
   on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void;
   /** Joins the web call `request` creates; its signal aborts the request when stopped. */
-  startWith(request: (signal: AbortSignal) => Promise<TCall>): Promise<StartOutcome<TCall>>;
+  startWith(
+    request: (signal: AbortSignal) => Promise<TCall>,
+    options?: { microphone?: boolean },
+  ): Promise<StartOutcome<TCall>>;
   stop(): Promise<void>;
   end(): Promise<void>;
   setMuted(muted: boolean): void;
   resumeAudio(): Promise<boolean>;
+  send(message: ClientMessage): void;
+  setInputDevicesAsync(devices: DailyLikeInputDevices): Promise<unknown>;
+  setOutputDeviceAsync(device: { outputDeviceId: string }): Promise<unknown>;
+}
+
+/** What the section can do to the call besides its verbs, each also reflected in the state. */
+export interface VoiceCallControls {
+  setMuted(muted: boolean): void;
+  /** Says `text` to Pepa as the visitor's typed line; Pepa answers it. */
+  sendText(text: string): void;
+  /** The next call joins without the microphone (true) or with it. */
+  setTypingNext(typing: boolean): void;
 }
 
 /** What the UI is told besides state changes: the toasts' triggers. */
@@ -33,18 +49,24 @@ export function useVoiceCall<TCall>(
   createCall: () => VoiceCall<TCall>,
   notifications: VoiceNotifications,
   options: { starting?: boolean } = {},
-): { call: VoiceCall<TCall>; state: VoiceState; setMuted(muted: boolean): void } {
+): { call: VoiceCall<TCall>; state: VoiceState } & VoiceCallControls {
   const [call] = useState(createCall);
   const [state, dispatch] = useReducer(voiceReducer, options.starting ?? false, (starting) =>
     starting ? { ...initialVoiceState, callState: 'starting' as const } : initialVoiceState,
   );
   const [notify] = useState(() => ({ current: notifications }));
   notify.current = notifications;
+  const [typingNext] = useState(() => ({ current: false }));
 
   useEffect(() => {
     const now = () => Date.now();
     const unsubscribes = [
-      call.on('state-change', ({ state: next }) => dispatch({ type: 'state-change', state: next })),
+      call.on('state-change', ({ state: next }) =>
+        dispatch({ type: 'state-change', state: next, typing: typingNext.current }),
+      ),
+      call.on('network-quality-change', ({ state: quality }) =>
+        dispatch({ type: 'network-quality', quality }),
+      ),
       call.on('call-start', () => {
         dispatch({ type: 'call-start', at: now() });
         notify.current.onConnected();
@@ -76,12 +98,34 @@ export function useVoiceCall<TCall>(
       for (const unsubscribe of unsubscribes) unsubscribe();
       void call.stop();
     };
-  }, [call, notify]);
+  }, [call, notify, typingNext]);
 
-  const [setMuted] = useState(() => (muted: boolean) => {
-    call.setMuted(muted);
-    dispatch({ type: 'muted', muted });
-  });
+  const [controls] = useState<VoiceCallControls>(() => ({
+    setMuted: (muted) => {
+      try {
+        call.setMuted(muted);
+      } catch {
+        return;
+      }
+      dispatch({ type: 'muted', muted });
+    },
+    sendText: (text) => {
+      try {
+        call.send({
+          type: 'add-message',
+          message: { role: 'user', content: text },
+          triggerResponseEnabled: true,
+        });
+      } catch {
+        // The call ended as the visitor pressed Send: there is no one to say it to.
+        return;
+      }
+      dispatch({ type: 'typed', text });
+    },
+    setTypingNext: (typing) => {
+      typingNext.current = typing;
+    },
+  }));
 
-  return { call, state, setMuted };
+  return { call, state, ...controls };
 }

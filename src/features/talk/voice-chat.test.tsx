@@ -3,9 +3,24 @@ import userEvent from '@testing-library/user-event';
 import mitt, { type Handler } from 'mitt';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallEvents, CallState } from '../../lib/call/call-events';
+import type { CallEvents, CallState, ClientMessage } from '../../lib/call/call-events';
+import type { DailyLikeInputDevices } from '../../lib/call/daily-types';
 import { CallStartError, type StartOutcome } from '../../lib/call/start-error';
-import { QUIET_MIC_HINT_MS, SLOW_START_HINT_MS } from './call-extras';
+import {
+  QUIET_MIC_HINT_MS,
+  SLOW_START_HINT_MS,
+  TYPE_INSTEAD,
+  TYPING_INDICATOR,
+} from './call-extras';
+import { LIMIT_WARNING } from './call-meters';
+import { MICROPHONE_LABEL } from './device-picker';
+import {
+  COPY_TRANSCRIPT,
+  DOWNLOAD_TRANSCRIPT,
+  TRANSCRIPT_COPIED,
+  TRANSCRIPT_COPY_REFUSED,
+} from './transcript-panel';
+import { SEND_LABEL, TYPE_LABEL } from './type-to-pepa';
 import { DOUBLE_TAP_MS } from './talk-view';
 import type { VoiceCall } from './use-voice-call';
 import { FAILURE_REASONS } from './start-failure';
@@ -29,6 +44,10 @@ class FakeCall implements VoiceCall<{ id: string }> {
   readonly emitter = mitt<CallEvents>();
   readonly starts: string[] = [];
   readonly muted: boolean[] = [];
+  /** What each start asked of the microphone. */
+  readonly microphones: boolean[] = [];
+  readonly sentMessages: ClientMessage[] = [];
+  readonly inputDevices: DailyLikeInputDevices[] = [];
   ends = 0;
   stops = 0;
   pending: Deferred<StartOutcome<{ id: string }>> | null = null;
@@ -48,8 +67,12 @@ class FakeCall implements VoiceCall<{ id: string }> {
     this.state = state;
     this.emit('state-change', { state, previous });
   }
-  startWith(request: (signal: AbortSignal) => Promise<{ id: string }>) {
+  startWith(
+    request: (signal: AbortSignal) => Promise<{ id: string }>,
+    options: { microphone?: boolean } = {},
+  ) {
     this.starts.push('start');
+    this.microphones.push(options.microphone !== false);
     this.pending = deferred();
     this.controller = new AbortController();
     this.signal = this.controller.signal;
@@ -103,6 +126,15 @@ class FakeCall implements VoiceCall<{ id: string }> {
     this.muted.push(muted);
   }
   resumeAudio = vi.fn(() => Promise.resolve(true));
+  send(message: ClientMessage): void {
+    if (this.state !== 'started') throw new Error('No call object');
+    this.sentMessages.push(message);
+  }
+  setInputDevicesAsync(devices: DailyLikeInputDevices): Promise<unknown> {
+    this.inputDevices.push(devices);
+    return Promise.resolve({});
+  }
+  setOutputDeviceAsync = vi.fn(() => Promise.resolve({}));
   listenerCount(): number {
     let count = 0;
     for (const handlers of this.emitter.all.values()) count += handlers.length;
@@ -408,12 +440,181 @@ describe('VoiceChat', () => {
     expect(screen.queryByText(/taking longer than usual/)).not.toBeInTheDocument();
   });
 
-  it('counts the call time while connected', async () => {
+  it('shows the time left of the call limit, and warns gently in the last 30 s', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.connect();
+    expect(screen.getByText('03:00')).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(65_000));
-    expect(screen.getByText('01:05')).toBeInTheDocument();
+    expect(screen.getByText('01:55')).toBeInTheDocument();
+    expect(screen.queryByText(LIMIT_WARNING)).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(85_000));
+    expect(screen.getByText('00:30')).toBeInTheDocument();
+    expect(screen.getByText(LIMIT_WARNING)).toBeInTheDocument();
+  });
+
+  it('says how good the connection is as the room reports it', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    expect(screen.getByRole('img', { name: 'Connection: checking' })).toBeInTheDocument();
+    call.emit('network-quality-change', { state: 'warning', reasons: ['sendPacketLoss'] });
+    expect(screen.getByRole('img', { name: 'Connection: weak' })).toBeInTheDocument();
+    call.emit('network-quality-change', { state: 'good', reasons: [] });
+    expect(screen.getByRole('img', { name: 'Connection: good' })).toBeInTheDocument();
+  });
+
+  it('says what each side is saying as it forms, then the finished line', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    call.emit('message', {
+      type: 'transcript',
+      role: 'assistant',
+      transcriptType: 'partial',
+      transcript: 'Ribbit! Wel',
+    });
+    expect(screen.getByTestId('partial-caption')).toHaveTextContent('Pepa: Ribbit! Wel…');
+    call.emit('message', {
+      type: 'transcript',
+      role: 'assistant',
+      transcriptType: 'final',
+      transcript: 'Ribbit! Welcome.',
+    });
+    expect(screen.queryByTestId('partial-caption')).not.toBeInTheDocument();
+    const captions = screen.getByRole('log', { name: 'Captions' });
+    expect(within(captions).getByText('Ribbit! Welcome.')).toBeInTheDocument();
+  });
+
+  it("sends a typed line with add-message and shows it as the visitor's", async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    const field = screen.getByRole('textbox', { name: TYPE_LABEL });
+    const send = screen.getByRole('button', { name: SEND_LABEL });
+    expect(send).toBeDisabled();
+    await user.type(field, '  Should I buy? {Enter}');
+    expect(call.sentMessages).toEqual([
+      {
+        type: 'add-message',
+        message: { role: 'user', content: 'Should I buy?' },
+        triggerResponseEnabled: true,
+      },
+    ]);
+    expect(field).toHaveValue('');
+    const captions = screen.getByRole('log', { name: 'Captions' });
+    expect(within(captions).getByText('Should I buy?')).toBeInTheDocument();
+  });
+
+  it('keeps the whole transcript after the call, to copy or download, until the next call', async () => {
+    const createObjectURL = vi.fn(() => 'blob:transcript');
+    const revokeObjectURL = vi.fn();
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL }));
+    const { user } = renderChat();
+    // user-event installs its own clipboard; watch what the page writes to it.
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    call.emit('message', {
+      type: 'transcript',
+      role: 'assistant',
+      transcriptType: 'final',
+      transcript: 'Ribbit! Welcome.',
+    });
+    call.emit('message', {
+      type: 'transcript',
+      role: 'user',
+      transcriptType: 'final',
+      transcript: 'Hello Pepa!',
+    });
+    call.leave();
+    const transcript = screen.getByRole('region', { name: 'Transcript' });
+    expect(
+      within(transcript)
+        .getAllByRole('paragraph')
+        .map((p) => p.textContent),
+    ).toEqual(['Pepa: Ribbit! Welcome.', 'You: Hello Pepa!']);
+
+    await user.click(screen.getByRole('button', { name: COPY_TRANSCRIPT }));
+    expect(writeText).toHaveBeenCalledWith('Pepa: Ribbit! Welcome.\nYou: Hello Pepa!');
+    await act(async () => undefined);
+    expect(screen.getByText(TRANSCRIPT_COPIED)).toBeInTheDocument();
+
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    await user.click(screen.getByRole('button', { name: DOWNLOAD_TRANSCRIPT }));
+    expect(clicked).toHaveBeenCalledTimes(1);
+    expect(createObjectURL).toHaveBeenCalledTimes(1);
+    act(() => vi.runOnlyPendingTimers());
+    expect(revokeObjectURL).toHaveBeenCalledWith('blob:transcript');
+    clicked.mockRestore();
+
+    await user.click(mainButton('Start Talking'));
+    expect(screen.queryByRole('region', { name: 'Transcript' })).not.toBeInTheDocument();
+  });
+
+  it('selects the transcript for the visitor when the browser refuses the clipboard', async () => {
+    const { user } = renderChat();
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'));
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    call.emit('message', {
+      type: 'transcript',
+      role: 'user',
+      transcriptType: 'final',
+      transcript: 'Hello Pepa!',
+    });
+    call.leave();
+    await user.click(screen.getByRole('button', { name: COPY_TRANSCRIPT }));
+    expect(await screen.findByText(TRANSCRIPT_COPY_REFUSED)).toBeInTheDocument();
+    expect(window.getSelection()?.toString()).toContain('Hello Pepa!');
+  });
+
+  it('offers to type instead after a microphone failure, and joins without the microphone', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({ type: 'microphone-permission-denied', message: 'Permission denied' });
+    await user.click(await screen.findByRole('button', { name: TYPE_INSTEAD }));
+    expect(call.microphones).toEqual([true, false]);
+    call.connect();
+    expect(screen.getByText(TYPING_INDICATOR)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Mute' })).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: TYPE_LABEL })).toBeInTheDocument();
+  });
+
+  it('does not offer typing instead for a failure the microphone cannot cause', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({ type: 'start-timeout', timeoutMs: 20_000, message: 'Timed out' });
+    await act(async () => undefined);
+    expect(screen.queryByRole('button', { name: TYPE_INSTEAD })).not.toBeInTheDocument();
+  });
+
+  it('lets the visitor pick a microphone, and follows a device that goes away', async () => {
+    const devices = [
+      { kind: 'audioinput', deviceId: 'default', label: 'Default microphone', groupId: 'a' },
+      { kind: 'audioinput', deviceId: 'headset', label: 'Headset', groupId: 'b' },
+    ];
+    const media = new EventTarget();
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      mediaDevices: Object.assign(media, {
+        enumerateDevices: () => Promise.resolve(devices.slice()),
+      }),
+    });
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    const picker = await screen.findByRole('combobox', { name: MICROPHONE_LABEL });
+    await user.selectOptions(picker, 'headset');
+    expect(call.inputDevices).toEqual([{ audioDeviceId: 'headset' }]);
+    // The headset is unplugged: back to the default microphone.
+    devices.pop();
+    devices.push({ kind: 'audioinput', deviceId: 'usb', label: 'USB mic', groupId: 'c' });
+    await act(async () => {
+      media.dispatchEvent(new Event('devicechange'));
+    });
+    expect(call.inputDevices).toEqual([{ audioDeviceId: 'headset' }, { audioDeviceId: 'default' }]);
+    expect(screen.getByRole('combobox', { name: MICROPHONE_LABEL })).toHaveValue('default');
   });
 
   it("says it can't hear the visitor after a quiet spell, and stops saying it once they speak", async () => {

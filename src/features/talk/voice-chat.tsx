@@ -38,14 +38,19 @@ const TOAST_OFFSET = { top: 'calc(4rem + 12px)', bottom: '16px' };
 
 type ToastPosition = 'top-center' | 'bottom-center';
 
+/** The band a top toast takes: below the navigation bar (4rem + 12px), one toast tall. */
+const TOP_TOAST_BAND_PX = 64 + 12 + 110;
+
 /**
- * Where a toast covers none of the call controls: in the half of the screen they are not in.
- * Measured when a toast is about to show, since the visitor may have scrolled.
+ * Where a toast covers none of the call controls. What the panel adds under the button (the
+ * microphone help, typing instead, the transcript) grows downward, often after the toast shows;
+ * so the toast goes to the top whenever the controls start below the top toast's band, and to the
+ * bottom only when they reach up into it. Measured when a toast is about to show, since the
+ * visitor may have scrolled.
  */
 export function toastPositionAwayFrom(controls: Element | null): ToastPosition {
   if (!controls) return 'top-center';
-  const { top, bottom } = controls.getBoundingClientRect();
-  return (top + bottom) / 2 < window.innerHeight / 2 ? 'bottom-center' : 'top-center';
+  return controls.getBoundingClientRect().top >= TOP_TOAST_BAND_PX ? 'top-center' : 'bottom-center';
 }
 
 function notificationsFor(place: () => void): VoiceNotifications {
@@ -118,10 +123,14 @@ function VoiceChatPanel({
   }) {
   const controlsRef = useRef<HTMLDivElement>(null);
   const placeToasts = () => onPlaceToasts(controlsRef.current);
-  const { call, state, setMuted } = useVoiceCall(createCall, notificationsFor(placeToasts), {
-    // Starting at once: show it from the first frame rather than flash 'Ready to chat'.
-    starting: pressedAt !== undefined,
-  });
+  const { call, state, setMuted, sendText, setTypingNext } = useVoiceCall(
+    createCall,
+    notificationsFor(placeToasts),
+    {
+      // Starting at once: show it from the first frame rather than flash 'Ready to chat'.
+      starting: pressedAt !== undefined,
+    },
+  );
   const phase = phaseOf(state);
   const lastPress = useRef(pressedAt ?? Number.NEGATIVE_INFINITY);
   const primaryRef = useRef<HTMLButtonElement>(null);
@@ -152,11 +161,17 @@ function VoiceChatPanel({
   };
   const outcomeHandler = useRef(onOutcome);
   outcomeHandler.current = onOutcome;
-  const start = useCallback(() => {
-    void call
-      .startWith((signal) => createWebCall({ body: pepaWebCallBody(), signal }))
-      .then((outcome) => outcomeHandler.current(outcome));
-  }, [call, createWebCall]);
+  const start = useCallback(
+    (typing = false) => {
+      setTypingNext(typing);
+      void call
+        .startWith((signal) => createWebCall({ body: pepaWebCallBody(), signal }), {
+          microphone: !typing,
+        })
+        .then((outcome) => outcomeHandler.current(outcome));
+    },
+    [call, createWebCall, setTypingNext],
+  );
 
   const endCall = useCallback(() => void call.end(), [call]);
 
@@ -202,6 +217,7 @@ function VoiceChatPanel({
       onPrimary={onPrimary}
       volume={state.volume}
       demo={siteConfig.voice.mode === 'demo'}
+      recording={siteConfig.voice.recording}
       primaryRef={primaryRef}
       controlsRef={controlsRef}
       muted={inCall && state.muted}
@@ -217,8 +233,23 @@ function VoiceChatPanel({
       <CallExtras
         phase={phase}
         state={state}
+        limitSeconds={siteConfig.voice.maxCallSeconds}
         onToggleMute={() => setMuted(!state.muted)}
         onResumeAudio={() => void call.resumeAudio()}
+        onSendText={sendText}
+        onMicrophone={(deviceId) =>
+          void call.setInputDevicesAsync({ audioDeviceId: deviceId }).catch(() => undefined)
+        }
+        onSpeaker={(deviceId) =>
+          void call.setOutputDeviceAsync({ outputDeviceId: deviceId }).catch(() => undefined)
+        }
+        microphoneTrouble={
+          !inCall &&
+          cooldownUntil === null &&
+          state.failure !== null &&
+          describeStartFailure(state.failure).microphoneToast
+        }
+        onTypeInstead={() => start(true)}
       />
     </TalkView>
   );

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CAPTION_LINES,
   CAPTION_MAX_CHARS,
+  TRANSCRIPT_MAX_LINES,
   captionText,
   initialVoiceState,
+  transcriptText,
   phaseOf,
   voiceReducer,
   type VoiceAction,
@@ -50,36 +51,73 @@ describe('phaseOf', () => {
 });
 
 describe('voiceReducer', () => {
-  it('keeps the last few final transcripts of both sides as captions, ignoring partials', () => {
-    const lines = Array.from({ length: CAPTION_LINES + 2 }, (_, index): VoiceAction => ({
+  it('keeps every final line of both sides, and what each side is saying as it forms', () => {
+    const transcript = (
+      role: 'user' | 'assistant',
+      transcriptType: 'partial' | 'final',
+      text: string,
+    ): VoiceAction => ({
       type: 'message',
-      message: {
-        type: 'transcript',
-        role: index % 2 ? 'user' : 'assistant',
-        transcriptType: 'final',
-        transcript: ` line ${index} `,
-      },
-    }));
-    const state = run([
+      message: { type: 'transcript', role, transcriptType, transcript: text },
+    });
+    let state = run([
       { type: 'state-change', state: 'starting' },
-      {
-        type: 'message',
-        message: {
-          type: 'transcript',
-          role: 'assistant',
-          transcriptType: 'partial',
-          transcript: 'li',
-        },
-      },
-      ...lines,
-      { type: 'message', message: { type: 'speech-update', status: 'started', role: 'assistant' } },
+      transcript('assistant', 'partial', 'Ribbit! Wel'),
+      transcript('user', 'partial', 'Hel'),
     ]);
-    expect(state.captions.map((c) => [c.role, c.text])).toEqual([
-      ['assistant', 'line 2'],
-      ['user', 'line 3'],
-      ['assistant', 'line 4'],
-      ['user', 'line 5'],
+    expect(state.partials).toEqual({ assistant: 'Ribbit! Wel', user: 'Hel' });
+    expect(state.transcript).toEqual([]);
+    const more: VoiceAction[] = [
+      transcript('assistant', 'final', ' Ribbit! Welcome. '),
+      { type: 'message', message: { type: 'speech-update', status: 'started', role: 'user' } },
+      transcript('user', 'final', 'Hello Pepa!'),
+      { type: 'typed', text: '  Should I buy? ' },
+    ];
+    state = more.reduce(voiceReducer, state);
+    expect(state.partials).toEqual({ assistant: null, user: null });
+    expect(state.transcript.map(({ role, text, typed }) => [role, text, typed ?? false])).toEqual([
+      ['assistant', 'Ribbit! Welcome.', false],
+      ['user', 'Hello Pepa!', false],
+      ['user', 'Should I buy?', true],
     ]);
+    expect(transcriptText(state.transcript)).toBe(
+      'Pepa: Ribbit! Welcome.\nYou: Hello Pepa!\nYou: Should I buy?',
+    );
+  });
+
+  it('keeps the transcript after the call ends, until the next call starts', () => {
+    const said: VoiceAction = {
+      type: 'message',
+      message: { type: 'transcript', role: 'user', transcriptType: 'final', transcript: 'hi' },
+    };
+    const ended = run([
+      { type: 'state-change', state: 'starting' },
+      said,
+      { type: 'call-end' },
+      { type: 'state-change', state: 'idle' },
+    ]);
+    expect(ended.transcript.map((line) => line.text)).toEqual(['hi']);
+    const next = voiceReducer(ended, { type: 'state-change', state: 'starting', typing: true });
+    expect(next.transcript).toEqual([]);
+    expect(next.typing).toBe(true);
+  });
+
+  it('keeps at most the last TRANSCRIPT_MAX_LINES lines of a very long call', () => {
+    const lines = Array.from({ length: TRANSCRIPT_MAX_LINES + 3 }, (_, index): VoiceAction => ({
+      type: 'typed',
+      text: `line ${index}`,
+    }));
+    const state = run(lines);
+    expect(state.transcript).toHaveLength(TRANSCRIPT_MAX_LINES);
+    expect(state.transcript[0]?.text).toBe('line 3');
+  });
+
+  it('follows the connection quality the room reports', () => {
+    const state = run([{ type: 'network-quality', quality: 'bad' }]);
+    expect(state.networkQuality).toBe('bad');
+    expect(voiceReducer(state, { type: 'state-change', state: 'idle' }).networkQuality).toBe(
+      'unknown',
+    );
   });
 
   it('shows only the last characters of a very long transcript, after an ellipsis', () => {
@@ -90,7 +128,7 @@ describe('voiceReducer', () => {
         message: { type: 'transcript', role: 'user', transcriptType: 'final', transcript: long },
       },
     ]);
-    const text = state.captions[0]?.text ?? '';
+    const text = captionText(state.transcript[0]?.text ?? '');
     expect(text).toHaveLength(CAPTION_MAX_CHARS);
     expect(text.startsWith('…')).toBe(true);
     expect(text.endsWith('b'.repeat(CAPTION_MAX_CHARS - 1))).toBe(true);
@@ -112,7 +150,8 @@ describe('voiceReducer', () => {
         message: { type: 'transcript', role: 'user', transcriptType: 'final', transcript: '  ' },
       },
     ]);
-    expect(state.captions).toEqual([]);
+    expect(state.transcript).toEqual([]);
+    expect(state.partials).toEqual({ user: null, assistant: null });
   });
 
   it('clears the last call (captions, failure, mute) when a new call starts', () => {
@@ -128,7 +167,7 @@ describe('voiceReducer', () => {
     expect(state).toMatchObject({
       failure: null,
       muted: false,
-      captions: [],
+      transcript: [],
       callState: 'starting',
     });
   });

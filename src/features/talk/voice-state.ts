@@ -1,19 +1,29 @@
-import type { CallError, CallState, ServerMessage } from '../../lib/call/call-events';
+import type {
+  CallError,
+  CallState,
+  NetworkQuality,
+  ServerMessage,
+} from '../../lib/call/call-events';
 import type { TalkPhase } from './talk-view';
 
-/** How many caption lines stay on screen. */
-export const CAPTION_LINES = 4;
+/** The most lines one call's transcript keeps (the earliest go first). */
+export const TRANSCRIPT_MAX_LINES = 500;
 
-/** A caption longer than this shows only its last characters, after an ellipsis. */
+/** During a call, a caption longer than this shows only its last characters, after an ellipsis. */
 export const CAPTION_MAX_CHARS = 300;
 
 /** Local microphone level above which the visitor counts as audible. */
 export const AUDIBLE_LOCAL_LEVEL = 0.02;
 
-export interface Caption {
+export type Speaker = 'user' | 'assistant';
+
+/** One finished line of the conversation, whole. */
+export interface TranscriptLine {
   id: number;
-  role: 'user' | 'assistant';
+  role: Speaker;
   text: string;
+  /** The visitor typed it rather than said it. */
+  typed?: boolean;
 }
 
 /** Everything the section shows about a call, reduced from the call object's events. */
@@ -25,7 +35,14 @@ export interface VoiceState {
   /** Assistant loudness 0..1. */
   volume: number;
   muted: boolean;
-  captions: Caption[];
+  /** The call's finished lines, kept after it ends until the next call starts. */
+  transcript: TranscriptLine[];
+  /** What each side is saying right now, as the transcriber hears it so far. */
+  partials: Record<Speaker, string | null>;
+  /** The call joined without the microphone: the visitor types. */
+  typing: boolean;
+  /** The connection's quality as the room reports it. */
+  networkQuality: NetworkQuality['state'];
   /** When the call connected (ms since the epoch), for the call timer. */
   connectedAt: number | null;
   /** Last time the visitor's microphone was audible (ms since the epoch). */
@@ -43,7 +60,10 @@ export const initialVoiceState: VoiceState = {
   speaking: false,
   volume: 0,
   muted: false,
-  captions: [],
+  transcript: [],
+  partials: { user: null, assistant: null },
+  typing: false,
+  networkQuality: 'unknown',
   connectedAt: null,
   lastHeardAt: null,
   audioBlocked: false,
@@ -52,7 +72,7 @@ export const initialVoiceState: VoiceState = {
 };
 
 export type VoiceAction =
-  | { type: 'state-change'; state: CallState }
+  | { type: 'state-change'; state: CallState; typing?: boolean }
   | { type: 'call-start'; at: number }
   | { type: 'call-end' }
   | { type: 'speech-start' }
@@ -60,6 +80,8 @@ export type VoiceAction =
   | { type: 'volume-level'; volume: number }
   | { type: 'local-volume-level'; volume: number; at: number }
   | { type: 'message'; message: ServerMessage }
+  | { type: 'typed'; text: string }
+  | { type: 'network-quality'; quality: NetworkQuality['state'] }
   | { type: 'muted'; muted: boolean }
   | { type: 'audio-blocked' }
   | { type: 'audio-resumed' }
@@ -72,16 +94,33 @@ export function captionText(transcript: string): string {
   return `…${text.slice(-(CAPTION_MAX_CHARS - 1)).trimStart()}`;
 }
 
-function isFinalTranscript(
+/** A transcript message the panel can show: a side, a kind and some words. */
+function readTranscript(
   message: ServerMessage,
-): message is ServerMessage & { role: 'user' | 'assistant'; transcript: string } {
-  return (
-    message.type === 'transcript' &&
-    message.transcriptType === 'final' &&
-    (message.role === 'user' || message.role === 'assistant') &&
-    typeof message.transcript === 'string' &&
-    message.transcript.trim() !== ''
-  );
+): { role: Speaker; final: boolean; text: string } | null {
+  if (message.type !== 'transcript') return null;
+  const { role, transcriptType, transcript } = message;
+  if (role !== 'user' && role !== 'assistant') return null;
+  if (transcriptType !== 'final' && transcriptType !== 'partial') return null;
+  if (typeof transcript !== 'string' || transcript.trim() === '') return null;
+  return { role, final: transcriptType === 'final', text: transcript.trim() };
+}
+
+function appendLine(state: VoiceState, line: Omit<TranscriptLine, 'id'>): VoiceState {
+  return {
+    ...state,
+    transcript: [...state.transcript, { id: state.nextCaptionId, ...line }].slice(
+      -TRANSCRIPT_MAX_LINES,
+    ),
+    nextCaptionId: state.nextCaptionId + 1,
+  };
+}
+
+/** The transcript as plain text, one line per turn, for copying or saving. */
+export function transcriptText(lines: readonly TranscriptLine[]): string {
+  return lines
+    .map((line) => `${line.role === 'assistant' ? 'Pepa' : 'You'}: ${line.text}`)
+    .join('\n');
 }
 
 export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState {
@@ -89,7 +128,12 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
     case 'state-change':
       if (action.state === 'starting') {
         // A new call: forget what the last one showed.
-        return { ...initialVoiceState, callState: 'starting', nextCaptionId: state.nextCaptionId };
+        return {
+          ...initialVoiceState,
+          callState: 'starting',
+          typing: action.typing ?? false,
+          nextCaptionId: state.nextCaptionId,
+        };
       }
       if (action.state === 'idle') {
         return {
@@ -101,6 +145,8 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
           muted: false,
           connectedAt: null,
           audioBlocked: false,
+          partials: { user: null, assistant: null },
+          networkQuality: 'unknown',
         };
       }
       return { ...state, callState: action.state };
@@ -117,18 +163,20 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
     case 'local-volume-level':
       return action.volume > AUDIBLE_LOCAL_LEVEL ? { ...state, lastHeardAt: action.at } : state;
     case 'message': {
-      if (!isFinalTranscript(action.message)) return state;
-      const caption: Caption = {
-        id: state.nextCaptionId,
-        role: action.message.role,
-        text: captionText(action.message.transcript),
-      };
-      return {
-        ...state,
-        captions: [...state.captions, caption].slice(-CAPTION_LINES),
-        nextCaptionId: state.nextCaptionId + 1,
-      };
+      const heard = readTranscript(action.message);
+      if (!heard) return state;
+      const partials = { ...state.partials, [heard.role]: heard.final ? null : heard.text };
+      if (!heard.final) return { ...state, partials };
+      return appendLine({ ...state, partials }, { role: heard.role, text: heard.text });
     }
+    case 'typed': {
+      const text = action.text.trim();
+      return text === '' ? state : appendLine(state, { role: 'user', text, typed: true });
+    }
+    case 'network-quality':
+      return state.networkQuality === action.quality
+        ? state
+        : { ...state, networkQuality: action.quality };
     case 'muted':
       return { ...state, muted: action.muted };
     case 'audio-blocked':

@@ -79,6 +79,15 @@ export interface PepaCallOptions<TCall extends WebCall = WebCall> {
   roomHosts?: readonly string[];
 }
 
+/** How `startWith` joins the room. */
+export interface StartWithOptions {
+  /**
+   * Whether the visitor's microphone is used (default true). Without it the room is joined to
+   * listen only and the visitor speaks by typing (`add-message`).
+   */
+  microphone?: boolean;
+}
+
 export interface StartOptions {
   roomDeleteOnUserLeaveEnabled?: boolean;
 }

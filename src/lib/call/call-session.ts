@@ -48,6 +48,8 @@ export class CallSession<TCall extends WebCall> {
   endedStatusSeen = false;
   /** The visitor muted the microphone: nothing turns it back on but the visitor. */
   muted = false;
+  /** The visitor joined with the microphone (false: typing only). */
+  microphone = true;
   /** The one teardown, once begun. */
   teardown: Promise<void> | null = null;
 

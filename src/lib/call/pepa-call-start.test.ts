@@ -36,6 +36,17 @@ describe('a typed start (startWith)', () => {
     await h.call.stop();
   });
 
+  it('joins without the microphone when the visitor chose to type', async () => {
+    const h = createHarness();
+    await h.connect(() => h.call.startWith(async () => WEB_CALL, { microphone: false }));
+    expect(h.factory).toHaveBeenCalledWith(expect.objectContaining({ audioSource: false }));
+    await h.call.stop();
+    // The next call asks for the microphone again.
+    await h.connect(() => h.call.startWith(async () => WEB_CALL));
+    expect(h.factory).toHaveBeenLastCalledWith(expect.objectContaining({ audioSource: true }));
+    await h.call.stop();
+  });
+
   it('resolves failed with a CallStartError naming the stage and the call error', async () => {
     const h = createHarness();
     h.configureNextDaily((daily) => daily.join.mockRejectedValueOnce(new Error('room is gone')));

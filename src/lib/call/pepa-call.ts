@@ -54,6 +54,7 @@ import {
   type PepaCallOptions,
   type ResourceCounts,
   type StartOptions,
+  type StartWithOptions,
   type WebCall,
   type WebCallRequest,
 } from './call-options';
@@ -125,12 +126,15 @@ export class PepaCall<TCall extends WebCall = WebCall> {
    * start is stopped), joins its room and resolves when the assistant is listening, or with why
    * not: `failed` (a {@link CallStartError} naming the stage), `stopped` or `busy`.
    */
-  startWith(request: WebCallRequest<TCall>): Promise<StartOutcome<TCall>> {
+  startWith(
+    request: WebCallRequest<TCall>,
+    options: StartWithOptions = {},
+  ): Promise<StartOutcome<TCall>> {
     if (this.machine.state !== 'idle') {
       this.emitProgress('validation', 'failed', Date.now(), BUSY_MESSAGE);
       return Promise.resolve({ status: 'busy' });
     }
-    return this.launch('web-call-creation', (session) =>
+    return this.launch('web-call-creation', options, (session) =>
       session.pipeline.run(
         'web-call-creation',
         () => request(session.controller.signal),
@@ -199,7 +203,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       this.emit('error', { type: 'reconnect-error', message: RECONNECT_URL_MESSAGE });
       throw new Error(RECONNECT_URL_MESSAGE);
     }
-    const outcome = await this.launch('call-object-creation', () => Promise.resolve(webCall));
+    const outcome = await this.launch('call-object-creation', {}, () => Promise.resolve(webCall));
     return outcome.status === 'started' ? outcome.call : null;
   }
 
@@ -336,9 +340,12 @@ export class PepaCall<TCall extends WebCall = WebCall> {
 
   private async launch(
     firstStage: StartStage,
+    options: StartWithOptions,
     obtainWebCall: (session: CallSession<TCall>) => Promise<TCall>,
   ): Promise<StartOutcome<TCall>> {
     const session = this.newSession(firstStage);
+    // Without the microphone the visitor types; the room is joined to listen only.
+    session.microphone = options.microphone !== false;
     this.session = session;
     this.machine.to({ kind: 'starting', stage: firstStage });
     this.armStartTimeout(session);
@@ -371,9 +378,12 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     });
   }
 
-  private callObjectOptions(webCall: TCall | null): Parameters<DailyCallFactory>[0] {
+  private callObjectOptions(session: CallSession<TCall>): Parameters<DailyCallFactory>[0] {
+    const { webCall } = session;
     return buildCallObjectOptions(
-      this.options.callObject ?? {},
+      session.microphone
+        ? (this.options.callObject ?? {})
+        : { ...this.options.callObject, audioSource: false },
       this.options.dailyConfig,
       webCall?.artifactPlan?.videoRecordingEnabled === true,
     );
@@ -393,7 +403,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     }
     session.roomUrl = room.url;
     const videoRecordingEnabled = webCall.artifactPlan?.videoRecordingEnabled === true;
-    const options = this.callObjectOptions(webCall);
+    const options = this.callObjectOptions(session);
     const daily = await pipeline.run(
       'call-object-creation',
       () => this.createRoom(session, options),
@@ -589,7 +599,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     session.audio.clear();
     if (previous) this.destroyQuietly(previous.daily);
     try {
-      const daily = await this.options.createDailyCall(this.callObjectOptions(session.webCall));
+      const daily = await this.options.createDailyCall(this.callObjectOptions(session));
       if (session.teardown) {
         this.destroyQuietly(daily);
         return;

@@ -119,11 +119,20 @@ export class PepaScript {
           this.greet();
         }
         return;
-      case 'add-message':
+      case 'add-message': {
+        // A line the visitor typed: part of the conversation, answered like a spoken one.
+        const added = message.message as { role?: unknown; content?: unknown } | undefined;
+        if (
+          typeof added?.content === 'string' &&
+          (added.role === 'user' || added.role === 'assistant')
+        ) {
+          this.conversation.push({ role: added.role, message: added.content });
+        }
         if (message.triggerResponseEnabled === true) {
           this.stage.after(this.stage.timings.replyDelayMs, () => this.reply());
         }
         return;
+      }
       default:
         return;
     }

@@ -112,6 +112,9 @@ const START: Recorded[] = [
   'call-start',
 ];
 
+/** A server message as the tests read it. */
+type ServerUpdate = { type: string; messages?: unknown[] };
+
 /** Records the room's own Daily events (levels left out) by wrapping the factory. */
 function recordRoom(options: Partial<SimulatorOptions> = {}) {
   const voice = createFakeAudio();
@@ -142,8 +145,12 @@ function recordRoom(options: Partial<SimulatorOptions> = {}) {
     daily.on(name, handler);
     detachers.push(() => daily.off(name, handler));
   };
-  const open = async () => {
-    room = await factory({ audioSource: true, videoSource: false, dailyConfig: {} });
+  const open = async (overrides: { audioSource?: boolean } = {}) => {
+    room = await factory({
+      audioSource: overrides.audioSource ?? true,
+      videoSource: false,
+      dailyConfig: {},
+    });
     for (const name of names) listen(room, name);
     return room;
   };
@@ -535,6 +542,58 @@ describe('the simulated room on its own', () => {
     expect(room.microphone.tracks[0]?.readyState).toBe('ended');
     expect(vi.getTimerCount()).toBe(0);
     await room.close();
+  });
+
+  it('answers a typed add-message in the conversation, as the provider does', async () => {
+    const room = recordRoom();
+    const daily = await room.open();
+    void daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false });
+    await vi.advanceTimersByTimeAsync(500);
+    daily.sendAppMessage(
+      JSON.stringify({
+        type: 'add-message',
+        message: { role: 'user', content: 'Should I buy?' },
+        triggerResponseEnabled: true,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    const updates = room.seen
+      .filter(([name]) => name === 'app-message')
+      .map(([, payload]) => JSON.parse((payload as { data: string }).data) as ServerUpdate)
+      .filter((entry) => entry.type === 'conversation-update');
+    expect(updates.at(-1)?.messages).toEqual([
+      { role: 'user', message: 'Should I buy?' },
+      { role: 'assistant', message: PEPA_DEMO_PERSONA.replies[0] },
+    ]);
+    await room.close();
+  });
+
+  it('joins without the microphone when told to, and never asks for it', async () => {
+    const room = recordRoom();
+    const daily = await room.open({ audioSource: false });
+    await Promise.all([
+      daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false }),
+      vi.advanceTimersByTimeAsync(300),
+    ]);
+    expect(room.microphone.getUserMedia).not.toHaveBeenCalled();
+    await room.close();
+  });
+
+  it('switches the microphone to the chosen device and stops the old one', async () => {
+    const room = recordRoom();
+    const daily = await room.open();
+    await Promise.all([
+      daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false }),
+      vi.advanceTimersByTimeAsync(300),
+    ]);
+    await daily.setInputDevicesAsync({ audioDeviceId: 'headset' });
+    expect(room.microphone.getUserMedia).toHaveBeenLastCalledWith({
+      audio: { deviceId: { exact: 'headset' } },
+    });
+    expect(room.microphone.tracks.map((track) => track.readyState)).toEqual(['ended', 'live']);
+    expect(room.voice.audio.listenTo).toHaveBeenCalledTimes(2);
+    await room.close();
+    expect(room.microphone.tracks[1]?.readyState).toBe('ended');
   });
 
   it('answers startRecording with recording-started', async () => {

@@ -213,8 +213,19 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     return this.microphoneOn;
   }
 
-  async setInputDevicesAsync(_devices: DailyLikeInputDevices): Promise<unknown> {
-    return {};
+  /** Switches the microphone as Daily does: the new device's track replaces the old one. */
+  async setInputDevicesAsync(devices: DailyLikeInputDevices): Promise<unknown> {
+    const deviceId = devices.audioDeviceId;
+    if (this.phase !== 'joined' || !this.ownsMicrophone || typeof deviceId !== 'string') return {};
+    const stream = await this.getUserMedia({ audio: { deviceId: { exact: deviceId } } });
+    if (this.phase !== 'joined') {
+      for (const track of stream.getTracks()) track.stop();
+      return {};
+    }
+    for (const track of this.microphone?.getTracks() ?? []) track.stop();
+    this.microphone = stream;
+    this.audio?.listenTo(stream);
+    return { mic: { deviceId } };
   }
 
   async setOutputDeviceAsync(_device: { outputDeviceId: string }): Promise<unknown> {

@@ -1,0 +1,207 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+import { callResources, expectStatusesSeen, installCallProbe } from './support/call-probe';
+import { expect, test } from './support/fixtures';
+
+/** The simulated room, twice as fast: every step, in order. */
+const FAST = 0.5;
+
+function talk(page: Page) {
+  const section = page.locator('#talk');
+  return {
+    section,
+    status: section.getByRole('status'),
+    start: section.getByRole('button', { name: 'Start Talking' }),
+    end: section.getByRole('button', { name: 'End Call' }),
+    captions: section.getByRole('log', { name: 'Captions' }),
+    typeField: section.getByRole('textbox', { name: 'Type to Pepa' }),
+  };
+}
+
+/** Records every partial caption that appeared, however briefly. */
+async function recordPartials(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __partials: string[] }).__partials = seen;
+    document.addEventListener('DOMContentLoaded', () => {
+      new MutationObserver(() => {
+        for (const element of document.querySelectorAll('[data-testid="partial-caption"]')) {
+          const text = element.textContent ?? '';
+          if (text && seen[seen.length - 1] !== text) seen.push(text);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+  });
+}
+
+async function open(page: Page, query = '', options: { denyMicrophone?: boolean } = {}) {
+  await installCallProbe(page, options);
+  await recordPartials(page);
+  await page.goto(`/?${[`simScale=${FAST}`, query].filter(Boolean).join('&')}`);
+  await talk(page).section.scrollIntoViewIfNeeded();
+  await expect(talk(page).status).toHaveText('Ready to chat');
+}
+
+/** The caption lines in order, as the visitor reads them. */
+function captionLines(page: Page) {
+  return talk(page).captions.locator('p:not([aria-hidden])').allTextContents();
+}
+
+/** Pepa answered `line`: a line of hers comes after it. */
+async function expectAnswered(page: Page, line: string) {
+  await expect
+    .poll(
+      async () => {
+        const lines = await captionLines(page);
+        const asked = lines.indexOf(`You: ${line}`);
+        return asked >= 0 && lines.slice(asked + 1).some((text) => text.startsWith('Pepa: '));
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).include('#talk').analyze();
+  expect(results.violations).toEqual([]);
+}
+
+function shot(page: Page, testInfo: TestInfo, name: string) {
+  return page.screenshot({
+    path: `test-results/screenshots/visitor-${name}-${testInfo.project.name}.png`,
+    animations: 'disabled',
+  });
+}
+
+test.describe("the visitor's Pepa", () => {
+  test('says who hears the voice before the microphone opens, and links to the privacy section', async ({
+    page,
+  }, testInfo) => {
+    await open(page);
+    const { section, start } = talk(page);
+    const notice = section.getByText(/Your voice is processed by Vapi/);
+    await expect(notice).toContainText('Calls are not recorded.');
+    await expect(start).toHaveAccessibleDescription(/Your voice is processed by Vapi/);
+    await shot(page, testInfo, 'notice');
+    await expectNoAxeViolations(page);
+
+    await section.getByRole('link', { name: 'Privacy' }).click();
+    const privacy = page.getByRole('region', { name: 'Privacy' });
+    await expect(privacy).toBeInViewport();
+    await expect(privacy).toContainText('only after you press Start Talking');
+  });
+
+  test('a call with captions as they form, time left, connection and devices; typing to Pepa; the transcript kept after', async ({
+    page,
+    context,
+  }, testInfo) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await open(page);
+    const { section, start, end, captions, typeField } = talk(page);
+    await start.click();
+    await expectStatusesSeen(page, ['Connecting to Pepa...', 'Listening...']);
+
+    // Pepa's greeting forms word by word before it lands as a line.
+    // The finished line (not the dimmed partial): the greeting has landed.
+    await expect(
+      captions.locator('p:not([aria-hidden])').filter({ hasText: 'Ribbit! Welcome to my court' }),
+    ).toBeVisible();
+    const partials = await page.evaluate(
+      () => (window as unknown as { __partials: string[] }).__partials,
+    );
+    expect(partials.some((text) => text.startsWith('Pepa: Ribbit!') && text.endsWith('…'))).toBe(
+      true,
+    );
+
+    // The limit as time left, and how the connection is.
+    await expect(section.locator('[data-call-timer]')).toHaveText(/^0[23]:\d\d left$/);
+    await expect(section.getByRole('img', { name: /^Connection: / })).toBeVisible();
+
+    // Fake devices: the microphone can be switched mid-call.
+    const microphones = await page.evaluate(
+      async () =>
+        (await navigator.mediaDevices.enumerateDevices()).filter(
+          (device) => device.kind === 'audioinput' && device.deviceId !== '',
+        ).length,
+    );
+    expect(microphones).toBeGreaterThan(1);
+    const picker = section.getByRole('combobox', { name: 'Microphone' });
+    await expect(picker).toBeVisible();
+    const second = await picker.locator('option').nth(1).getAttribute('value');
+    await picker.selectOption(second ?? '');
+    await expect.poll(async () => (await callResources(page)).tracks).toBeGreaterThan(1);
+    expect((await callResources(page)).liveTracks).toBe(1);
+
+    await typeField.fill('Should I buy?');
+    await typeField.press('Enter');
+    await expect(captions.getByText('You: Should I buy?', { exact: true })).toBeVisible();
+    await expectAnswered(page, 'Should I buy?');
+    // Phone first: the status, the controls and the latest caption fit on one screen below the
+    // navigation bar (4rem), so a visitor never scrolls to follow the call.
+    const span = await page.evaluate(() => {
+      const talkSection = document.querySelector('#talk');
+      const top = talkSection?.querySelector('[role="status"]')?.getBoundingClientRect().top ?? 0;
+      const lines = talkSection?.querySelectorAll('[role="log"] p') ?? [];
+      const last = lines[lines.length - 1]?.getBoundingClientRect();
+      const log = talkSection?.querySelector('[role="log"]')?.getBoundingClientRect();
+      // The newest line as shown: the log scrolls, so it ends at the log's bottom at most.
+      const bottom = Math.min(last?.bottom ?? 0, log?.bottom ?? 0);
+      return { needed: bottom - top, available: window.innerHeight - 64 };
+    });
+    expect(span.needed).toBeLessThanOrEqual(span.available);
+    await section.getByRole('status').scrollIntoViewIfNeeded();
+    await shot(page, testInfo, 'in-call');
+    await expectNoAxeViolations(page);
+
+    // Everything the call showed must fit the screen without sideways scroll.
+    const width = await page.evaluate(() => ({
+      scroll: document.scrollingElement?.scrollWidth ?? 0,
+      client: document.documentElement.clientWidth,
+    }));
+    expect(width.scroll).toBeLessThanOrEqual(width.client);
+
+    await end.click();
+    await expect(talk(page).status).toHaveText('Ready to chat');
+    const transcript = section.getByRole('region', { name: 'Transcript' });
+    await expect(transcript).toContainText('You: Should I buy?');
+    await expect(transcript).toContainText('Pepa: Ribbit! Welcome to my court.');
+    await section.getByRole('button', { name: 'Copy transcript' }).click();
+    await expect(section.getByTestId('transcript-announcement')).toHaveText('Transcript copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    // The whole conversation as shown, one line per turn.
+    expect(copied).toBe((await transcript.locator('p').allTextContents()).join('\n'));
+    expect(copied).toContain(
+      "Pepa: Ribbit! Welcome to my court. I'm Pepa. What shall we talk about?",
+    );
+
+    const download = page.waitForEvent('download');
+    await section.getByRole('button', { name: 'Download transcript' }).click();
+    expect((await download).suggestedFilename()).toBe('pepa-conversation.txt');
+    await transcript.scrollIntoViewIfNeeded();
+    await shot(page, testInfo, 'transcript');
+    await expectNoAxeViolations(page);
+    expect((await callResources(page)).liveTracks).toBe(0);
+  });
+
+  test('a visitor whose microphone is refused can type to Pepa instead', async ({
+    page,
+  }, testInfo) => {
+    await open(page, '', { denyMicrophone: true });
+    const { section, start, captions, typeField } = talk(page);
+    await start.click();
+    const typeInstead = section.getByRole('button', { name: 'Type to Pepa instead' });
+    await expect(typeInstead).toBeVisible();
+    await shot(page, testInfo, 'type-instead');
+    await typeInstead.click();
+    await expect(section.getByText("Typing only: Pepa can't hear you")).toBeVisible();
+    await expect(section.getByRole('button', { name: 'Mute' })).toHaveCount(0);
+    await typeField.fill('Hello from the train');
+    await typeField.press('Enter');
+    await expect(captions.getByText('You: Hello from the train', { exact: true })).toBeVisible();
+    await expectAnswered(page, 'Hello from the train');
+    await shot(page, testInfo, 'typing-only');
+    await expectNoAxeViolations(page);
+    // No microphone was opened for the typed call.
+    expect((await callResources(page)).tracks).toBe(0);
+  });
+});
