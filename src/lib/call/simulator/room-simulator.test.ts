@@ -96,6 +96,8 @@ const START: Recorded[] = [
   'progress:audio-processing-setup:started',
   'progress:audio-processing-setup:completed',
   'progress:assistant-ready:started',
+  // The room reports a good connection once joined, as Daily does.
+  ['network-quality-change', { state: 'good', reasons: [] }],
   [
     'daily-participant-updated',
     {
@@ -467,8 +469,14 @@ describe('the simulated room on its own', () => {
       room.seen.map(([name, payload]) =>
         name === 'app-message' ? (payload as { data: unknown }).data : name,
       ),
-    ).toEqual(['participant-joined', 'participant-updated', 'track-started', 'listening']);
-    expect(room.seen[2]?.[1]).toMatchObject({
+    ).toEqual([
+      'network-quality-change',
+      'participant-joined',
+      'participant-updated',
+      'track-started',
+      'listening',
+    ]);
+    expect(room.seen[3]?.[1]).toMatchObject({
       type: 'audio',
       track: room.voice.audio.assistantTrack,
     });

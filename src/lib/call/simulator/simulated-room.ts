@@ -123,6 +123,13 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     this.audio = this.audioFactory();
     if (this.microphone) this.audio.listenTo(this.microphone);
     this.phase = 'joined';
+    // Daily reports the connection's quality soon after a join; the simulated network is good
+    // (the network faults report their own changes).
+    this.after(0, () => {
+      if (!this.network.down) {
+        this.emit('network-quality-change', { networkState: 'good', networkStateReasons: [] });
+      }
+    });
     if (this.remoteObserverMs !== null || this.localObserverMs !== null) this.restartTicker();
     this.after(this.timings.assistantJoinMs, () => {
       this.assistantPresent = true;
