@@ -81,13 +81,9 @@ export function siteHtmlPlugin(): Plugin {
     name: 'pepa-site-html',
     config() {
       return {
-        build: {
-          modulePreload: {
-            // The stylesheet travels inside the page, so no chunk loaded later waits for it.
-            resolveDependencies: (_file: string, dependencies: string[]) =>
-              dependencies.filter((dependency) => !dependency.endsWith('.css')),
-          },
-        },
+        // One stylesheet, not one per chunk: the page carries it inline, so no chunk loaded later
+        // names a stylesheet to wait for.
+        build: { cssCodeSplit: false },
       };
     },
     configResolved(resolved) {

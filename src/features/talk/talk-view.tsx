@@ -10,8 +10,7 @@ import avatarArt from '../../assets/art/pepa-avatar.svg?inline';
 export type TalkPhase =
   'idle' | 'connecting' | 'listening' | 'speaking' | 'reconnecting' | 'ending';
 
-/** Presses of the main button closer together than this are one press (a double tap). */
-export const DOUBLE_TAP_MS = 400;
+export { DOUBLE_TAP_MS } from './double-tap';
 
 /** Intrinsic size of the avatar art. */
 const AVATAR_SIZE = 240;
