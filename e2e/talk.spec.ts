@@ -10,7 +10,7 @@ import {
   toastsSeen,
   waitPastDoubleTap,
 } from './support/call-probe';
-import { DOUBLE_TAP_MS } from '../src/features/talk/talk-view';
+import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
 import { expect, test } from './support/fixtures';
 
 /** The demo's simulated room, twice as fast as a real one: still every step, in order. */

@@ -16,7 +16,7 @@ import { buildSite } from './build.mjs';
 import { BYTE_BUDGETS, analyseBuild, formatKb, markdownTable } from './lib/bundle-stats.mjs';
 import { findFreePort, startPrism } from './lib/prism.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
-import { startCompressingProxy } from './lib/bench-compression.mjs';
+import { primeCompressedBodies, startCompressingProxy } from './lib/bench-compression.mjs';
 import { stopLaunchedChromium } from './lib/chromium.mjs';
 import { CATEGORIES, runLighthouse } from './lib/bench-lighthouse.mjs';
 import { PHONE, launchBenchBrowser, measureHeapSoak, measureTaps } from './lib/bench-demo.mjs';
@@ -220,6 +220,7 @@ async function measureLighthouse(siteDir) {
   // Served compressed, as a static host or CDN serves it (see lib/bench-compression.mjs).
   const front = await startCompressingProxy({ upstream: site.url });
   await track(() => front.close());
+  await primeCompressedBodies(front.url, siteDir);
   const runs = await runLighthouse(`${front.url}/`, {
     runs: LIGHTHOUSE_RUNS,
     onRun: (index, run) =>

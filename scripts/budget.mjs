@@ -86,7 +86,7 @@ for (const page of ['index.html', '404.html']) {
     `${page}: Content-Security-Policy`,
     csp.length === 0,
     csp.join('; ') || 'strict',
-    "no 'unsafe-eval', no inline script",
+    "no 'unsafe-eval', inline script only by hash",
   );
 }
 const headers = await readFile(join(dist, '_headers'), 'utf8');

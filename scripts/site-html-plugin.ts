@@ -1,7 +1,8 @@
 import type { Plugin } from 'vite';
-import type { OutputBundle } from 'rolldown';
+import type { OutputAsset, OutputBundle } from 'rolldown';
 import { loadEnv } from 'vite';
 import { parseSiteConfig, type SiteConfig } from '../src/config/site-config.ts';
+import { START_AFTER_PAINT_HASH, startAfterPaintTag } from './lib/start-after-paint.mjs';
 
 /**
  * daily-js's base domains: daily.co and the fallbacks it switches to when daily.co is unreachable.
@@ -17,18 +18,21 @@ const DAILY_HOSTS = DAILY_BASE_DOMAINS.map((domain) => `https://*.${domain}`);
 const DAILY_SOCKETS = DAILY_BASE_DOMAINS.map((domain) => `wss://*.${domain}`);
 
 /**
- * The page's Content-Security-Policy. No inline script and no 'unsafe-eval'; the demo's local
- * mock origin is allowed only in demo builds.
+ * The page's Content-Security-Policy. No 'unsafe-eval', and one inline script, allowed by its hash:
+ * the one that starts the app after the first paint (scripts/lib/start-after-paint.mjs). Fonts may
+ * be data: URLs, as the page carries its own. The demo's local mock origin is allowed only in demo
+ * builds.
  */
 export function contentSecurityPolicy(config: SiteConfig): string {
   const live = config.voice.mode === 'live';
   const api = new URL(config.voice.apiUrl).origin;
+  const scripts = ["'self'", START_AFTER_PAINT_HASH];
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
-    ['script-src', live ? ["'self'", ...DAILY_HOSTS] : ["'self'"]],
+    ['script-src', live ? [...scripts, ...DAILY_HOSTS] : scripts],
     ['style-src', ["'self'", "'unsafe-inline'"]],
     ['img-src', ["'self'", 'data:', 'blob:']],
-    ['font-src', ["'self'"]],
+    ['font-src', ["'self'", 'data:']],
     ['media-src', ["'self'", 'blob:']],
     [
       'connect-src',
@@ -68,27 +72,38 @@ function escapeAttribute(value: string): string {
 
 /**
  * Validates the site configuration when Vite starts (a bad deployment fails with a readable
- * list of problems), fills the page head from it, and emits the `_headers` file.
+ * list of problems), fills the page head from it, makes built pages paint from their HTML alone
+ * (see "How the page arrives" in the README), and emits the `_headers` file.
  */
 export function siteHtmlPlugin(): Plugin {
   let config: SiteConfig;
   return {
     name: 'pepa-site-html',
+    config() {
+      return {
+        // One stylesheet, not one per chunk: the page carries it inline, so no chunk loaded later
+        // names a stylesheet to wait for.
+        build: { cssCodeSplit: false },
+      };
+    },
     configResolved(resolved) {
       const env = loadEnv(resolved.mode, resolved.envDir || process.cwd(), 'VITE_');
       // Variables set in the process win over .env files, as in Vite itself.
       config = parseSiteConfig({ ...env, ...pickVite(process.env) });
     },
     transformIndexHtml: {
-      // After Vite has added the bundle's tags, so the font's hashed name is known.
+      // After Vite has added the bundle's tags, so the stylesheet and the entry are known.
       order: 'post',
       handler(html, context) {
-        // The dev server injects inline scripts (hot reload) that the policy rightly forbids: the
-        // policy is for built pages, and the browser tests run on those.
-        if (context.server) {
+        // The dev server injects inline scripts (hot reload) that the policy rightly forbids, and
+        // serves styles its own way: the policy and the inlining are for built pages, and the
+        // browser tests run on those.
+        if (context.server || !context.bundle) {
           html = html.replace(/\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
+        } else {
+          html = startAppAfterPaint(inlineStylesheets(html, context.bundle));
         }
-        return preloadDisplayFont(html, context.bundle)
+        return html
           .replaceAll('%PEPA_CSP%', escapeAttribute(contentSecurityPolicy(config)))
           .replaceAll('%PEPA_SITE_URL%', escapeAttribute(config.siteUrl));
       },
@@ -100,22 +115,56 @@ export function siteHtmlPlugin(): Plugin {
   };
 }
 
-/** The committed display-font subset's file name (see scripts/subset-fonts.mjs). */
-const DISPLAY_FONT_NAME = 'cinzel-700-display.woff2';
+function assetAt(bundle: OutputBundle, url: string): OutputAsset {
+  const file = bundle[url.replace(/^\//, '')];
+  if (file?.type !== 'asset') throw new Error(`The page links ${url}, which the build lacks`);
+  return file;
+}
 
 /**
- * Adds a preload of the display font to a built page: the hero's heading (the page's largest
- * paint) is set in it, and a preloaded font is requested with the HTML instead of after the CSS.
+ * Puts the page's stylesheet into a `<style>` element, with the fonts it uses as data: URLs, and
+ * drops those files from the build. The page then paints from its HTML alone: no request for
+ * CSS or fonts stands between a visitor and the first screen, and the hero is set in Cinzel on a
+ * first visit. It is about 30 KB with brotli, both subsets included (scripts/subset-fonts.mjs).
  */
-export function preloadDisplayFont(html: string, bundle: OutputBundle | undefined): string {
-  if (!bundle) return html;
-  const font = Object.values(bundle).find(
-    (file) => file.type === 'asset' && file.names.includes(DISPLAY_FONT_NAME),
-  );
-  if (!font) throw new Error(`The build has no ${DISPLAY_FONT_NAME} to preload`);
-  const link = `<link rel="preload" href="/${font.fileName}" as="font" type="font/woff2" crossorigin />`;
-  // Before the stylesheet, so the font request starts no later than the CSS.
-  return html.replace(/(\s*)(<link rel="stylesheet")/, `$1${link}$1$2`);
+export function inlineStylesheets(html: string, bundle: OutputBundle): string {
+  const inlined = html.replace(/<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g, (_tag, href) => {
+    const stylesheet = assetAt(bundle, href);
+    const css = String(stylesheet.source).replace(
+      /url\((\/assets\/[^)]+\.woff2)\)/g,
+      (_url, font: string) => {
+        const file = assetAt(bundle, font);
+        delete bundle[file.fileName];
+        return `url(data:font/woff2;base64,${Buffer.from(file.source).toString('base64')})`;
+      },
+    );
+    delete bundle[stylesheet.fileName];
+    // A style element ends at the first "</style"; a stylesheet never needs one.
+    if (/<\/style/i.test(css)) throw new Error(`${href} contains "</style"`);
+    return `<style>${css}</style>`;
+  });
+  const leftover = Object.keys(bundle).filter((name) => name.endsWith('.css'));
+  if (leftover.length > 0) {
+    throw new Error(
+      `Stylesheets the page does not link would be fetched later: ${leftover.join(', ')}`,
+    );
+  }
+  return inlined;
+}
+
+/**
+ * Replaces the entry's module script, and the manifest link, with the inline script that adds
+ * both once the page has painted (scripts/lib/start-after-paint.mjs).
+ */
+export function startAppAfterPaint(html: string): string {
+  const entryTag = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/.exec(html);
+  if (!entryTag?.[1]) throw new Error('The built page has no module script to start');
+  const manifestTag = /<link rel="manifest" href="([^"]+)"[^>]*>\s*/.exec(html);
+  const start = startAfterPaintTag({ entry: entryTag[1], manifest: manifestTag?.[1] });
+  let result = html.replace(entryTag[0], '');
+  if (manifestTag) result = result.replace(manifestTag[0], '');
+  // Last in the head: it only registers an observer, and reads nothing below it.
+  return result.replace(/(\s*)<\/head>/, `$1  ${start}$1</head>`);
 }
 
 function pickVite(env: NodeJS.ProcessEnv): Record<string, string> {

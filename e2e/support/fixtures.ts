@@ -31,6 +31,27 @@ declare global {
 export const test = base.extend<PageGuardOptions & PageProblems>({
   allowedProblems: [null, { option: true }],
 
+  // The built page starts its app after the first paint, which can come after the load event that
+  // `goto` waits for; a test's first press must reach the hydrated page, as a visitor's does a
+  // moment later. A `goto` with its own `waitUntil` is left as asked.
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    const hydratingGoto: typeof page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      if (options?.waitUntil === undefined || options.waitUntil === 'load') {
+        await page.waitForFunction(() => {
+          const root = document.getElementById('root');
+          return (
+            root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'))
+          );
+        });
+      }
+      return response;
+    };
+    Object.assign(page, { goto: hydratingGoto });
+    await use(page);
+  },
+
   pageProblems: [
     async ({ context, allowedProblems }, use) => {
       const problems: string[] = [];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cspProblems, unsafeBlankLinks } from './build-checks.mjs';
 import { chunkLabel, initialAssets } from './bundle-stats.mjs';
@@ -41,6 +42,14 @@ describe('cspProblems', () => {
     ]);
   });
 
+  it('accepts an inline script only when the policy names its hash', () => {
+    const text = 'console.log(1)';
+    const hash = createHash('sha256').update(text).digest('base64');
+    const meta = strictMeta.replace("script-src 'self'", `script-src 'self' 'sha256-${hash}'`);
+    expect(cspProblems(`${meta}<script data-entry="/a.js">${text}</script>`)).toEqual([]);
+    expect(cspProblems(`${meta}<script>${text};</script>`)).toEqual(['inline script: <script>']);
+  });
+
   it('reads a policy whose quotes are HTML-escaped', () => {
     const escaped = strictMeta.replaceAll("'", '&#39;');
     expect(cspProblems(escaped)).toEqual([]);
@@ -56,6 +65,17 @@ describe('initialAssets', () => {
     expect(initialAssets(html)).toEqual({
       js: ['/assets/index-AbCd1234.js', '/assets/react-EfGh5678.js'],
       css: ['/assets/index-IjKl9012.css'],
+      inlineCss: [],
+    });
+  });
+
+  it('counts the entry the start-after-paint script adds, and the inline stylesheet', () => {
+    const html = `<style>body{color:red}</style>
+      <script data-entry="/assets/index-AbCd1234.js" data-manifest="/site.webmanifest">start()</script>`;
+    expect(initialAssets(html)).toEqual({
+      js: ['/assets/index-AbCd1234.js'],
+      css: [],
+      inlineCss: ['body{color:red}'],
     });
   });
 

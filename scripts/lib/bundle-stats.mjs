@@ -35,21 +35,23 @@ function sum(list) {
 }
 
 /**
- * The asset URLs an HTML page loads before any script runs: module scripts, module preloads
- * and stylesheets.
+ * What an HTML page loads up front: the URLs of its module scripts (including the entry that the
+ * start-after-paint script adds, named by its `data-entry`), module preloads and stylesheets, and
+ * the text of the stylesheets it carries inline.
  * @param {string} html
  */
 export function initialAssets(html) {
   const js = new Set();
   const css = new Set();
-  for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) js.add(src);
+  for (const [, src] of html.matchAll(/<script[^>]*\s(?:src|data-entry)="([^"]+)"/g)) js.add(src);
   for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
     const href = /\shref="([^"]+)"/.exec(tag)?.[1];
     if (!href) continue;
     if (/rel="modulepreload"/.test(tag)) js.add(href);
     if (/rel="stylesheet"/.test(tag)) css.add(href);
   }
-  return { js: [...js], css: [...css] };
+  const inlineCss = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(([, text]) => text);
+  return { js: [...js], css: [...css], inlineCss };
 }
 
 /**
@@ -71,7 +73,13 @@ export async function analyseBuild(distDir) {
     ...sizes(await readFile(join(distDir, url.replace(/^\//, '')))),
   });
   const initialJs = await Promise.all(initial.js.map(load));
-  const initialCss = await Promise.all(initial.css.map(load));
+  const initialCss = [
+    ...(await Promise.all(initial.css.map(load))),
+    ...initial.inlineCss.map((text) => ({
+      file: 'index.html <style>',
+      ...sizes(Buffer.from(text)),
+    })),
+  ];
   const loadedUp = new Set([...initial.js, ...initial.css].map((url) => url.replace(/^\//, '')));
   const assets = await readdir(join(distDir, 'assets'));
   const onDemand = await Promise.all(

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import { routeFor } from './routes';
@@ -13,6 +13,8 @@ const app = (
   </StrictMode>
 );
 
-// The built pages are prerendered and hydrate; the dev server serves an empty shell.
-if (container.firstElementChild) hydrateRoot(container, app);
+// The built pages are prerendered and hydrate; the dev server serves an empty shell. Hydrating as
+// a transition lets React yield to the browser between components, so a tap or a paint never
+// waits for the whole page to hydrate.
+if (container.firstElementChild) startTransition(() => void hydrateRoot(container, app));
 else createRoot(container).render(app);

@@ -1,5 +1,6 @@
 import { buttonClass } from '../../components/ui/button-styles';
 import { HomeArrowIcon } from '../../components/ui/icons';
+import avatarArt from '../../assets/art/pepa-avatar.svg?inline';
 
 /** Every path other than "/": served as 404.html with an HTTP 404 by the static host. */
 export function NotFoundPage() {
@@ -11,7 +12,7 @@ export function NotFoundPage() {
       />
       <div className="max-w-lg">
         <img
-          src="/pepa-avatar.svg"
+          src={avatarArt}
           alt=""
           width={240}
           height={240}

@@ -27,7 +27,7 @@ export function MemeStreamSection() {
     <section
       id="stream"
       aria-labelledby="stream-title"
-      className="relative border-t border-gold-400/10 bg-court-950 px-5 py-24 sm:px-8"
+      className="render-near-view relative border-t border-gold-400/10 bg-court-950 px-5 py-24 sm:px-8"
     >
       <SectionHeading id="stream-title" eyebrow="Where memes are crowned" title="The Meme Stream">
         The court&apos;s endless river of memes, battled over, voted on and crowned by the

@@ -26,7 +26,7 @@ export function PondSection() {
     <section
       id="pond"
       aria-labelledby="pond-title"
-      className="relative border-t border-gold-400/10 bg-linear-to-b from-court-900 to-court-850 px-5 py-24 sm:px-8"
+      className="render-near-view relative border-t border-gold-400/10 bg-linear-to-b from-court-900 to-court-850 px-5 py-24 sm:px-8"
     >
       <SectionHeading
         id="pond-title"

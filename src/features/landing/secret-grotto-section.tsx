@@ -32,7 +32,7 @@ export function SecretGrottoSection() {
     <section
       id="grotto"
       aria-labelledby="grotto-title"
-      className="relative overflow-hidden border-t border-gold-400/10 bg-court-950 px-5 py-24 sm:px-8"
+      className="render-near-view relative overflow-hidden border-t border-gold-400/10 bg-court-950 px-5 py-24 sm:px-8"
     >
       <div
         aria-hidden="true"

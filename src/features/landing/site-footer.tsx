@@ -16,7 +16,7 @@ export const COPYRIGHT = '© 2025 $PEPA. All rights reserved.';
 
 export function SiteFooter() {
   return (
-    <footer className="border-t border-gold-400/20 bg-court-950 px-5 pt-16 pb-10 sm:px-8">
+    <footer className="render-near-view border-t border-gold-400/20 bg-court-950 px-5 pt-16 pb-10 sm:px-8">
       <div className="mx-auto grid max-w-6xl grid-cols-1 gap-12 md:grid-cols-[1.4fr_1fr_1fr]">
         <div>
           <a

@@ -35,7 +35,7 @@ export function VanityLoungeSection() {
     <section
       id="lounge"
       aria-labelledby="lounge-title"
-      className="relative overflow-hidden border-t border-gold-400/10 bg-court-900 px-5 py-24 sm:px-8"
+      className="render-near-view relative overflow-hidden border-t border-gold-400/10 bg-court-900 px-5 py-24 sm:px-8"
     >
       <div
         aria-hidden="true"
