@@ -8,12 +8,9 @@ import { expect, test } from './support/fixtures';
 const config = parseSiteConfig({ ...process.env, VITE_PEPA_DEMO: 'true' });
 const MINT = config.tokenMint;
 
+/** `goto` resolves once the page has hydrated (see support/fixtures.ts). */
 async function openHome(page: Page) {
   await page.goto('/');
-  await page.waitForFunction(() => {
-    const root = document.getElementById('root');
-    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
-  });
 }
 
 async function expectNoAxeViolations(page: Page) {

@@ -80,17 +80,9 @@ const NAV_TARGETS = [
   { name: 'Secret Grotto', id: 'grotto' },
 ];
 
-/** Resolves once React has hydrated the prerendered page (the root carries React's marker). */
-async function waitForHydration(page: Page) {
-  await page.waitForFunction(() => {
-    const root = document.getElementById('root');
-    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
-  });
-}
-
+/** `goto` resolves once the page has hydrated (see support/fixtures.ts). */
 async function openHome(page: Page) {
   await page.goto('/');
-  await waitForHydration(page);
 }
 
 function isPhone(projectName: string) {
@@ -311,7 +303,6 @@ test.describe('404 page', () => {
   test('links back home and passes axe-core', async ({ page }, testInfo) => {
     const response = await page.goto('/no-such-page');
     expect(response?.status()).toBe(404);
-    await waitForHydration(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Oops! Page not found');
 
     const results = await new AxeBuilder({ page }).analyze();

@@ -536,12 +536,6 @@ test.describe('Talk to Pepa in the field', () => {
       await installCallProbe(page, { denyMicrophone: true });
       await installFieldRecorder(page);
       await page.goto(`/?simScale=${FAST}`);
-      // The app starts after the first paint, which can come after the load event `goto` waits
-      // for: a key press before hydration would reach only the prerendered button.
-      await page.waitForFunction(() => {
-        const root = document.getElementById('root');
-        return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
-      });
       await page.evaluate(() => document.getElementById('talk')?.scrollIntoView());
       await talk(page).start.focus();
       await page.keyboard.press('Enter');

@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 
 /** Hosts the page may talk to: the site itself and the local mock, never the outside world. */
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -28,6 +28,14 @@ declare global {
  * request to a host other than 127.0.0.1/localhost. Let expected ones through with
  * `test.use({ allowedProblems: /pattern/ })`.
  */
+/** Resolves once React has hydrated the prerendered page (the root carries React's marker). */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => {
+    const root = document.getElementById('root');
+    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
+  });
+}
+
 export const test = base.extend<PageGuardOptions & PageProblems>({
   allowedProblems: [null, { option: true }],
 
@@ -39,12 +47,7 @@ export const test = base.extend<PageGuardOptions & PageProblems>({
     const hydratingGoto: typeof page.goto = async (url, options) => {
       const response = await goto(url, options);
       if (options?.waitUntil === undefined || options.waitUntil === 'load') {
-        await page.waitForFunction(() => {
-          const root = document.getElementById('root');
-          return (
-            root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'))
-          );
-        });
+        await waitForHydration(page);
       }
       return response;
     };
