@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { parseSiteConfig } from '../src/config/site-config';
 import { inSubsetRanges } from '../scripts/lib/font-subsets.mjs';
-import { expect, test } from './support/fixtures';
+import { expect, test, waitForHydration } from './support/fixtures';
 
 // The served site is the demo build (see playwright.config.ts): the same config it was built with.
 const config = parseSiteConfig({ ...process.env, VITE_PEPA_DEMO: 'true' });
@@ -281,6 +281,96 @@ test.describe('brand fonts', () => {
     expect(missing, 'characters to add to SUBSET_RANGES (scripts/lib/font-subsets.mjs)').toEqual(
       [],
     );
+  });
+
+  test('a first visit installs the fonts from the page: none is fetched, and the title is painted in Cinzel in the first frame', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+      // Recorded from the start of the page, so nothing depends on when the test looks.
+      await page.addInitScript(() => {
+        const paints: { name: string; at: number; element?: string }[] = [];
+        Object.assign(window, { __paints: paints });
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries())
+            paints.push({ name: entry.name, at: entry.startTime });
+        }).observe({ type: 'paint', buffered: true });
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) {
+            const { element } = entry as PerformanceEntry & { element?: Element | null };
+            paints.push({ name: 'lcp', at: entry.startTime, element: element?.id ?? '' });
+          }
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      });
+      await page.goto('/', { waitUntil: 'load' });
+      await waitForHydration(page);
+      const paints = await page.evaluate(
+        () =>
+          (window as unknown as { __paints: { name: string; at: number; element?: string }[] })
+            .__paints,
+      );
+      const fcp = paints.find((paint) => paint.name === 'first-contentful-paint');
+      const title = paints.find((paint) => paint.name === 'lcp' && paint.element === 'home-title');
+      expect(fcp).toBeDefined();
+      expect(title?.at).toBe(fcp?.at);
+      expect(requested.filter((path) => path.endsWith('.woff2'))).toEqual([]);
+      const installed = await page.evaluate(() =>
+        [...document.fonts]
+          .filter((face) => face.status === 'loaded')
+          .map((face) => `${face.family.replace(/"/g, '')} ${face.weight}`),
+      );
+      expect(installed).toEqual(expect.arrayContaining(['Cinzel 700', 'Inter Variable 400 700']));
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("without script, the stylesheet's own font files set the hero in Cinzel and Inter", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      javaScriptEnabled: false,
+    });
+    const page = await context.newPage();
+    try {
+      const fonts: string[] = [];
+      page.on('response', (response) => {
+        if (response.url().endsWith('.woff2') && response.ok()) fonts.push(response.url());
+      });
+      // Font requests made during parsing hold the load event until they finish.
+      await page.goto('/', { waitUntil: 'load' });
+      expect(fonts).toHaveLength(2);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('DOM.enable');
+      await cdp.send('CSS.enable');
+      const { root } = await cdp.send('DOM.getDocument');
+      const fontsOf = async (selector: string) => {
+        const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+        const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+        return used.map((font) => font.familyName);
+      };
+      expect(await fontsOf('#home-title')).toEqual(['Cinzel']);
+      expect(await fontsOf('#home-title + p')).toEqual(['Inter']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the first frame waits for the end of the first screen, which the home page has', async ({
+    page,
+  }) => {
+    await openHome(page);
+    const target = await page.evaluate(() => {
+      const expectLink = document.querySelector('link[rel="expect"][blocking="render"]');
+      const href = expectLink?.getAttribute('href') ?? '';
+      return { href, found: href.startsWith('#') && document.querySelector(href) !== null };
+    });
+    expect(target).toEqual({ href: '#talk', found: true });
   });
 
   test('a first visit on a slow phone network paints the hero in Cinzel and Inter', async ({

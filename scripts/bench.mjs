@@ -164,12 +164,19 @@ async function measureBytes(siteDir) {
   const stats = await analyseBuild(siteDir);
   const fmt = (s) => `${formatKb(s.raw)} / ${formatKb(s.gzip)} gz / ${formatKb(s.brotli)} br`;
   row(
+    'index.html (two round trips on a new connection)',
+    fmt(stats.page),
+    `≤ ${formatKb(BYTE_BUDGETS.page)} br`,
+    verdict(stats.page.brotli <= BYTE_BUDGETS.page),
+  );
+  row(
     'initial JS (index.html)',
     fmt(stats.initialJs.total),
     `≤ ${formatKb(BYTE_BUDGETS.initialJs)} br`,
     verdict(stats.initialJs.total.brotli <= BYTE_BUDGETS.initialJs),
   );
   row('initial CSS (index.html)', fmt(stats.initialCss.total), '—', 'info');
+  row('fonts carried in index.html', fmt(stats.initialFonts.total), '—', 'info');
   if (!stats.onDemand.some((chunk) => chunk.file.endsWith('.js'))) {
     row(
       'on-demand JS chunks',

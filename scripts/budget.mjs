@@ -33,12 +33,19 @@ const check = (name, pass, figure, budget) => {
 
 const fmt = (s) => `${formatKb(s.raw)} raw / ${formatKb(s.gzip)} gz / ${formatKb(s.brotli)} br`;
 check(
+  'index.html (two round trips on a new connection)',
+  stats.page.brotli <= BYTE_BUDGETS.page,
+  fmt(stats.page),
+  `≤ ${formatKb(BYTE_BUDGETS.page)} br`,
+);
+check(
   'initial JS (index.html)',
   stats.initialJs.total.brotli <= BYTE_BUDGETS.initialJs,
   fmt(stats.initialJs.total),
   `≤ ${formatKb(BYTE_BUDGETS.initialJs)} br`,
 );
 rows.push(['initial CSS (index.html)', fmt(stats.initialCss.total), '—', 'info']);
+rows.push(['fonts carried in index.html', fmt(stats.initialFonts.total), '—', 'info']);
 for (const chunk of stats.onDemand) {
   if (chunk.file.endsWith('.css')) {
     rows.push([`on demand: ${chunk.label}`, fmt(chunk), '—', 'info']);

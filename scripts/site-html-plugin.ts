@@ -2,6 +2,7 @@ import type { Plugin } from 'vite';
 import type { OutputAsset, OutputBundle } from 'rolldown';
 import { loadEnv } from 'vite';
 import { parseSiteConfig, type SiteConfig } from '../src/config/site-config.ts';
+import { fontFaceRules, INSTALL_FONTS_HASH, installFontsTag } from './lib/install-fonts.mjs';
 import { START_AFTER_PAINT_HASH, startAfterPaintTag } from './lib/start-after-paint.mjs';
 
 /**
@@ -18,21 +19,21 @@ const DAILY_HOSTS = DAILY_BASE_DOMAINS.map((domain) => `https://*.${domain}`);
 const DAILY_SOCKETS = DAILY_BASE_DOMAINS.map((domain) => `wss://*.${domain}`);
 
 /**
- * The page's Content-Security-Policy. No 'unsafe-eval', and one inline script, allowed by its hash:
- * the one that starts the app after the first paint (scripts/lib/start-after-paint.mjs). Fonts may
- * be data: URLs, as the page carries its own. The demo's local mock origin is allowed only in demo
- * builds.
+ * The page's Content-Security-Policy. No 'unsafe-eval', and two inline scripts, each allowed by its
+ * hash: the one that installs the page's fonts (scripts/lib/install-fonts.mjs) and the one that
+ * starts the app after the first paint (scripts/lib/start-after-paint.mjs). The demo's local mock
+ * origin is allowed only in demo builds.
  */
 export function contentSecurityPolicy(config: SiteConfig): string {
   const live = config.voice.mode === 'live';
   const api = new URL(config.voice.apiUrl).origin;
-  const scripts = ["'self'", START_AFTER_PAINT_HASH];
+  const scripts = ["'self'", INSTALL_FONTS_HASH, START_AFTER_PAINT_HASH];
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
     ['script-src', live ? [...scripts, ...DAILY_HOSTS] : scripts],
     ['style-src', ["'self'", "'unsafe-inline'"]],
     ['img-src', ["'self'", 'data:', 'blob:']],
-    ['font-src', ["'self'", 'data:']],
+    ['font-src', ["'self'"]],
     ['media-src', ["'self'", 'blob:']],
     [
       'connect-src',
@@ -101,7 +102,7 @@ export function siteHtmlPlugin(): Plugin {
         if (context.server || !context.bundle) {
           html = html.replace(/\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
         } else {
-          html = startAppAfterPaint(inlineStylesheets(html, context.bundle));
+          html = renderWithFirstScreen(startAppAfterPaint(inlineStylesheets(html, context.bundle)));
         }
         return html
           .replaceAll('%PEPA_CSP%', escapeAttribute(contentSecurityPolicy(config)))
@@ -122,26 +123,30 @@ function assetAt(bundle: OutputBundle, url: string): OutputAsset {
 }
 
 /**
- * Puts the page's stylesheet into a `<style>` element, with the fonts it uses as data: URLs, and
- * drops those files from the build. The page then paints from its HTML alone: no request for
- * CSS or fonts stands between a visitor and the first screen, and the hero is set in Cinzel on a
- * first visit. It is about 30 KB with brotli, both subsets included (scripts/subset-fonts.mjs).
+ * Puts the page's stylesheet into a `<style>` element, preceded by the script that installs the
+ * fonts it uses from their bytes, carried in the page (scripts/lib/install-fonts.mjs). The page then
+ * paints from its HTML alone: no request for CSS or fonts stands between a visitor and the first
+ * screen, and the hero is set in Cinzel on a first visit. The font files stay in the build for the
+ * stylesheet's own @font-face rules, which serve visitors without script. Stylesheet and fonts
+ * are about 30 KB with brotli, both subsets included (scripts/subset-fonts.mjs).
  */
 export function inlineStylesheets(html: string, bundle: OutputBundle): string {
   const inlined = html.replace(/<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g, (_tag, href) => {
     const stylesheet = assetAt(bundle, href);
-    const css = String(stylesheet.source).replace(
-      /url\((\/assets\/[^)]+\.woff2)\)/g,
-      (_url, font: string) => {
-        const file = assetAt(bundle, font);
-        delete bundle[file.fileName];
-        return `url(data:font/woff2;base64,${Buffer.from(file.source).toString('base64')})`;
-      },
-    );
+    const css = String(stylesheet.source);
     delete bundle[stylesheet.fileName];
     // A style element ends at the first "</style"; a stylesheet never needs one.
     if (/<\/style/i.test(css)) throw new Error(`${href} contains "</style"`);
-    return `<style>${css}</style>`;
+    const faces = fontFaceRules(css).map(({ family, url, descriptors }) => {
+      const { source } = assetAt(bundle, url);
+      return {
+        family,
+        descriptors,
+        bytes: typeof source === 'string' ? Buffer.from(source) : source,
+      };
+    });
+    const fonts = faces.length > 0 ? installFontsTag(faces) : '';
+    return `${fonts}<style>${css}</style>`;
   });
   const leftover = Object.keys(bundle).filter((name) => name.endsWith('.css'));
   if (leftover.length > 0) {
@@ -150,6 +155,23 @@ export function inlineStylesheets(html: string, bundle: OutputBundle): string {
     );
   }
   return inlined;
+}
+
+/**
+ * Where the first screen ends in the home page's markup: the hero fills the viewport
+ * (`min-h-svh`) and the Talk section follows it.
+ */
+export const FIRST_SCREEN_END = 'talk';
+
+/**
+ * Holds the first render until the parser has reached the end of the first screen
+ * (`<link rel="expect" blocking="render">`), so the first frame shows the whole hero, laid out
+ * once, instead of a blank frame and a partial hero laid out again as more of the page arrives. A
+ * page without that element (the 404 page) renders once it is parsed, as the standard says.
+ */
+export function renderWithFirstScreen(html: string): string {
+  const expect = `<link rel="expect" href="#${FIRST_SCREEN_END}" blocking="render">`;
+  return html.replace(/<script data-faces=|<style>/, (first) => `${expect}${first}`);
 }
 
 /**

@@ -66,16 +66,19 @@ describe('initialAssets', () => {
       js: ['/assets/index-AbCd1234.js', '/assets/react-EfGh5678.js'],
       css: ['/assets/index-IjKl9012.css'],
       inlineCss: [],
+      inlineFonts: [],
     });
   });
 
-  it('counts the entry the start-after-paint script adds, and the inline stylesheet', () => {
-    const html = `<style>body{color:red}</style>
+  it('counts the entry the start-after-paint script adds, the inline stylesheet and fonts', () => {
+    const html = `<script data-faces="[{&quot;family&quot;:&quot;Cinzel&quot;}]">install()</script>
+      <style>body{color:red}</style>
       <script data-entry="/assets/index-AbCd1234.js" data-manifest="/site.webmanifest">start()</script>`;
     expect(initialAssets(html)).toEqual({
       js: ['/assets/index-AbCd1234.js'],
       css: [],
       inlineCss: ['body{color:red}'],
+      inlineFonts: ['[{&quot;family&quot;:&quot;Cinzel&quot;}]'],
     });
   });
 

@@ -1,9 +1,11 @@
-// The page's only inline script. A built page carries its text, styles and fonts, so it can paint
-// from the HTML alone; this starts the app (and asks for the web app manifest) once that first
-// paint has happened, so neither request nor the script's evaluation stands between a visitor and
-// the first screen. A browser without paint timing starts it on the load event instead; a page
-// opened in a background tab paints, and so starts, when it is first shown. The app's URL is the script element's `data-entry`, so this text, and the
-// hash the Content-Security-Policy allows it by, do not change from one build to the next.
+// The inline script that starts the app. A built page carries its text, styles and fonts (those
+// installed by scripts/lib/install-fonts.mjs), so it can paint from the HTML alone; this starts the
+// app (and asks for the web app manifest) once that first paint has happened, so neither request
+// nor the script's evaluation stands between a visitor and the first screen. A browser without
+// paint timing starts it on the load event instead; a page opened in a background tab paints, and
+// so starts, when it is first shown. The app's URL is the script element's `data-entry`, so this
+// text, and the hash the Content-Security-Policy allows it by, do not change from one build to
+// the next.
 import { createHash } from 'node:crypto';
 
 export const START_AFTER_PAINT = [

@@ -64,7 +64,9 @@ export function TokenAddress({ address }: { address: string }) {
         <span className="font-display text-xs font-bold tracking-[0.25em] text-gold-300 uppercase">
           Contract
         </span>
-        <code className="rounded-full border border-gold-400/35 bg-court-950/60 px-3 py-1.5 font-mono text-sm text-ivory">
+        {/* In the brand sans, not a monospace: base58 has no 0, O, I or l to tell apart, and the
+            monospace stack costs the first layout a system-font lookup per family it tries. */}
+        <code className="rounded-full border border-gold-400/35 bg-court-950/60 px-3 py-1.5 font-sans text-sm text-ivory">
           <span aria-hidden="true">{shortAddress(address)}</span>
           <span className="sr-only">{address}</span>
         </code>
@@ -80,7 +82,7 @@ export function TokenAddress({ address }: { address: string }) {
         <span
           aria-hidden="true"
           data-testid="full-address"
-          className="pointer-events-none invisible absolute top-full left-1/2 z-10 mt-2 w-max max-w-[min(calc(100vw-2.5rem),28rem)] -translate-x-1/2 rounded-xl border border-gold-400/40 bg-court-950 px-3 py-2 font-mono text-xs break-all text-ivory opacity-0 shadow-lg transition-opacity group-focus-within:visible group-focus-within:opacity-100 group-hover:visible group-hover:opacity-100 md:left-0 md:translate-x-0"
+          className="pointer-events-none invisible absolute top-full left-1/2 z-10 mt-2 w-max max-w-[min(calc(100vw-2.5rem),28rem)] -translate-x-1/2 rounded-xl border border-gold-400/40 bg-court-950 px-3 py-2 font-sans text-xs break-all text-ivory opacity-0 shadow-lg transition-opacity group-focus-within:visible group-focus-within:opacity-100 group-hover:visible group-hover:opacity-100 md:left-0 md:translate-x-0"
         >
           {address}
         </span>

@@ -2,9 +2,10 @@ import type { ReactNode, Ref } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
 import { MicIcon, MicOffIcon } from '../../components/ui/icons';
 import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../config/privacy';
-// Inlined as a data: URL (1.9 KB with brotli), as the hero's art is: no request before the
-// first paint.
-import avatarArt from '../../assets/art/pepa-avatar.svg?inline';
+// A file of its own, not inlined as the hero's art is: the Talk section is below the first screen
+// on every viewport, and keeping these bytes out of the page keeps the page within two round
+// trips of a new connection (`npm run budget`).
+import avatarArt from '../../assets/art/pepa-avatar.svg?no-inline';
 
 /** What the visitor sees of a call. Derived from the call object's events, never stored apart. */
 export type TalkPhase =
@@ -120,6 +121,7 @@ export function TalkView({
             width={AVATAR_SIZE}
             height={AVATAR_SIZE}
             decoding="async"
+            loading="lazy"
             className={`aspect-square max-w-full rounded-full bg-court-900 sm:w-48 ${inCall ? 'w-24' : 'w-40'}`}
           />
         </span>
