@@ -58,6 +58,9 @@ try {
     const fullPage = await fullContext.newPage();
     await fullPage.goto(`${site.url}/`, { waitUntil: 'networkidle' });
     await fullPage.evaluate(() => window.document.fonts.ready);
+    // A full-page capture does not scroll, so sections rendered as they come near the viewport
+    // (`render-near-view`) would stay unrendered below the first screens; render them all.
+    await fullPage.addStyleTag({ content: '.render-near-view { content-visibility: visible; }' });
     await fullPage.screenshot({ path: full, fullPage: true });
     await Promise.all([context.close(), fullContext.close()]);
 
