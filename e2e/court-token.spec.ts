@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Page, TestInfo } from '@playwright/test';
 import { parseSiteConfig } from '../src/config/site-config';
 import { inSubsetRanges } from '../scripts/lib/font-subsets.mjs';
 import { expect, test, waitForHydration } from './support/fixtures';
@@ -24,6 +24,38 @@ function shot(page: Page, testInfo: TestInfo, name: string, fullPage = false) {
     fullPage,
     animations: 'disabled',
   });
+}
+
+/**
+ * A first visit at phone size: a fresh context has an empty cache. The context is closed after
+ * `visit`, whatever it does.
+ */
+async function firstVisit(
+  browser: Browser,
+  options: BrowserContextOptions,
+  visit: (page: Page) => Promise<void>,
+) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, ...options });
+  try {
+    await visit(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+/** The font families Chromium rendered an element's text with (CSS.getPlatformFontsForNode). */
+async function renderedFonts(page: Page, selector: string) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    return fonts.map((font) => font.familyName);
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /** Elements (not hidden from everyone) whose box leaves the viewport sideways. */
@@ -286,9 +318,7 @@ test.describe('brand fonts', () => {
   test('a first visit installs the fonts from the page: none is fetched, and the title is painted in Cinzel in the first frame', async ({
     browser,
   }) => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    const page = await context.newPage();
-    try {
+    await firstVisit(browser, {}, async (page) => {
       const requested: string[] = [];
       page.on('request', (request) => requested.push(new URL(request.url()).pathname));
       // Recorded from the start of the page, so nothing depends on when the test looks.
@@ -324,20 +354,13 @@ test.describe('brand fonts', () => {
           .map((face) => `${face.family.replace(/"/g, '')} ${face.weight}`),
       );
       expect(installed).toEqual(expect.arrayContaining(['Cinzel 700', 'Inter Variable 400 700']));
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test("without script, the stylesheet's own font files set the hero in Cinzel and Inter", async ({
     browser,
   }) => {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      javaScriptEnabled: false,
-    });
-    const page = await context.newPage();
-    try {
+    await firstVisit(browser, { javaScriptEnabled: false }, async (page) => {
       const fonts: string[] = [];
       page.on('response', (response) => {
         if (response.url().endsWith('.woff2') && response.ok()) fonts.push(response.url());
@@ -345,20 +368,9 @@ test.describe('brand fonts', () => {
       // Font requests made during parsing hold the load event until they finish.
       await page.goto('/', { waitUntil: 'load' });
       expect(fonts).toHaveLength(2);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('DOM.enable');
-      await cdp.send('CSS.enable');
-      const { root } = await cdp.send('DOM.getDocument');
-      const fontsOf = async (selector: string) => {
-        const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
-        const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-        return used.map((font) => font.familyName);
-      };
-      expect(await fontsOf('#home-title')).toEqual(['Cinzel']);
-      expect(await fontsOf('#home-title + p')).toEqual(['Inter']);
-    } finally {
-      await context.close();
-    }
+      expect(await renderedFonts(page, '#home-title')).toEqual(['Cinzel']);
+      expect(await renderedFonts(page, '#home-title + p')).toEqual(['Inter']);
+    });
   });
 
   test('the first frame waits for the end of the first screen, which the home page has', async ({
@@ -376,12 +388,9 @@ test.describe('brand fonts', () => {
   test('a first visit on a slow phone network paints the hero in Cinzel and Inter', async ({
     browser,
   }) => {
-    // A fresh context has an empty cache: this is a first visit. The network is Lighthouse's
-    // mobile profile (150 ms round trip, 1.6 Mbps down).
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    const page = await context.newPage();
-    try {
-      const cdp = await context.newCDPSession(page);
+    // The network is Lighthouse's mobile profile (150 ms round trip, 1.6 Mbps down).
+    await firstVisit(browser, {}, async (page) => {
+      const cdp = await page.context().newCDPSession(page);
       await cdp.send('Network.enable');
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
@@ -390,18 +399,8 @@ test.describe('brand fonts', () => {
         uploadThroughput: (750 * 1024) / 8,
       });
       await page.goto('/', { waitUntil: 'load' });
-      await cdp.send('DOM.enable');
-      await cdp.send('CSS.enable');
-      const { root } = await cdp.send('DOM.getDocument');
-      const fontsOf = async (selector: string) => {
-        const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
-        const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-        return fonts.map((font) => font.familyName);
-      };
-      expect(await fontsOf('#home-title')).toEqual(['Cinzel']);
-      expect(await fontsOf('#home-title + p')).toEqual(['Inter']);
-    } finally {
-      await context.close();
-    }
+      expect(await renderedFonts(page, '#home-title')).toEqual(['Cinzel']);
+      expect(await renderedFonts(page, '#home-title + p')).toEqual(['Inter']);
+    });
   });
 });

@@ -2,6 +2,7 @@ import type { Plugin } from 'vite';
 import type { OutputAsset, OutputBundle } from 'rolldown';
 import { loadEnv } from 'vite';
 import { parseSiteConfig, type SiteConfig } from '../src/config/site-config.ts';
+import { escapeAttribute } from './lib/inline-html.mjs';
 import { fontFaceRules, INSTALL_FONTS_HASH, installFontsTag } from './lib/install-fonts.mjs';
 import { START_AFTER_PAINT_HASH, startAfterPaintTag } from './lib/start-after-paint.mjs';
 
@@ -65,10 +66,6 @@ export function headersFile(config: SiteConfig): string {
     '  Cache-Control: public, max-age=31536000, immutable',
     '',
   ].join('\n');
-}
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
 /**

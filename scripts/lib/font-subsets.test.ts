@@ -6,10 +6,13 @@ import { FONT_SUBSETS, SUBSET_RANGES, inSubsetRanges } from './font-subsets.mjs'
 const root = join(import.meta.dirname, '..', '..');
 const css = readFileSync(join(root, 'src', 'styles.css'), 'utf8');
 
+/** The stylesheet's @font-face rule for `family`, or '' when it has none. */
+const faceOf = (family: string) =>
+  new RegExp(`@font-face\\s*{[^}]*font-family:\\s*'${family}'[^}]*}`).exec(css)?.[0] ?? '';
+
 describe.each(FONT_SUBSETS)('the $family subset', (font) => {
   it('is declared in the stylesheet with exactly the ranges it was cut to', () => {
-    const face =
-      new RegExp(`@font-face\\s*{[^}]*font-family:\\s*'${font.family}'[^}]*}`).exec(css)?.[0] ?? '';
+    const face = faceOf(font.family);
     expect(face).toContain(`url('./${font.file.replace(/^src\//, '')}')`);
     const ranges = /unicode-range:([^;]*);/
       .exec(face)?.[1]
@@ -19,8 +22,7 @@ describe.each(FONT_SUBSETS)('the $family subset', (font) => {
   });
 
   it('is declared with the weights it keeps', () => {
-    const face =
-      new RegExp(`@font-face\\s*{[^}]*font-family:\\s*'${font.family}'[^}]*}`).exec(css)?.[0] ?? '';
+    const face = faceOf(font.family);
     const weight = /font-weight:\s*([^;]*);/.exec(face)?.[1]?.trim();
     expect(weight).toBe(font.axes?.wght ? font.axes.wght.join(' ') : '700');
   });

@@ -10,7 +10,7 @@
 // win the match, and those files are never requested. The script's text does not change from one
 // build to the next (the fonts are in the attribute), so neither does the hash the
 // Content-Security-Policy allows it by.
-import { createHash } from 'node:crypto';
+import { cspHash, escapeAttribute } from './inline-html.mjs';
 
 export const INSTALL_FONTS = [
   '(function () {',
@@ -41,9 +41,7 @@ export const INSTALL_FONTS = [
 ].join('\n');
 
 /** The CSP source that allows exactly this script, e.g. `'sha256-…'`. */
-export const INSTALL_FONTS_HASH = `'sha256-${createHash('sha256')
-  .update(INSTALL_FONTS)
-  .digest('base64')}'`;
+export const INSTALL_FONTS_HASH = cspHash(INSTALL_FONTS);
 
 /**
  * @typedef {{ family: string, url: string,
@@ -97,10 +95,5 @@ export function installFontsTag(faces) {
       data: Buffer.from(bytes).toString('base64'),
     })),
   );
-  const attribute = json
-    .replace(/&/g, '&amp;')
-    .replace(/"/g, '&quot;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-  return `<script data-faces="${attribute}">${INSTALL_FONTS}</script>`;
+  return `<script data-faces="${escapeAttribute(json)}">${INSTALL_FONTS}</script>`;
 }

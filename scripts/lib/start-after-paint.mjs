@@ -6,7 +6,7 @@
 // so starts, when it is first shown. The app's URL is the script element's `data-entry`, so this
 // text, and the hash the Content-Security-Policy allows it by, do not change from one build to
 // the next.
-import { createHash } from 'node:crypto';
+import { cspHash } from './inline-html.mjs';
 
 export const START_AFTER_PAINT = [
   '(function () {',
@@ -43,9 +43,7 @@ export const START_AFTER_PAINT = [
 ].join('\n');
 
 /** The CSP source that allows exactly this script, e.g. `'sha256-…'`. */
-export const START_AFTER_PAINT_HASH = `'sha256-${createHash('sha256')
-  .update(START_AFTER_PAINT)
-  .digest('base64')}'`;
+export const START_AFTER_PAINT_HASH = cspHash(START_AFTER_PAINT);
 
 /**
  * The script element that starts the app at `entry` and adds the manifest link at `manifest`.
