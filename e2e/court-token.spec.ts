@@ -357,6 +357,34 @@ test.describe('brand fonts', () => {
     });
   });
 
+  test('a phone lays out its first screen in at most eight font strikes', async ({ browser }) => {
+    // A strike is one face at one size: each one the first layout meets asks the browser for its
+    // rendering style, a synchronous round trip of about 2 ms before the first frame on Linux.
+    // The type scale of the nav, the hero and Talk to Pepa is held to eight of them.
+    await firstVisit(browser, {}, async (page) => {
+      await page.goto('/', { waitUntil: 'load' });
+      const strikes = await page.evaluate(() => {
+        const talk = document.getElementById('talk');
+        const end = talk ? talk.getBoundingClientRect().bottom + scrollY : 0;
+        const found = new Map<string, string>();
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const element = node.parentElement;
+          if (!element || !node.textContent?.trim() || element.getClientRects().length === 0)
+            continue;
+          if (element.getBoundingClientRect().top + scrollY > end) continue;
+          const style = getComputedStyle(element);
+          const family = style.fontFamily.split(',')[0]?.replace(/"/g, '') ?? '';
+          const strike = `${family} ${style.fontWeight} ${style.fontSize}`;
+          if (!found.has(strike)) found.set(strike, node.textContent.trim().slice(0, 24));
+        }
+        return [...found].map(([strike, example]) => `${strike} (${example})`);
+      });
+      expect(strikes.length, strikes.join('\n')).toBeGreaterThan(0);
+      expect(strikes.length, strikes.join('\n')).toBeLessThanOrEqual(8);
+    });
+  });
+
   test("without script, the stylesheet's own font files set the hero in Cinzel and Inter", async ({
     browser,
   }) => {

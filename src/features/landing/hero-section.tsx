@@ -42,7 +42,7 @@ export function HeroSection() {
           >
             $PEPA
           </h1>
-          <p className="mx-auto mt-6 max-w-xl text-lg leading-relaxed text-ivory/90 sm:text-xl md:mx-0">
+          <p className="mx-auto mt-6 max-w-xl text-base leading-relaxed text-ivory/90 sm:text-xl md:mx-0">
             {TAGLINE}
           </p>
 

@@ -66,7 +66,7 @@ export function TokenAddress({ address }: { address: string }) {
         </span>
         {/* In the brand sans, not a monospace: base58 has no 0, O, I or l to tell apart, and the
             monospace stack costs the first layout a system-font lookup per family it tries. */}
-        <code className="rounded-full border border-gold-400/35 bg-court-950/60 px-3 py-1.5 font-sans text-sm text-ivory">
+        <code className="rounded-full border border-gold-400/35 bg-court-950/60 px-3 py-1.5 font-sans text-sm font-semibold text-ivory">
           <span aria-hidden="true">{shortAddress(address)}</span>
           <span className="sr-only">{address}</span>
         </code>

@@ -101,7 +101,7 @@ export function TalkSection() {
           className="pointer-events-none absolute -top-32 left-1/2 size-96 -translate-x-1/2 rounded-full bg-gold-400/15 blur-3xl"
         />
 
-        <p className="relative font-display text-xs tracking-[0.35em] text-balance text-gold-300 uppercase">
+        <p className="relative font-display text-xs font-bold tracking-[0.35em] text-balance text-gold-300 uppercase">
           An audience with the Queen
         </p>
         <h2

@@ -90,7 +90,7 @@ export function TalkView({
   return (
     <div className="relative">
       {demo && (
-        <span className="absolute -top-6 right-0 rounded-full border border-gold-300/60 bg-court-950/80 px-3 py-1 text-xs font-semibold tracking-widest text-gold-200 uppercase sm:-top-8">
+        <span className="absolute -top-6 right-0 rounded-full border border-gold-300/60 bg-court-950/80 px-3 py-1 font-display text-xs font-bold tracking-widest text-gold-200 uppercase sm:-top-8">
           Demo
         </span>
       )}
@@ -169,7 +169,7 @@ export function TalkView({
             {callNotice(recording)}{' '}
             <a
               href={`#${PRIVACY_ANCHOR}`}
-              className="font-semibold text-gold-200 underline underline-offset-2 hover:text-gold-100"
+              className="text-gold-200 underline underline-offset-2 hover:text-gold-100"
             >
               {PRIVACY_LINK_TEXT}
             </a>
