@@ -13,7 +13,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildSite } from './build.mjs';
-import { BYTE_BUDGETS, analyseBuild, formatKb, markdownTable } from './lib/bundle-stats.mjs';
+import {
+  BYTE_BUDGETS,
+  analyseBuild,
+  byteRows,
+  formatKb,
+  markdownTable,
+} from './lib/bundle-stats.mjs';
 import { findFreePort, startPrism } from './lib/prism.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { primeCompressedBodies, startCompressingProxy } from './lib/bench-compression.mjs';
@@ -163,20 +169,12 @@ async function buildCopy(name, env, options) {
 async function measureBytes(siteDir) {
   const stats = await analyseBuild(siteDir);
   const fmt = (s) => `${formatKb(s.raw)} / ${formatKb(s.gzip)} gz / ${formatKb(s.brotli)} br`;
-  row(
-    'index.html (two round trips on a new connection)',
-    fmt(stats.page),
-    `≤ ${formatKb(BYTE_BUDGETS.page)} br`,
-    verdict(stats.page.brotli <= BYTE_BUDGETS.page),
-  );
-  row(
-    'initial JS (index.html)',
-    fmt(stats.initialJs.total),
-    `≤ ${formatKb(BYTE_BUDGETS.initialJs)} br`,
-    verdict(stats.initialJs.total.brotli <= BYTE_BUDGETS.initialJs),
-  );
-  row('initial CSS (index.html)', fmt(stats.initialCss.total), '—', 'info');
-  row('fonts carried in index.html', fmt(stats.initialFonts.total), '—', 'info');
+  const figures = byteRows(stats);
+  const report = ({ name, size, budget }) =>
+    budget === null
+      ? row(name, fmt(size), '—', 'info')
+      : row(name, fmt(size), `≤ ${formatKb(budget)} br`, verdict(size.brotli <= budget));
+  figures.filter((figure) => !figure.onDemand).forEach(report);
   if (!stats.onDemand.some((chunk) => chunk.file.endsWith('.js'))) {
     row(
       'on-demand JS chunks',
@@ -185,18 +183,7 @@ async function measureBytes(siteDir) {
       'n/a',
     );
   }
-  for (const chunk of stats.onDemand) {
-    if (chunk.file.endsWith('.css')) {
-      row(`on demand: ${chunk.label}`, fmt(chunk), '—', 'info');
-      continue;
-    }
-    row(
-      `on demand: ${chunk.label}`,
-      fmt(chunk),
-      `≤ ${formatKb(BYTE_BUDGETS.onDemandChunk)} br`,
-      verdict(chunk.brotli <= BYTE_BUDGETS.onDemandChunk),
-    );
-  }
+  figures.filter((figure) => figure.onDemand).forEach(report);
 }
 
 /** The LCP of a first visit in Chromium: its element, and the font its text was painted with. */

@@ -4,7 +4,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildSite } from './build.mjs';
-import { BYTE_BUDGETS, analyseBuild, formatKb, markdownTable } from './lib/bundle-stats.mjs';
+import { analyseBuild, byteRows, formatKb, markdownTable } from './lib/bundle-stats.mjs';
 import { cspProblems, filesContaining, unsafeBlankLinks } from './lib/build-checks.mjs';
 import {
   dailyHostsInSource,
@@ -32,31 +32,9 @@ const check = (name, pass, figure, budget) => {
 };
 
 const fmt = (s) => `${formatKb(s.raw)} raw / ${formatKb(s.gzip)} gz / ${formatKb(s.brotli)} br`;
-check(
-  'index.html (two round trips on a new connection)',
-  stats.page.brotli <= BYTE_BUDGETS.page,
-  fmt(stats.page),
-  `≤ ${formatKb(BYTE_BUDGETS.page)} br`,
-);
-check(
-  'initial JS (index.html)',
-  stats.initialJs.total.brotli <= BYTE_BUDGETS.initialJs,
-  fmt(stats.initialJs.total),
-  `≤ ${formatKb(BYTE_BUDGETS.initialJs)} br`,
-);
-rows.push(['initial CSS (index.html)', fmt(stats.initialCss.total), '—', 'info']);
-rows.push(['fonts carried in index.html', fmt(stats.initialFonts.total), '—', 'info']);
-for (const chunk of stats.onDemand) {
-  if (chunk.file.endsWith('.css')) {
-    rows.push([`on demand: ${chunk.label}`, fmt(chunk), '—', 'info']);
-    continue;
-  }
-  check(
-    `on demand: ${chunk.label}`,
-    chunk.brotli <= BYTE_BUDGETS.onDemandChunk,
-    fmt(chunk),
-    `≤ ${formatKb(BYTE_BUDGETS.onDemandChunk)} br`,
-  );
+for (const { name, size, budget } of byteRows(stats)) {
+  if (budget === null) rows.push([name, fmt(size), '—', 'info']);
+  else check(name, size.brotli <= budget, fmt(size), `≤ ${formatKb(budget)} br`);
 }
 
 const leaks = await filesContaining(dist, [PRIVATE_CANARY]);

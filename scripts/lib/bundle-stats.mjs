@@ -109,6 +109,48 @@ export async function analyseBuild(distDir) {
   };
 }
 
+/**
+ * The byte figures `npm run budget` and `npm run bench` both report, in the order they print them:
+ * each with its sizes and, where one is set, its brotli budget in bytes (`null`: reported only).
+ * @param {Awaited<ReturnType<typeof analyseBuild>>} stats
+ * @returns {{ name: string, size: { raw: number, gzip: number, brotli: number },
+ *   budget: number | null, onDemand: boolean }[]}
+ */
+export function byteRows(stats) {
+  return [
+    {
+      name: 'index.html (two round trips on a new connection)',
+      size: stats.page,
+      budget: BYTE_BUDGETS.page,
+      onDemand: false,
+    },
+    {
+      name: 'initial JS (index.html)',
+      size: stats.initialJs.total,
+      budget: BYTE_BUDGETS.initialJs,
+      onDemand: false,
+    },
+    {
+      name: 'initial CSS (index.html)',
+      size: stats.initialCss.total,
+      budget: null,
+      onDemand: false,
+    },
+    {
+      name: 'fonts carried in index.html',
+      size: stats.initialFonts.total,
+      budget: null,
+      onDemand: false,
+    },
+    ...stats.onDemand.map((chunk) => ({
+      name: `on demand: ${chunk.label}`,
+      size: chunk,
+      budget: chunk.file.endsWith('.css') ? null : BYTE_BUDGETS.onDemandChunk,
+      onDemand: true,
+    })),
+  ];
+}
+
 /** @param {number} bytes */
 export function formatKb(bytes) {
   return `${(bytes / KB).toFixed(1)} KB`;
