@@ -3,11 +3,12 @@
  * `wrangler secret put`, or `.dev.vars` locally). Limits have safe defaults; secrets have none:
  * without them the gate refuses calls (fails closed) and `npm run doctor` names what is missing.
  */
+import type { Court } from './court';
 import { DEFAULT_LIMITS, type CourtLimits } from './court-state';
 
 export interface GateEnv {
   ASSETS?: Fetcher;
-  COURT: DurableObjectNamespace<import('./court').Court>;
+  COURT: DurableObjectNamespace<Court>;
   /** The provider's private key: only the gate holds it. */
   VAPI_PRIVATE_KEY?: string;
   VAPI_ASSISTANT_ID?: string;

@@ -4,6 +4,7 @@
  * it needs and nothing else.
  */
 import { client } from '../../generated/client.gen';
+import { siteConfig } from '../config/site';
 import type { Call, CallControllerCreateWebCallData } from '../../generated/types.gen';
 import type { CallError } from '../lib/call/call-events';
 import type { CallErrorSource } from '../lib/call/start-error';
@@ -132,6 +133,13 @@ export function toVapiApiError(
   const operation = request ? `${request.method} ${new URL(request.url).pathname}` : 'The request';
   return response ? httpError(operation, response, error) : networkError(operation, error);
 }
+
+// Points the provider's client at the provider (or the local mock in the demo) and authenticates
+// every secured operation with the public key: only a static-only build talks to it directly.
+client.setConfig({
+  baseUrl: siteConfig.voice.apiUrl,
+  auth: () => siteConfig.voice.publicKey,
+});
 
 client.interceptors.error.use((error, response, request) =>
   toVapiApiError(error, response ?? undefined, request),
