@@ -88,7 +88,7 @@ export function CallExtras({
 
       {phase !== 'idle' && phase !== 'ending' && !state.typing && <HeadphonesTip />}
 
-      {phase !== 'idle' && <LiveCaptions state={state} />}
+      {phase !== 'idle' && phase !== 'waiting' && <LiveCaptions state={state} />}
 
       {connected && <TypeToPepa onSend={onSendText} />}
 

@@ -9,7 +9,7 @@ import avatarArt from '../../assets/art/pepa-avatar.svg?no-inline';
 
 /** What the visitor sees of a call. Derived from the call object's events, never stored apart. */
 export type TalkPhase =
-  'idle' | 'connecting' | 'listening' | 'speaking' | 'reconnecting' | 'ending';
+  'idle' | 'waiting' | 'connecting' | 'listening' | 'speaking' | 'reconnecting' | 'ending';
 
 export { DOUBLE_TAP_MS } from './double-tap';
 
@@ -19,6 +19,8 @@ const AVATAR_SIZE = 240;
 /** Status line and hint per phase: the idle, connected and speaking texts are the spec's. */
 export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null }> = {
   idle: { status: 'Ready to chat', hint: 'Click the button below to start talking' },
+  // Pepa takes a few guests at a time: the place in line is said beside it (lineText).
+  waiting: { status: 'Pepa is with other guests.', hint: null },
   connecting: {
     status: 'Connecting to Pepa...',
     hint: 'Allow the microphone if your browser asks',
@@ -34,6 +36,7 @@ export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null
 
 const DOT_CLASS: Record<TalkPhase, string> = {
   idle: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)]',
+  waiting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)]',
   connecting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)] motion-safe:animate-pulse',
   listening: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)] motion-safe:animate-pulse',
   speaking: 'bg-gold-200 shadow-[0_0_12px_var(--color-gold-200)]',
@@ -41,8 +44,29 @@ const DOT_CLASS: Record<TalkPhase, string> = {
   ending: 'bg-mist',
 };
 
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** About how long: seconds up to a minute and a half, then minutes. */
+export function waitText(seconds: number): string {
+  if (seconds < 90) return `${Math.max(5, Math.round(seconds / 5) * 5)} s`;
+  return `${Math.round(seconds / 60)} min`;
+}
+
+/** "You're 12th in line — about 40 s." */
+export function lineText(place: { position: number; estimatedWaitSeconds: number }): string {
+  if (place.position <= 1) return `You're next — about ${waitText(place.estimatedWaitSeconds)}.`;
+  return `You're ${ordinal(place.position)} in line — about ${waitText(place.estimatedWaitSeconds)}.`;
+}
+
 export interface TalkViewProps {
   phase: TalkPhase;
+  /** While waiting: the visitor's place in line. */
+  line?: { position: number; estimatedWaitSeconds: number } | null;
   onPrimary?: () => void;
   /** Assistant loudness 0..1, drawn as a glow around the avatar (still under reduced motion). */
   volume?: number;
@@ -70,6 +94,7 @@ export const CALL_NOTICE_ID = 'talk-call-notice';
  */
 export function TalkView({
   phase,
+  line = null,
   onPrimary,
   volume = 0,
   demo = false,
@@ -80,7 +105,8 @@ export function TalkView({
   recording = false,
   children,
 }: TalkViewProps) {
-  const { status, hint } = PHASE_TEXT[phase];
+  const { status, hint: phaseHint } = PHASE_TEXT[phase];
+  const hint = phase === 'waiting' && line ? lineText(line) : phaseHint;
   const inCall = phase !== 'idle';
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the
@@ -161,7 +187,7 @@ export function TalkView({
           )}
         >
           <MicIcon className="size-5" />
-          {inCall ? 'End Call' : 'Start Talking'}
+          {phase === 'waiting' ? 'Leave the line' : inCall ? 'End Call' : 'Start Talking'}
         </button>
         {!inCall && (
           // Before the microphone opens: who processes the voice, and whether calls are kept.

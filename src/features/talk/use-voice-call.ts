@@ -1,5 +1,6 @@
 import { useEffect, useReducer, useState } from 'react';
 import type { CallEvents, CallError, ClientMessage } from '../../lib/call/call-events';
+import type { WebCallRequest } from '../../lib/call/call-options';
 import type { DailyLikeInputDevices } from '../../lib/call/daily-types';
 import type { StartOutcome } from '../../lib/call/start-error';
 import type { Handler } from 'mitt';
@@ -9,9 +10,12 @@ import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state'
 export interface VoiceCall<TCall = unknown> {
   readonly state: CallEvents['state-change']['state'];
   on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void;
-  /** Joins the web call `request` creates; its signal aborts the request when stopped. */
+  /**
+   * Joins the web call `request` creates; its signal aborts the request when stopped, and it
+   * reports its place while it waits in line.
+   */
   startWith(
-    request: (signal: AbortSignal) => Promise<TCall>,
+    request: WebCallRequest<TCall>,
     options?: { microphone?: boolean },
   ): Promise<StartOutcome<TCall>>;
   stop(): Promise<void>;
@@ -83,6 +87,7 @@ export function useVoiceCall<TCall>(
       ),
       call.on('message', (message) => dispatch({ type: 'message', message })),
       call.on('call-start-failed', ({ error }) => dispatch({ type: 'start-failed', error })),
+      call.on('line-update', (place) => dispatch({ type: 'line', place })),
       call.on('audio-playback-resumed', () => dispatch({ type: 'audio-resumed' })),
       call.on('error', (error) => {
         if (error.type === 'audio-playback-blocked') {

@@ -1,11 +1,16 @@
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
-import { callControllerCreateWebCallMutation } from '../../api/vapi';
+import { createCallMutation } from '../../api/court';
 import { siteConfig } from '../../config/site';
 import type { StartOutcome } from '../../lib/call/start-error';
-import { createPepaCall, loadRoomFactory, pepaWebCallBody } from './voice-runtime';
+import {
+  createPepaCall,
+  loadRoomFactory,
+  pageWebCallRequest,
+  prefetchBotCheck,
+} from './voice-runtime';
 import { CallExtras } from './call-extras';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from './use-voice-call';
@@ -17,9 +22,10 @@ import { phaseOf } from './voice-state';
 /** Warms what a call needs next (the room runtime), so pressing the button goes straight out. */
 export function prefetchCallRuntime(): void {
   loadRoomFactory().catch(() => undefined);
+  prefetchBotCheck();
 }
 
-/** React Query's key for the page's one mutation, `POST /call/web`. */
+/** React Query's key for the page's one mutation, `POST /api/calls` (the court gate). */
 export const WEB_CALL_MUTATION_KEY = ['web-call'] as const;
 
 /** The spec's toasts, word for word. */
@@ -139,14 +145,20 @@ function VoiceChatPanel({
   const [cooldownUntil, setCooldownUntil] = useState<number | null>(null);
   const endCooldown = useCallback(() => setCooldownUntil(null), []);
 
-  // The web-call mutation as the generated client describes it: React Query sends POST /call/web
-  // (once per start; the call object's signal aborts it when the visitor stops), the section
-  // awaits it, and the call object joins the Call it returns. One call at a time: the call object
-  // refuses a second start, and the button ends a call instead of starting another.
-  const { mutateAsync: createWebCall } = useMutation({
-    ...callControllerCreateWebCallMutation(),
+  // The call's mutation as the gate's generated client describes it: React Query sends
+  // POST /api/calls (once per start; the call object's signal aborts it when the visitor stops),
+  // the section awaits it and walks the line it may be given, and the call object joins the call
+  // the gate admits. One call at a time: the call object refuses a second start, and the button
+  // ends a call (or leaves the line) instead of starting another.
+  const { mutateAsync: askCourt } = useMutation({
+    ...createCallMutation(),
     mutationKey: WEB_CALL_MUTATION_KEY,
   });
+  const request = useMemo(
+    () =>
+      pageWebCallRequest((botCheckToken, signal) => askCourt({ body: { botCheckToken }, signal })),
+    [askCourt],
+  );
   const onOutcome = (outcome: StartOutcome<unknown>) => {
     if (outcome.status === 'started') failuresInARow.current = 0;
     if (outcome.status !== 'failed') return;
@@ -165,12 +177,10 @@ function VoiceChatPanel({
     (typing = false) => {
       setTypingNext(typing);
       void call
-        .startWith((signal) => createWebCall({ body: pepaWebCallBody(), signal }), {
-          microphone: !typing,
-        })
+        .startWith(request, { microphone: !typing })
         .then((outcome) => outcomeHandler.current(outcome));
     },
-    [call, createWebCall, setTypingNext],
+    [call, request, setTypingNext],
   );
 
   const endCall = useCallback(() => void call.end(), [call]);
@@ -214,6 +224,7 @@ function VoiceChatPanel({
   return (
     <TalkView
       phase={phase}
+      line={state.line}
       onPrimary={onPrimary}
       volume={state.volume}
       demo={siteConfig.voice.mode === 'demo'}

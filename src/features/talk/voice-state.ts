@@ -1,6 +1,7 @@
 import type {
   CallError,
   CallState,
+  LinePlace,
   NetworkQuality,
   ServerMessage,
 } from '../../lib/call/call-events';
@@ -51,6 +52,8 @@ export interface VoiceState {
   audioBlocked: boolean;
   /** Why the last start failed, until the next start. */
   failure: CallError | null;
+  /** The start's place in line while Pepa is with other guests. */
+  line: LinePlace | null;
   nextCaptionId: number;
 }
 
@@ -68,6 +71,7 @@ export const initialVoiceState: VoiceState = {
   lastHeardAt: null,
   audioBlocked: false,
   failure: null,
+  line: null,
   nextCaptionId: 0,
 };
 
@@ -85,7 +89,8 @@ export type VoiceAction =
   | { type: 'muted'; muted: boolean }
   | { type: 'audio-blocked' }
   | { type: 'audio-resumed' }
-  | { type: 'start-failed'; error: CallError };
+  | { type: 'start-failed'; error: CallError }
+  | { type: 'line'; place: LinePlace };
 
 /** The end of a long transcript: the part the visitor is hearing now. */
 export function captionText(transcript: string): string {
@@ -139,6 +144,7 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
         return {
           ...state,
           callState: 'idle',
+          line: null,
           connected: false,
           speaking: false,
           volume: 0,
@@ -149,7 +155,9 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
           networkQuality: 'unknown',
         };
       }
-      return { ...state, callState: action.state };
+      return { ...state, callState: action.state, line: null };
+    case 'line':
+      return state.callState === 'starting' ? { ...state, line: action.place } : state;
     case 'call-start':
       return { ...state, connected: true, connectedAt: action.at, lastHeardAt: action.at };
     case 'call-end':
@@ -190,13 +198,13 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
 
 /** The phase the section shows, derived from the call state and the spec's two flags. */
 export function phaseOf(
-  state: Pick<VoiceState, 'callState' | 'connected' | 'speaking'>,
+  state: Pick<VoiceState, 'callState' | 'connected' | 'speaking'> & { line?: LinePlace | null },
 ): TalkPhase {
   switch (state.callState) {
     case 'idle':
       return 'idle';
     case 'starting':
-      return 'connecting';
+      return state.line ? 'waiting' : 'connecting';
     case 'ending':
       return 'ending';
     case 'reconnecting':
