@@ -16,6 +16,9 @@ export const DAILY_BASE_DOMAINS = ['daily.co', 'dailywebrtc.com', 'dailywebrtc.n
 /** Where daily-js sends its own error reports after a fatal call error. */
 export const DAILY_ERROR_REPORTING = 'https://o77906.ingest.sentry.io';
 
+/** Cloudflare Turnstile, the gate's bot check: its script, and the frame it runs its check in. */
+export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+
 const DAILY_HOSTS = DAILY_BASE_DOMAINS.map((domain) => `https://*.${domain}`);
 const DAILY_SOCKETS = DAILY_BASE_DOMAINS.map((domain) => `wss://*.${domain}`);
 
@@ -27,8 +30,12 @@ const DAILY_SOCKETS = DAILY_BASE_DOMAINS.map((domain) => `wss://*.${domain}`);
  */
 export function contentSecurityPolicy(config: SiteConfig): string {
   const live = config.voice.mode === 'live';
-  const api = new URL(config.voice.apiUrl).origin;
-  const scripts = ["'self'", INSTALL_FONTS_HASH, START_AFTER_PAINT_HASH];
+  // The gate is the page's own origin ('self'); only a static-only build calls the provider, and
+  // the demo tells its local stand-in provider when a simulated room is left.
+  const gated = live && config.voice.route === 'gate';
+  const api = gated ? [] : [new URL(config.voice.apiUrl).origin];
+  const botCheck = gated ? [TURNSTILE_ORIGIN] : [];
+  const scripts = ["'self'", INSTALL_FONTS_HASH, START_AFTER_PAINT_HASH, ...botCheck];
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
     ['script-src', live ? [...scripts, ...DAILY_HOSTS] : scripts],
@@ -39,11 +46,11 @@ export function contentSecurityPolicy(config: SiteConfig): string {
     [
       'connect-src',
       live
-        ? ["'self'", api, ...DAILY_HOSTS, ...DAILY_SOCKETS, DAILY_ERROR_REPORTING]
-        : ["'self'", api],
+        ? ["'self'", ...api, ...DAILY_HOSTS, ...DAILY_SOCKETS, DAILY_ERROR_REPORTING]
+        : ["'self'", ...api],
     ],
     ['worker-src', live ? ["'self'", 'blob:', ...DAILY_HOSTS] : ["'self'", 'blob:']],
-    ['frame-src', ["'none'"]],
+    ['frame-src', gated ? botCheck : ["'none'"]],
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],

@@ -148,7 +148,7 @@ describe('parseSiteConfig', () => {
       'VITE_TOKEN_MINT must be a base58 mint address of 32 to 44 characters',
       'VITE_COURT_URL must be an absolute URL (got "telegram")',
       'VITE_SOCIAL_URL must use https: (got "javascript:alert(1)")',
-      expect.stringContaining("VITE_TURNSTILE_SITE_KEY must be set"),
+      expect.stringContaining('VITE_TURNSTILE_SITE_KEY must be set'),
     ]);
   });
 

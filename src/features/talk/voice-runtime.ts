@@ -4,7 +4,7 @@
  * offline room simulator. The web call itself is created by the section's mutation (the
  * generated client, configured in src/api), and handed to the call object to join.
  */
-import { demoToken, turnstileToken } from '../../api/bot-check';
+import { demoToken, loadTurnstile, turnstileToken } from '../../api/bot-check';
 import { enterCourt, gateDoor, type CourtCall, type CourtDoor } from '../../api/court';
 import { siteConfig } from '../../config/site';
 import type { WebCallRequest } from '../../lib/call/call-options';
