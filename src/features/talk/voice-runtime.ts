@@ -34,6 +34,16 @@ export function simulatorOptionsFrom<TFault>(
  */
 const DEMO = import.meta.env.VITE_PEPA_DEMO === 'true' && siteConfig.voice.mode === 'demo';
 
+/** Tells the demo's stand-in provider (the mock API's origin) that a simulated room was left. */
+function tellStandInRoomLeft(roomUrl: string): void {
+  void fetch(`${siteConfig.voice.apiUrl}/__demo/rooms/left`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ roomUrl }),
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
 /** One room factory for the page: the simulator's rooms share its (simulated) network. */
 export const loadRoomFactory = lazyOnce<DailyCallFactory>(() =>
   DEMO
@@ -46,6 +56,9 @@ export const loadRoomFactory = lazyOnce<DailyCallFactory>(() =>
         createSimulatorFactory({
           ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
           persona: PEPA_DEMO_PERSONA,
+          // The provider hears the visitor leave; the demo's stand-in provider then tells the
+          // gate the call ended, as the provider's server messages would.
+          onRoomLeft: tellStandInRoomLeft,
         }),
       )
     : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>

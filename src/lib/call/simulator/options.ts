@@ -75,4 +75,9 @@ export interface SimulatorOptions {
   audio?: SimulatorAudioFactory;
   /** Default: `navigator.mediaDevices.getUserMedia`. */
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
+  /**
+   * The visitor left a room they had joined (left, or the call object destroyed): what the
+   * provider's side hears, so the demo's stand-in provider can end the call as the provider would.
+   */
+  onRoomLeft?: (roomUrl: string) => void;
 }

@@ -260,6 +260,23 @@ describe('the simulated room with the call object', () => {
     expect(voice.voiceTrack.readyState).toBe('ended');
   });
 
+  it('tells the provider side once when the visitor leaves a joined room, and not for a room never joined', async () => {
+    const onRoomLeft = vi.fn();
+    const { h } = setup({ onRoomLeft });
+    const started = h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800);
+    await expect(started).resolves.toMatchObject({ id: 'call-1' });
+    expect(onRoomLeft).not.toHaveBeenCalled();
+    await h.call.stop();
+    expect(onRoomLeft.mock.calls).toEqual([['https://pepa.daily.co/room-1']]);
+
+    const { h: failing } = setup({ onRoomLeft, faults: ['join-failure'] });
+    await failing.call.start('assistant-1').catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(800);
+    await failing.call.stop();
+    expect(onRoomLeft).toHaveBeenCalledTimes(1);
+  });
+
   it('reports remote levels that rise and fall while the greeting is spoken', async () => {
     const { h } = setup();
     void h.call.start('assistant-1');
