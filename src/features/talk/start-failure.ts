@@ -31,7 +31,7 @@ export const FAILURE_REASONS = {
   courtClosed: 'The court is closed for today: Pepa has received all the guests she can.',
   botCheck: "Your browser didn't pass the court's bot check. Reload the page and try again.",
   botCheckUnavailable: "The court's bot check didn't load. Check your connection and try again.",
-  gateDown: "The court's gate can't take calls right now. Please try again in a moment.",
+  gateDown: "The court's gate can't take calls right now.",
   lineLost:
     'Your place in line was lost while the page was away. Press Start Talking to join the line again.',
   unexpectedAnswer: 'The court answered something unexpected. Please try again in a moment.',

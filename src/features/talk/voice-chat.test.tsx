@@ -82,6 +82,8 @@ class FakeCall implements VoiceCall<{ id: string }> {
     request(this.controller.signal, line)
       .then((webCall) => {
         this.admitted = webCall;
+        // Like the call object: out of the line, the start goes on to the room.
+        this.emit('line-update', null);
       })
       .catch(() => undefined);
     return this.pending.promise;
@@ -247,6 +249,7 @@ describe('VoiceChat', () => {
       'POST /api/tickets/ticket-0123456789abcdef',
     ]);
     expect(call.admitted).toEqual(ADMITTED.call);
+    expect(status()).toHaveTextContent('Connecting to Pepa...');
     call.connect();
     expect(status()).toHaveTextContent('Listening...');
   });

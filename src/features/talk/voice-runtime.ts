@@ -94,9 +94,7 @@ const botCheck: CourtDoor['botCheck'] = DEMO
 /** Warms the bot check with the voice chunk, so pressing Start does not wait for its script. */
 export function prefetchBotCheck(): void {
   if (DEMO || siteConfig.voice.route !== 'gate') return;
-  void import('../../api/bot-check').then(({ loadTurnstile }) =>
-    loadTurnstile().catch(() => undefined),
-  );
+  loadTurnstile().catch(() => undefined);
 }
 
 /**

@@ -90,7 +90,7 @@ export type VoiceAction =
   | { type: 'audio-blocked' }
   | { type: 'audio-resumed' }
   | { type: 'start-failed'; error: CallError }
-  | { type: 'line'; place: LinePlace };
+  | { type: 'line'; place: LinePlace | null };
 
 /** The end of a long transcript: the part the visitor is hearing now. */
 export function captionText(transcript: string): string {

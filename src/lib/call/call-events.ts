@@ -187,8 +187,8 @@ export interface LinePlace {
 }
 
 export type CallEvents = {
-  /** The start is waiting in line; sent each time the place changes. */
-  'line-update': LinePlace;
+  /** The start is waiting in line, sent each time the place changes; null once it is admitted. */
+  'line-update': LinePlace | null;
   'state-change': { state: CallState; previous: CallState };
   /** The assistant is ready (`listening` arrived): the visitor is connected. */
   'call-start': undefined;

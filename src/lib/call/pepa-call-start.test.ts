@@ -137,6 +137,11 @@ describe('a start that waits in line', () => {
     );
     admitted.resolve(WEB_CALL);
     await expect(h.connect(() => outcome)).resolves.toEqual({ status: 'started', call: WEB_CALL });
+    // Out of the line: the place is cleared once, as the start goes on to the room.
+    expect(h.payloads.filter(([name]) => name === 'line-update').at(-1)).toEqual([
+      'line-update',
+      null,
+    ]);
     await h.call.stop();
   });
 

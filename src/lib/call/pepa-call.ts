@@ -314,6 +314,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       if (session.pipeline.stage === 'queued') {
         // Out of the line: the start's timeout measures the service again.
         this.machine.to({ kind: 'starting', stage: 'web-call-creation' });
+        this.events.emit('line-update', null);
         this.armStartTimeout(session);
       }
       await joinRoom(this.host, session, webCall);
