@@ -412,7 +412,7 @@ test.describe('Talk to Pepa in the field', () => {
   });
 
   test.describe('when the gate says no', () => {
-    test.use({ allowedProblems: /status of (403|429)|HTTP (403|429)|api\/calls/i });
+    test.use({ allowedProblems: /status of (403|429|503)|HTTP (403|429|503)|api\/calls/i });
 
     test("a visitor over their limit: the gate's Retry-After is counted down, and presses make no calls", async ({
       page,

@@ -152,8 +152,8 @@ test.describe('Talk to Pepa', () => {
     expect(await toastsSeen(page, 'Call ended')).toBe(1);
   });
 
-  test.describe('when the provider refuses the web call', () => {
-    test.use({ allowedProblems: /status of (401|500)|HTTP (401|500)|\/call\/web/i });
+  test.describe('when the gate refuses the web call', () => {
+    test.use({ allowedProblems: /status of (403|502)|HTTP (403|502)|\/api\/calls/i });
 
     // The gate's own refusals (problem+json with its code), as its Worker tests prove it sends.
     const refusals = {

@@ -26,8 +26,7 @@ export const FAILURE_REASONS = {
   join: "Couldn't join the call. Check your connection and microphone, then try again.",
   other: 'The call could not start. Please try again.',
   connectionLost: 'The connection to Pepa was lost. Press Start Talking to call her again.',
-  rateLimited:
-    "You've asked for Pepa several times just now. You can try again when the countdown ends.",
+  rateLimited: "You've asked for Pepa several times in a short while.",
   courtClosed: 'The court is closed for today: Pepa has received all the guests she can.',
   botCheck: "Your browser didn't pass the court's bot check. Reload the page and try again.",
   botCheckUnavailable: "The court's bot check didn't load. Check your connection and try again.",
