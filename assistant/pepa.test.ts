@@ -9,6 +9,7 @@ import {
   PEPA_SYSTEM_PROMPT,
   pepa,
   pepaAssistant,
+  withCourtGate,
 } from './pepa';
 
 describe("Pepa's definition", () => {
@@ -73,5 +74,17 @@ describe("Pepa's definition", () => {
     // The demo answers the buy question with the refusal written into the live prompt.
     const asked = PEPA_DEMO_PERSONA.visitorLines.indexOf(PEPA_BUY_QUESTION);
     expect(PEPA_DEMO_PERSONA.replies[asked]).toBe(PEPA_BUY_REFUSAL);
+  });
+
+  it('sends the court gate only the two server messages it reads, at its events path', () => {
+    const plain = pepaAssistant();
+    const gated = withCourtGate(plain, { url: 'https://pepa.example/', credentialId: 'c1' });
+    expect(gated.server).toEqual({
+      url: 'https://pepa.example/api/provider-events',
+      credentialId: 'c1',
+    });
+    expect(gated.serverMessages).toEqual(['status-update', 'end-of-call-report']);
+    expect(plain.serverMessages).toEqual([]);
+    expect(plain).not.toHaveProperty('server');
   });
 });

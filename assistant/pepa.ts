@@ -106,6 +106,7 @@ export const pepa = {
   endCallMessage: PEPA_END_CALL_MESSAGE,
   // Only what the page reads: transcripts, speech and status updates.
   clientMessages: ['transcript', 'speech-update', 'status-update'],
+  // None without the court gate; `withCourtGate` sends the gate the two it reads.
   serverMessages: [],
   // Recording stays off unless the maintainer opts in with VITE_PEPA_RECORDING=on, the variable
   // the page reads to tell visitors whether calls are recorded.
@@ -120,5 +121,32 @@ export function pepaAssistant(env: Record<string, string | undefined> = {}): Ass
     ...pepa,
     maxDurationSeconds: maxCallSeconds,
     artifactPlan: { ...pepa.artifactPlan, recordingEnabled: recording },
+  };
+}
+
+/** The provider's webhook credential that authenticates Pepa's server messages to the gate. */
+export const PEPA_GATE_CREDENTIAL_NAME = 'pepa-court-gate';
+
+/**
+ * The server messages the court gate reads: a `status-update` whose status is `ended` frees the
+ * call's place, and the `end-of-call-report` settles its cost (call.id, status, cost,
+ * endedReason, startedAt, endedAt).
+ */
+export const PEPA_GATE_SERVER_MESSAGES = ['status-update', 'end-of-call-report'] as const;
+
+/** Where the gate hears the provider: `<GATE_URL>/api/provider-events`. */
+export function gateEventsUrl(gateUrl: string): string {
+  return `${gateUrl.replace(/\/+$/, '')}/api/provider-events`;
+}
+
+/** Pepa with her server messages sent to the court gate, authenticated by the credential. */
+export function withCourtGate(
+  assistant: AssistantDefinition,
+  gate: { url: string; credentialId: string },
+): AssistantDefinition {
+  return {
+    ...assistant,
+    server: { url: gateEventsUrl(gate.url), credentialId: gate.credentialId },
+    serverMessages: [...PEPA_GATE_SERVER_MESSAGES],
   };
 }

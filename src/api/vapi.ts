@@ -119,10 +119,3 @@ client.setConfig({
 client.interceptors.error.use((error, response, request) =>
   toVapiApiError(error, response ?? undefined, request),
 );
-
-/**
- * `POST /call/web` as React Query runs it: the generated mutation options, spread into
- * `useMutation` by the Talk to Pepa section. The client above points them at the provider (or the
- * local mock) with the public key, and the abort signal travels in the variables.
- */
-export { callControllerCreateWebCallMutation } from '../../generated/@tanstack/react-query.gen';

@@ -10,6 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../scripts/lib/prism.mjs';
 import { readSpec, repoRoot, specPath, type OpenApiDocument } from './spec';
 
+/** Runs of the whole update (generate, type-check) on a busy machine. */
+const LONG = 600_000;
+
 interface RunResult {
   code: number | null;
   stdout: string;
@@ -107,31 +110,39 @@ describe('npm run spec:update', () => {
     expect(existsSync(join(root, 'generated'))).toBe(false);
   });
 
-  it('vendors a downloaded spec, regenerates the client and lists what changed', async () => {
-    const changed = providerSpecWithChanges();
-    const served = await serve(JSON.stringify(changed));
-    server = served.server;
+  it(
+    'vendors a downloaded spec, regenerates the client and lists what changed',
+    async () => {
+      const changed = providerSpecWithChanges();
+      const served = await serve(JSON.stringify(changed));
+      server = served.server;
 
-    const result = await runSpecUpdate(['--url', served.url, '--root', root]);
+      const result = await runSpecUpdate(['--url', served.url, '--root', root]);
 
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`Vendored ${served.url} as openapi/vapi.json (148 operations)`);
-    expect(result.stdout).toContain('1 added:\n  GET /status (StatusController_get)\n');
-    expect(result.stdout).toContain(
-      '1 removed:\n  DELETE /chat/{id} (ChatController_deleteChat)\n',
-    );
-    expect(result.stdout).toContain(
-      '1 changed:\n  POST /call/web (CallController_createWebCall)\n',
-    );
-    expect(JSON.parse(await readFile(join(root, 'openapi', 'vapi.json'), 'utf8'))).toEqual(changed);
-    const sdk = await readFile(join(root, 'generated', 'sdk.gen.ts'), 'utf8');
-    expect(sdk).toContain('export const statusControllerGet =');
-    expect(sdk).not.toContain('export const chatControllerDeleteChat =');
-    // The real checkout is not touched.
-    expect(existsSync(resolve(repoRoot, 'generated', 'sdk.gen.ts'))).toBe(true);
-    expect(readSpec().paths['/status']).toBeUndefined();
-  });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(
+        `Vendored ${served.url} as openapi/vapi.json (148 operations)`,
+      );
+      expect(result.stdout).toContain('1 added:\n  GET /status (StatusController_get)\n');
+      expect(result.stdout).toContain(
+        '1 removed:\n  DELETE /chat/{id} (ChatController_deleteChat)\n',
+      );
+      expect(result.stdout).toContain(
+        '1 changed:\n  POST /call/web (CallController_createWebCall)\n',
+      );
+      expect(JSON.parse(await readFile(join(root, 'openapi', 'vapi.json'), 'utf8'))).toEqual(
+        changed,
+      );
+      const sdk = await readFile(join(root, 'generated', 'sdk.gen.ts'), 'utf8');
+      expect(sdk).toContain('export const statusControllerGet =');
+      expect(sdk).not.toContain('export const chatControllerDeleteChat =');
+      // The real checkout is not touched.
+      expect(existsSync(resolve(repoRoot, 'generated', 'sdk.gen.ts'))).toBe(true);
+      expect(readSpec().paths['/status']).toBeUndefined();
+    },
+    LONG,
+  );
 });
 
 /** The provider's published spec of August 2026, beside the clone as CI checks it out. */
@@ -143,7 +154,6 @@ const SKIP_2026 =
   'the provider spec of August 2026 is not at ../shared/provider/published-openapi-2026-08.json';
 
 /** A long run: the provider's whole document is linted and generated under a loaded machine. */
-const LONG = 600_000;
 
 async function writeJson(file: string, value: unknown) {
   await writeFile(file, JSON.stringify(value));
@@ -151,7 +161,13 @@ async function writeJson(file: string, value: unknown) {
 }
 
 /** Operations of the client surface that the published August 2026 document leaves out. */
-const OMITTED_FROM_PUBLISHED = ['/call/web', '/token', '/token/{id}'];
+const OMITTED_FROM_PUBLISHED = [
+  '/call/web',
+  '/token',
+  '/token/{id}',
+  '/credential',
+  '/credential/{id}',
+];
 
 type Components = Record<string, Record<string, unknown>>;
 
@@ -198,7 +214,7 @@ describe('npm run spec:update with the provider documents as published', () => {
 
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'spec:update: the new spec drops an operation the app imports: POST /call/web (callControllerCreateWebCallMutation in src/api/vapi.ts, callControllerCreateWebCall in assistant/doctor.ts); openapi/vapi.json left untouched.',
+      'spec:update: the new spec drops an operation the app imports: POST /call/web (callControllerCreateWebCall in src/features/talk/direct-web-call.ts); openapi/vapi.json left untouched.',
     );
     expect(await readFile(join(root, 'openapi', 'vapi.json'))).toEqual(before);
   });
@@ -215,7 +231,7 @@ describe('npm run spec:update with the provider documents as published', () => {
   );
 
   it.skipIf(!PUBLISHED_2026)(
-    `accepts the August 2026 spec with the operations it omits added (POST /call/web, the token API), and the app type-checks against it${PUBLISHED_2026 ? '' : ` (skipped: ${SKIP_2026})`}`,
+    `accepts the August 2026 spec with the operations it omits added (POST /call/web, the token and credential APIs), and the app type-checks against it${PUBLISHED_2026 ? '' : ` (skipped: ${SKIP_2026})`}`,
     async () => {
       const published = JSON.parse(await readFile(PUBLISHED_2026 ?? '', 'utf8')) as OpenApiDocument;
       const vendored = readSpec();
