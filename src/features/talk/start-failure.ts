@@ -20,6 +20,8 @@ export const FAILURE_REASONS = {
   busy: 'Pepa is busy right now.',
   provider: 'The voice service had a problem starting the call. Please try again in a moment.',
   network: "Couldn't reach the voice service. Check your connection and try again.",
+  malformed:
+    "The voice service's answer couldn't be read, so no call was joined. Please try again in a moment.",
   room: "The call's room isn't one Pepa uses, so it wasn't joined.",
   chunk: "The voice chat didn't load. Check your connection and try again.",
   timeout: "Pepa didn't answer in time. Please try again.",
@@ -51,6 +53,7 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
       return view(FAILURE_REASONS.join, true);
     case 'web-call-creation-error': {
       if (error.kind === 'network') return view(FAILURE_REASONS.network);
+      if (error.kind === 'malformed') return view(FAILURE_REASONS.malformed);
       const status = error.status ?? 0;
       if (status === 401 || status === 403) return view(FAILURE_REASONS.keyRefused);
       if (status === 429 || status === 503) {

@@ -30,7 +30,7 @@ import {
   sayFirstMessageAfterRecording,
 } from './protocol';
 import { DEFAULT_ROOM_HOSTS, checkRoomUrl, roomUrlOf } from './room-url';
-import { buildCallObjectOptions, sanitiseInputDevices } from './sanitise-config';
+import { sanitiseInputDevices } from './sanitise-config';
 import { SpeechDetector } from './speech-detector';
 import { CallStartError, webCallCreationError, type StartOutcome } from './start-error';
 import { StageFailure, StartCancelled, StartPipeline } from './start-pipeline';
@@ -59,6 +59,8 @@ import {
   type WebCallRequest,
 } from './call-options';
 import { CallSession } from './call-session';
+import { callObjectOptions, inputDeviceInUse } from './device-memory';
+import { checkWebCallAnswer } from './web-call-answer';
 
 export * from './call-options';
 
@@ -137,7 +139,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     return this.launch('web-call-creation', options, (session) =>
       session.pipeline.run(
         'web-call-creation',
-        () => request(session.controller.signal),
+        () => request(session.controller.signal).then(checkWebCallAnswer),
         webCallCreationError,
       ),
     );
@@ -254,8 +256,12 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     return !this.requireDaily().localAudio();
   }
 
+  /** Switches the microphone; the one the room confirms is the one a rejoin opens. */
   async setInputDevicesAsync(devices: DailyLikeInputDevices): Promise<unknown> {
-    return this.requireDaily().setInputDevicesAsync(sanitiseInputDevices(devices));
+    const session = this.session;
+    const result = await this.requireDaily().setInputDevicesAsync(sanitiseInputDevices(devices));
+    if (session) session.inputDeviceId = inputDeviceInUse(result) ?? session.inputDeviceId;
+    return result;
   }
 
   /** Switches the speaker for Daily and for the assistant's audio element. */
@@ -378,17 +384,6 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     });
   }
 
-  private callObjectOptions(session: CallSession<TCall>): Parameters<DailyCallFactory>[0] {
-    const { webCall } = session;
-    return buildCallObjectOptions(
-      session.microphone
-        ? (this.options.callObject ?? {})
-        : { ...this.options.callObject, audioSource: false },
-      this.options.dailyConfig,
-      webCall?.artifactPlan?.videoRecordingEnabled === true,
-    );
-  }
-
   private async connect(session: CallSession<TCall>, webCall: TCall): Promise<void> {
     const { pipeline } = session;
     // Checked before anything is loaded or joined: a hostile or drifted answer must not take the
@@ -403,7 +398,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     }
     session.roomUrl = room.url;
     const videoRecordingEnabled = webCall.artifactPlan?.videoRecordingEnabled === true;
-    const options = this.callObjectOptions(session);
+    const options = callObjectOptions(this.options, session);
     const daily = await pipeline.run(
       'call-object-creation',
       () => this.createRoom(session, options),
@@ -599,7 +594,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     session.audio.clear();
     if (previous) this.destroyQuietly(previous.daily);
     try {
-      const daily = await this.options.createDailyCall(this.callObjectOptions(session));
+      const daily = await this.options.createDailyCall(callObjectOptions(this.options, session));
       if (session.teardown) {
         this.destroyQuietly(daily);
         return;
