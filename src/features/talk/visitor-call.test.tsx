@@ -10,10 +10,11 @@ import { TYPE_INSTEAD } from './call-extras';
 import { MICROPHONE_LABEL } from './device-picker';
 import { FAILURE_REASONS } from './start-failure';
 import { DOUBLE_TAP_MS } from './talk-view';
-import { COPY_TRANSCRIPT, DOWNLOAD_TRANSCRIPT } from './transcript-panel';
+import { COPY_TRANSCRIPT, CallTranscript, DOWNLOAD_TRANSCRIPT } from './transcript-panel';
 import { REPLY_WAIT_MAX_MS, SEND_LABEL, SEND_WAITING_LABEL, TYPE_LABEL } from './type-to-pepa';
 import type { VoiceCall } from './use-voice-call';
 import { TOASTS, VoiceChat } from './voice-chat';
+import { initialVoiceState, voiceReducer, type VoiceAction } from './voice-state';
 
 type Outcome = StartOutcome<{ id: string }>;
 
@@ -328,6 +329,53 @@ describe('a call that respects the visitor', () => {
       expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     });
   });
+
+  it('a long conversation is kept whole, greeting included, in the panel and in the download', async () => {
+    const spoken = (role: 'user' | 'assistant', transcript: string): VoiceAction => ({
+      type: 'message',
+      message: { type: 'transcript', role, transcriptType: 'final', transcript },
+    });
+    const actions: VoiceAction[] = [spoken('assistant', 'Ribbit! Welcome to my court.')];
+    for (let turn = 0; turn < 300; turn += 1) {
+      actions.push(
+        { type: 'typed', text: `Question ${turn}` },
+        spoken('assistant', `Answer ${turn}`),
+      );
+    }
+    const { transcript } = actions.reduce(voiceReducer, initialVoiceState);
+    let saved: Blob | null = null;
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, {
+        createObjectURL: (blob: Blob) => {
+          saved = blob;
+          return 'blob:transcript';
+        },
+        revokeObjectURL: () => undefined,
+      }),
+    );
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    render(<CallTranscript lines={transcript} />);
+    // Read straight from the DOM: a role query over 601 lines is slow.
+    const shown = screen.getByRole('region', { name: 'Transcript' }).querySelectorAll('p');
+    expect(shown).toHaveLength(601);
+    expect(shown[0]).toHaveTextContent('Pepa: Ribbit! Welcome to my court.');
+    await user.click(screen.getByRole('button', { name: DOWNLOAD_TRANSCRIPT }));
+    const reading = new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(saved as unknown as Blob);
+    });
+    // The reader answers on a timer of its own.
+    await act(async () => vi.advanceTimersByTimeAsync(100));
+    const text = await reading;
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(601);
+    expect(lines[0]).toBe('Pepa: Ribbit! Welcome to my court.');
+    expect(lines.at(-1)).toBe('Pepa: Answer 299');
+    clicked.mockRestore();
+  }, 20_000);
 
   describe('typed messages are paced', () => {
     it('a flood of sends makes one message until Pepa answers, and Send says so', async () => {
