@@ -97,7 +97,7 @@ describe('the court gate refusing a start', () => {
       10_000,
     ],
     [gate(404, 'ticket-gone'), FAILURE_REASONS.lineLost, null],
-    [gate(502, 'malformed-answer'), FAILURE_REASONS.unexpectedAnswer, null],
+    [gate(502, 'malformed-answer'), FAILURE_REASONS.malformed, null],
     [gate(502, 'provider-error'), FAILURE_REASONS.provider, null],
   ])(
     'gives each refusal its own reason, the wait the gate asked for, and never the microphone toast (%#)',

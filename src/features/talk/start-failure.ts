@@ -20,6 +20,8 @@ export const FAILURE_REASONS = {
   busy: 'Pepa is busy right now.',
   provider: 'The voice service had a problem starting the call. Please try again in a moment.',
   network: "Couldn't reach the voice service. Check your connection and try again.",
+  malformed:
+    "The voice service's answer couldn't be read, so no call was joined. Please try again in a moment.",
   room: "The call's room isn't one Pepa uses, so it wasn't joined.",
   chunk: "The voice chat didn't load. Check your connection and try again.",
   timeout: "Pepa didn't answer in time. Please try again.",
@@ -33,7 +35,6 @@ export const FAILURE_REASONS = {
   gateDown: "The court's gate can't take calls right now.",
   lineLost:
     'Your place in line was lost while the page was away. Press Start Talking to join the line again.',
-  unexpectedAnswer: 'The court answered something unexpected. Please try again in a moment.',
 } as const;
 
 /** When the court opens again, in the visitor's own time: "It opens again at 01:00." */
@@ -67,6 +68,7 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
       return view(FAILURE_REASONS.join, true);
     case 'web-call-creation-error': {
       if (error.kind === 'network') return view(FAILURE_REASONS.network);
+      if (error.kind === 'malformed') return view(FAILURE_REASONS.malformed);
       // The site's gate says why in its own words; none of them is the microphone.
       switch (error.code) {
         case 'rate-limited':
@@ -86,7 +88,7 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
         case 'ticket-gone':
           return view(FAILURE_REASONS.lineLost);
         case 'malformed-answer':
-          return view(FAILURE_REASONS.unexpectedAnswer);
+          return view(FAILURE_REASONS.malformed);
         case 'provider-error':
           return view(FAILURE_REASONS.provider, false, error.retryAfterMs ?? null);
         default:

@@ -30,8 +30,8 @@ export interface VoiceCall<TCall = unknown> {
 /** What the section can do to the call besides its verbs, each also reflected in the state. */
 export interface VoiceCallControls {
   setMuted(muted: boolean): void;
-  /** Says `text` to Pepa as the visitor's typed line; Pepa answers it. */
-  sendText(text: string): void;
+  /** Says `text` to Pepa as the visitor's typed line; Pepa answers it. False: it did not go out. */
+  sendText(text: string): boolean;
   /** The next call joins without the microphone (true) or with it. */
   setTypingNext(typing: boolean): void;
 }
@@ -123,9 +123,10 @@ export function useVoiceCall<TCall>(
         });
       } catch {
         // The call ended as the visitor pressed Send: there is no one to say it to.
-        return;
+        return false;
       }
       dispatch({ type: 'typed', text });
+      return true;
     },
     setTypingNext: (typing) => {
       typingNext.current = typing;

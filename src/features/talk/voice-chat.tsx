@@ -15,6 +15,9 @@ import { CallExtras } from './call-extras';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from './use-voice-call';
 import { useWakeLock } from './use-wake-lock';
+import { switchMicrophone, switchSpeaker } from './device-switch';
+import { useFocusRescue } from './focus-rescue';
+import { TYPE_FIELD_ATTRIBUTE } from './type-to-pepa';
 import { StartFailureNotice } from './start-failure-notice';
 import { cooldownMs, describeStartFailure } from './start-failure';
 import { phaseOf } from './voice-state';
@@ -210,7 +213,11 @@ function VoiceChatPanel({
   useEffect(() => {
     if (!inCall) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.defaultPrevented) endCall();
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      // A field's or a picker's Escape is theirs: ending the call stays one deliberate action.
+      if (event.target instanceof Element && event.target.closest('input, select, textarea'))
+        return;
+      endCall();
     };
     document.addEventListener('keydown', onKey);
     window.addEventListener('pagehide', endCall);
@@ -220,6 +227,13 @@ function VoiceChatPanel({
     };
   }, [inCall, endCall]);
   useWakeLock(inCall && phase !== 'ending');
+  // Focus that the call takes away (a control it removes) lands in the field, else on the button.
+  useFocusRescue(
+    controlsRef,
+    () =>
+      controlsRef.current?.querySelector<HTMLElement>(`[${TYPE_FIELD_ATTRIBUTE}]`) ??
+      primaryRef.current,
+  );
 
   return (
     <TalkView
@@ -248,12 +262,8 @@ function VoiceChatPanel({
         onToggleMute={() => setMuted(!state.muted)}
         onResumeAudio={() => void call.resumeAudio()}
         onSendText={sendText}
-        onMicrophone={(deviceId) =>
-          void call.setInputDevicesAsync({ audioDeviceId: deviceId }).catch(() => undefined)
-        }
-        onSpeaker={(deviceId) =>
-          void call.setOutputDeviceAsync({ outputDeviceId: deviceId }).catch(() => undefined)
-        }
+        onMicrophone={(deviceId) => switchMicrophone(call, deviceId)}
+        onSpeaker={(deviceId) => switchSpeaker(call, deviceId)}
         microphoneTrouble={
           !inCall &&
           cooldownUntil === null &&

@@ -60,9 +60,12 @@ interface ErrorBase {
 export type CallError =
   | (ErrorBase & { type: 'validation-error' })
   | (ErrorBase & {
-      /** POST /call/web failed: `http` carries the status, `network` means no response. */
+      /**
+       * POST /call/web failed: `http` carries the status, `network` means no response,
+       * `malformed` an answer that is not a Call with a room.
+       */
       type: 'web-call-creation-error';
-      kind: 'http' | 'network' | 'unknown';
+      kind: 'http' | 'network' | 'malformed' | 'unknown';
       status?: number;
       body?: unknown;
       /** How long the provider asked to wait before trying again (its `Retry-After`). */

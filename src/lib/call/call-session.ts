@@ -52,6 +52,8 @@ export class CallSession<TCall extends WebCall> {
   muted = false;
   /** The visitor joined with the microphone (false: typing only). */
   microphone = true;
+  /** The microphone the visitor chose and the room confirmed, reopened by a rejoin. */
+  inputDeviceId: string | null = null;
   /** The one teardown, once begun. */
   teardown: Promise<void> | null = null;
 

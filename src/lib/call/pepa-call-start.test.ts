@@ -96,12 +96,12 @@ describe('a typed start (startWith)', () => {
     await expect(first).resolves.toEqual({ status: 'stopped' });
   });
 
-  it('a Call with no room fails as a refused room, not as the microphone', async () => {
+  it('a Call with no room fails as a malformed answer, not as the microphone', async () => {
     const h = createHarness();
     const outcome = await h.call.startWith(async () => ({ id: 'call-9' }));
     expect(outcome.status === 'failed' && outcome.error.cause).toMatchObject({
-      type: 'room-url-refused',
-      reason: 'missing',
+      type: 'web-call-creation-error',
+      kind: 'malformed',
     });
     await flush();
   });

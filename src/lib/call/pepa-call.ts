@@ -55,6 +55,8 @@ import {
   type WebCallRequest,
 } from './call-options';
 import { openSession, type CallSession } from './call-session';
+import { inputDeviceInUse } from './device-memory';
+import { checkWebCallAnswer } from './web-call-answer';
 
 export * from './call-options';
 
@@ -145,7 +147,9 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       session.pipeline.run(
         'web-call-creation',
         () =>
-          request(session.controller.signal, { waiting: (place) => this.queued(session, place) }),
+          request(session.controller.signal, {
+            waiting: (place) => this.queued(session, place),
+          }).then(checkWebCallAnswer),
         webCallCreationError,
       ),
     );
@@ -247,8 +251,12 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     return !this.requireDaily().localAudio();
   }
 
+  /** Switches the microphone; the one the room confirms is the one a rejoin opens. */
   async setInputDevicesAsync(devices: DailyLikeInputDevices): Promise<unknown> {
-    return this.requireDaily().setInputDevicesAsync(sanitiseInputDevices(devices));
+    const session = this.session;
+    const result = await this.requireDaily().setInputDevicesAsync(sanitiseInputDevices(devices));
+    if (session) session.inputDeviceId = inputDeviceInUse(result) ?? session.inputDeviceId;
+    return result;
   }
 
   /** Switches the speaker for Daily and for the assistant's audio element. */

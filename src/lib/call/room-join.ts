@@ -15,8 +15,8 @@ import type { CallSession } from './call-session';
 import { describeError, isPermissionDeniedError } from './daily-payloads';
 import type { DailySession } from './daily-session';
 import type { DailyCallFactory, DailyLike } from './daily-types';
+import { callObjectOptions } from './device-memory';
 import { checkRoomUrl, roomUrlOf } from './room-url';
-import { buildCallObjectOptions } from './sanitise-config';
 import { StageFailure, StartCancelled } from './start-pipeline';
 
 /** What joining needs from the call object. */
@@ -27,18 +27,6 @@ export interface JoinHost<TCall extends WebCall> {
   readonly logger: CallLogger;
   /** Attaches a call object's events to the session (room-wiring.ts). */
   attachRoom(session: CallSession<TCall>, daily: DailyLike): DailySession;
-}
-
-/** The call object's options for this session: listen-only without the microphone. */
-export function callObjectOptionsFor<TCall extends WebCall>(
-  options: PepaCallOptions<TCall>,
-  session: CallSession<TCall>,
-): Parameters<DailyCallFactory>[0] {
-  return buildCallObjectOptions(
-    session.microphone ? (options.callObject ?? {}) : { ...options.callObject, audioSource: false },
-    options.dailyConfig,
-    session.webCall?.artifactPlan?.videoRecordingEnabled === true,
-  );
 }
 
 /** Destroys a call object nobody will use, logging (never throwing) a failure. */
@@ -95,7 +83,7 @@ export async function joinRoom<TCall extends WebCall>(
   }
   session.roomUrl = room.url;
   const videoRecordingEnabled = webCall.artifactPlan?.videoRecordingEnabled === true;
-  const options = callObjectOptionsFor(host.options, session);
+  const options = callObjectOptions(host.options, session);
   const daily = await pipeline.run(
     'call-object-creation',
     () => createRoom(host, session, options),
@@ -153,7 +141,7 @@ export async function rejoinRoom<TCall extends WebCall>(
   session: CallSession<TCall>,
   roomUrl: string,
 ): Promise<boolean> {
-  const daily = await host.options.createDailyCall(callObjectOptionsFor(host.options, session));
+  const daily = await host.options.createDailyCall(callObjectOptions(host.options, session));
   if (session.teardown) {
     destroyQuietly(daily, host.logger);
     return false;

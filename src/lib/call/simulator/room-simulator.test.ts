@@ -408,6 +408,25 @@ describe('the simulated room with the call object', () => {
     await h.call.stop();
   });
 
+  it('network-rejoin: Daily gives up, the call joins a fresh room with the chosen microphone and goes on', async () => {
+    const { h, microphone } = setup({ faults: ['network-rejoin'] });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300);
+    expect(h.call.state).toBe('started');
+    await h.call.setInputDevicesAsync({ audioDeviceId: 'headset' });
+    await vi.advanceTimersByTimeAsync(2000 + 1000 + 2000 + 2000);
+    const states = h.events.filter(
+      (event) => typeof event === 'string' && event.startsWith('state:'),
+    );
+    expect(states.slice(-2)).toEqual(['state:reconnecting', 'state:started']);
+    expect(h.payloads.filter(([name]) => name === 'error')).toEqual([]);
+    // The fresh room opened the microphone the visitor chose.
+    expect(microphone.getUserMedia).toHaveBeenLastCalledWith({
+      audio: { deviceId: { exact: 'headset' } },
+    });
+    await h.call.stop();
+  });
+
   it('network-failure: the connection is lost for good, a rejoin fails, and the call ends with a reason', async () => {
     const { h } = setup({ faults: ['network-failure'] });
     void h.call.start('assistant-1');

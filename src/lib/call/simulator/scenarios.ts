@@ -19,6 +19,8 @@ export interface ScenarioRoom {
   assistantLeaves(): void;
   /** The page's network goes down for good: later rooms cannot join either. */
   cutNetwork(): void;
+  /** True the first time a fault asks on this page (the rooms of a page share it), then false. */
+  firstOnPage(fault: SimulatorFault): boolean;
 }
 
 /**
@@ -41,11 +43,17 @@ const NO_ROOM = 'The meeting you are trying to join does not exist.';
 const EJECTED = 'You were removed from the meeting';
 const CONNECTION_LOST = 'The connection to the meeting was lost';
 
-/** The connection drops after the greeting; `fatal`: it never comes back. */
-function networkDrop(fatal: boolean): Scenario {
+/**
+ * The connection drops after the greeting. `recovers`: it comes back by itself; `lost`: Daily
+ * gives up and the network stays down; `rejoins`: Daily gives up, the network is back for a
+ * rejoin (once per page, so the rejoined room does not drop again).
+ */
+function networkDrop(outcome: 'recovers' | 'lost' | 'rejoins'): Scenario {
+  const fatal = outcome !== 'recovers';
   return {
     moment: 'after-greeting',
     play(room) {
+      if (outcome === 'rejoins' && !room.firstOnPage('network-rejoin')) return;
       room.after(room.timings.faultDelayMs, () => {
         room.emit('network-connection', { type: 'signaling', event: 'interrupted' });
         room.emit('network-quality-change', {
@@ -54,7 +62,7 @@ function networkDrop(fatal: boolean): Scenario {
         });
         room.after(room.timings.networkOutageMs, () => {
           if (fatal) {
-            room.cutNetwork();
+            if (outcome === 'lost') room.cutNetwork();
             room.emit('error', {
               errorMsg: CONNECTION_LOST,
               error: { type: 'connection-error', msg: CONNECTION_LOST },
@@ -135,8 +143,9 @@ export const SCENARIOS: Readonly<Record<SimulatorFault, Scenario>> = {
       });
     },
   },
-  'network-interruption': networkDrop(false),
-  'network-failure': networkDrop(true),
+  'network-interruption': networkDrop('recovers'),
+  'network-failure': networkDrop('lost'),
+  'network-rejoin': networkDrop('rejoins'),
 };
 
 /**

@@ -37,6 +37,8 @@ type Phase = 'new' | 'joining' | 'joined' | 'left' | 'destroyed';
 /** What the rooms of one page share: once the network is gone (network-failure), it stays gone. */
 export interface SimulatedNetwork {
   down: boolean;
+  /** Faults that play once per page and have played. */
+  played?: Set<SimulatorFault>;
 }
 
 /**
@@ -291,6 +293,13 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
 
   cutNetwork(): void {
     this.network.down = true;
+  }
+
+  firstOnPage(fault: SimulatorFault): boolean {
+    const played = (this.network.played ??= new Set());
+    if (played.has(fault)) return false;
+    played.add(fault);
+    return true;
   }
 
   // --- The room ------------------------------------------------------------------------------
