@@ -186,6 +186,11 @@ export class CourtState {
     return this.leases.size;
   }
 
+  /** Calls that ended with their cost not known yet (the sweep settles them at the worst case). */
+  get unsettledCalls(): number {
+    return this.pending.size;
+  }
+
   get freeLeases(): number {
     return Math.max(0, this.limits.maxConcurrent - this.leases.size);
   }
@@ -225,6 +230,12 @@ export class CourtState {
     return this.committedUsd(now) + this.worstCaseUsd <= this.limits.dailyBudgetUsd + 1e-9;
   }
 
+  /** What is already spent today leaves no room for one more call's worst case. */
+  private spentForToday(now: number): boolean {
+    const spent = this.totals(utcDay(now)).spentUsd;
+    return spent + this.worstCaseUsd > this.limits.dailyBudgetUsd + 1e-9;
+  }
+
   private refuse(now: number, refusal: Omit<Refusal, 'kind'>): Refusal {
     const totals = this.totals(utcDay(now));
     totals.refusals[refusal.code] = (totals.refusals[refusal.code] ?? 0) + 1;
@@ -260,10 +271,8 @@ export class CourtState {
     return recent;
   }
 
-  /** A visitor asks for a call: admitted, placed in line, or refused with a reason. */
-  request(visitor: string, now: number): Decision {
-    const totals = this.totals(utcDay(now));
-    totals.starts += 1;
+  /** The refusal a visitor's start gets now, if any: their own limits, then the day's budget. */
+  private limitFor(visitor: string, now: number): Refusal | null {
     if (this.visitorHolds(visitor) >= this.limits.visitorConcurrent) {
       return this.refuse(now, { code: 'rate-limited', retryAfterSeconds: 30 });
     }
@@ -277,7 +286,26 @@ export class CourtState {
       });
     }
     if (!this.budgetAllows(now)) return this.closed(now);
-    this.starts.set(visitor, [...recent, now]);
+    return null;
+  }
+
+  /**
+   * Before the bot check: a start that would be refused anyway is refused (and counted) without
+   * the round trip to siteverify. Null when the start may go on to the bot check.
+   */
+  precheck(visitor: string, now: number): Refusal | null {
+    const refusal = this.limitFor(visitor, now);
+    if (refusal) this.totals(utcDay(now)).starts += 1;
+    return refusal;
+  }
+
+  /** A visitor asks for a call: admitted, placed in line, or refused with a reason. */
+  request(visitor: string, now: number): Decision {
+    const totals = this.totals(utcDay(now));
+    totals.starts += 1;
+    const refusal = this.limitFor(visitor, now);
+    if (refusal) return refusal;
+    this.starts.set(visitor, [...this.recentStarts(visitor, now), now]);
     if (this.line.size === 0 && this.freeLeases > 0) return this.admit(visitor, now, now);
     totals.waited += 1;
     const retryAfterSeconds = this.retryAfterFor(this.line.size + 1);
@@ -301,6 +329,12 @@ export class CourtState {
         code: 'rate-limited',
         retryAfterSeconds: Math.max(1, Math.ceil((ticket.notBefore - now) / 1000)),
       };
+    }
+    if (this.spentForToday(now)) {
+      // Nobody in line can be admitted today, whatever the calls under way cost: say so now
+      // rather than at each ticket's turn.
+      this.line.remove(ticket.id);
+      return this.closed(now);
     }
     const position = this.line.position(ticket);
     if (position <= this.freeLeases) {

@@ -96,7 +96,8 @@ export class Court extends DurableObject<GateEnv> {
 
   private async answer(decision: Decision): Promise<CourtAnswer> {
     if (decision.kind === 'refuse') {
-      await this.persist();
+      // A refusal costs nothing: its count is written with the next change that does, so a
+      // surge of refusals is not a surge of storage writes.
       return {
         kind: 'refused',
         code: decision.code,
@@ -146,6 +147,12 @@ export class Court extends DurableObject<GateEnv> {
 
   async request(visitor: string): Promise<CourtAnswer> {
     return this.answer(this.state.request(visitor, this.now()));
+  }
+
+  /** A refusal the visitor's start would get anyway, before the bot check is asked. */
+  async precheck(visitor: string): Promise<CourtAnswer | null> {
+    const refusal = this.state.precheck(visitor, this.now());
+    return refusal ? this.answer(refusal) : null;
   }
 
   async checkIn(ticketId: string, hidden: boolean): Promise<CourtAnswer> {
@@ -221,7 +228,7 @@ export class Court extends DurableObject<GateEnv> {
       }),
     );
     await this.persist();
-    if (this.state.activeLeases > 0 || this.state.line.size > 0) {
+    if (this.state.activeLeases > 0 || this.state.line.size > 0 || this.state.unsettledCalls > 0) {
       await this.ctx.storage.setAlarm(this.now() + SWEEP_MS);
     }
   }

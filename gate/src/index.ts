@@ -74,6 +74,9 @@ async function createCall(request: Request, env: GateEnv): Promise<Response> {
   }
   const visitor = await visitorKey(request, env.GATE_VISITOR_SALT ?? '');
   if (!visitor) return problem('bad-request', { detail: 'The visitor has no address' });
+  // Over their limits or on a closed day, a visitor is refused without a siteverify round trip.
+  const early = await court(env).precheck(visitor);
+  if (early) return toResponse(early, true);
   const check = await verifyBotCheck(botCheckToken, {
     secret: env.TURNSTILE_SECRET_KEY ?? '',
     remoteIp: request.headers.get('cf-connecting-ip'),
