@@ -7,6 +7,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { CourtState, type CourtSnapshot, type Decision, type Score } from './court-state';
+import type { StoredTicket } from './line';
 import { limitsFrom, type GateEnv } from './config';
 import { createCourtCall, lookUpCall, ProviderFailure, type ProviderSettings } from './provider';
 import type { ProblemCode } from './problem';
@@ -63,6 +64,15 @@ export class Court extends DurableObject<GateEnv> {
           }
         : undefined;
       this.state = new CourtState(limitsFrom(env), randomId, snapshot);
+      // The line outlives a restart of the court (a deploy, an eviction): everyone keeps their
+      // place, and gets a fresh deadline to check in by, as a hidden page would.
+      const tickets = await ctx.storage.list<StoredTicket>({ prefix: 'ticket:' });
+      if (tickets.size > 0) {
+        const now = Date.now();
+        const grace = this.state.limits.hiddenCheckInGraceSeconds * 1000;
+        this.state.line.restore([...tickets.values()], now + grace, now);
+        await ctx.storage.setAlarm(now + SWEEP_MS);
+      }
     });
   }
 
@@ -86,6 +96,20 @@ export class Court extends DurableObject<GateEnv> {
     };
     for (const [id, call] of this.state.takeChangedCalls()) entries[`call:${id}`] = call;
     await this.ctx.storage.put(entries);
+    await this.saveLine();
+  }
+
+  /** Stores the tickets given and forgets the ones gone (two writes a ticket, none a check-in). */
+  private async saveLine(): Promise<void> {
+    const { added, gone } = this.state.line.takeChanges();
+    // The storage API takes at most 128 keys a call.
+    for (let i = 0; i < added.length; i += 128) {
+      const batch = added.slice(i, i + 128);
+      await this.ctx.storage.put(Object.fromEntries(batch.map((t) => [`ticket:${t.id}`, t])));
+    }
+    for (let i = 0; i < gone.length; i += 128) {
+      await this.ctx.storage.delete(gone.slice(i, i + 128).map((id) => `ticket:${id}`));
+    }
   }
 
   private async ensureSweep(): Promise<void> {
@@ -97,7 +121,8 @@ export class Court extends DurableObject<GateEnv> {
   private async answer(decision: Decision): Promise<CourtAnswer> {
     if (decision.kind === 'refuse') {
       // A refusal costs nothing: its count is written with the next change that does, so a
-      // surge of refusals is not a surge of storage writes.
+      // surge of refusals is not a surge of storage writes. A ticket it ended is forgotten.
+      await this.saveLine();
       return {
         kind: 'refused',
         code: decision.code,
@@ -108,6 +133,7 @@ export class Court extends DurableObject<GateEnv> {
       };
     }
     if (decision.kind === 'wait') {
+      await this.saveLine();
       await this.ensureSweep();
       return {
         kind: 'waiting',
@@ -160,7 +186,9 @@ export class Court extends DurableObject<GateEnv> {
   }
 
   async leave(ticketId: string): Promise<boolean> {
-    return this.state.leave(ticketId);
+    const left = this.state.leave(ticketId);
+    await this.saveLine();
+    return left;
   }
 
   async refused(code: ProblemCode): Promise<void> {

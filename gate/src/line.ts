@@ -46,10 +46,33 @@ class Fenwick {
   }
 }
 
+/** What is kept of a ticket across a restart of the court (its deadlines start afresh). */
+export type StoredTicket = Pick<Ticket, 'id' | 'seq' | 'visitor' | 'issuedAt'>;
+
 export class Line {
   private readonly tickets = new Map<string, Ticket>();
   private counts = new Fenwick();
   private nextSeq = 1;
+  /** Tickets given and gone since the last {@link takeChanges}, for the court's storage. */
+  private readonly added = new Map<string, StoredTicket>();
+  private readonly gone = new Set<string>();
+
+  /** Puts stored tickets back in their order, each due to check in by `deadline`. */
+  restore(stored: readonly StoredTicket[], deadline: number, now: number): void {
+    for (const ticket of [...stored].sort((a, b) => a.seq - b.seq)) {
+      this.tickets.set(ticket.id, { ...ticket, deadline, notBefore: now });
+      this.counts.add(ticket.seq, 1);
+      this.nextSeq = Math.max(this.nextSeq, ticket.seq + 1);
+    }
+  }
+
+  /** The tickets to store and to forget since last asked. */
+  takeChanges(): { added: StoredTicket[]; gone: string[] } {
+    const changes = { added: [...this.added.values()], gone: [...this.gone] };
+    this.added.clear();
+    this.gone.clear();
+    return changes;
+  }
 
   get size(): number {
     return this.tickets.size;
@@ -60,6 +83,12 @@ export class Line {
     this.nextSeq += 1;
     this.tickets.set(entry.id, entry);
     this.counts.add(entry.seq, 1);
+    this.added.set(entry.id, {
+      id: entry.id,
+      seq: entry.seq,
+      visitor: entry.visitor,
+      issuedAt: entry.issuedAt,
+    });
     return entry;
   }
 
@@ -72,6 +101,7 @@ export class Line {
     if (!ticket) return undefined;
     this.tickets.delete(id);
     this.counts.add(ticket.seq, -1);
+    if (!this.added.delete(id)) this.gone.add(id);
     if (this.tickets.size === 0) {
       // An empty line starts numbering again, so the tree stays as small as the busiest spell.
       this.counts = new Fenwick();

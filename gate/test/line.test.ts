@@ -1,3 +1,4 @@
+import { abortAllDurableObjects } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import {
   addr,
@@ -214,5 +215,35 @@ describe('the line', () => {
     await endOfCallReport(only, { cost: 0.1 });
     await sweep();
     expect(await sweep()).toBe(false);
+  });
+});
+
+describe('a court that restarts', () => {
+  it('keeps everyone in line in their order, and admits them as before', async () => {
+    await admit(addr(1));
+    await admit(addr(2));
+    const waiting = [];
+    for (const n of [3, 4, 5]) waiting.push(await body<WaitingBody>(await start(addr(n))));
+    // A deploy or an eviction: the court's memory is gone, its storage is not.
+    await abortAllDurableObjects();
+    advance(2);
+    const places = [];
+    for (const ticket of waiting) {
+      places.push((await body<WaitingBody>(await checkIn(ticket.ticket.id))).ticket.position);
+    }
+    expect(places).toEqual([1, 2, 3]);
+    expect(await inspect()).toMatchObject({ activeCalls: 2, waiting: 3 });
+  });
+
+  it('forgets the tickets that left before the restart', async () => {
+    await admit(addr(1));
+    await admit(addr(2));
+    const first = await body<WaitingBody>(await start(addr(3)));
+    const second = await body<WaitingBody>(await start(addr(4)));
+    expect((await leave(first.ticket.id)).status).toBe(204);
+    await abortAllDurableObjects();
+    advance(2);
+    expect((await checkIn(first.ticket.id)).status).toBe(404);
+    expect((await body<WaitingBody>(await checkIn(second.ticket.id))).ticket.position).toBe(1);
   });
 });
