@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
 import { CallTimeLeft, ConnectionQuality } from './call-meters';
 import { DevicePicker } from './device-picker';
@@ -25,13 +25,22 @@ export interface CallExtrasProps {
   limitSeconds: number;
   onToggleMute(): void;
   onResumeAudio(): void;
-  onSendText(text: string): void;
+  /** A typed line; false when it was held back (the field keeps it). */
+  onSendText(text: string): boolean | void;
   onMicrophone(deviceId: string): void;
   onSpeaker(deviceId: string): void;
   /** Starts a call without the microphone; offered when the microphone may be the trouble. */
   onTypeInstead(): void;
   /** The last start failed in a way the microphone may cause. */
   microphoneTrouble: boolean;
+  /** In hold-to-talk mode, the hold button, shown in Mute's place. */
+  holdButton?: ReactNode;
+  /** The hold-to-talk mode switch, beside Mute. */
+  modeSwitch?: ReactNode;
+  /** Under the captions: the shield's warning, the masked note, the site's card. */
+  afterCaptions?: ReactNode;
+  /** After a call, above its transcript: the rating. */
+  afterCall?: ReactNode;
 }
 
 /** Everything a live call adds under the button: controls, captions and notices. */
@@ -46,13 +55,18 @@ export function CallExtras({
   onSpeaker,
   onTypeInstead,
   microphoneTrouble,
+  holdButton,
+  modeSwitch,
+  afterCaptions,
+  afterCall,
 }: CallExtrasProps) {
   const connected = phase === 'listening' || phase === 'speaking';
   return (
     <div className="relative mx-auto mt-6 flex max-w-md flex-col items-center gap-4">
       {connected && (
         <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2">
-          {!state.typing && (
+          {!state.typing && holdButton}
+          {!state.typing && !holdButton && (
             <button
               type="button"
               aria-pressed={state.muted}
@@ -62,6 +76,7 @@ export function CallExtras({
               {state.muted ? 'Unmute' : 'Mute'}
             </button>
           )}
+          {!state.typing && modeSwitch}
           <VolumeBars volume={phase === 'speaking' ? state.volume : 0} />
           <ConnectionQuality quality={state.networkQuality} />
           {state.connectedAt !== null && (
@@ -89,6 +104,8 @@ export function CallExtras({
       {phase !== 'idle' && phase !== 'ending' && !state.typing && <HeadphonesTip />}
 
       {phase !== 'idle' && <LiveCaptions state={state} />}
+
+      {afterCaptions}
 
       {connected && <TypeToPepa onSend={onSendText} />}
 
@@ -120,6 +137,8 @@ export function CallExtras({
           {TYPE_INSTEAD}
         </button>
       )}
+
+      {phase === 'idle' && afterCall}
 
       {phase === 'idle' && state.transcript.length > 0 && (
         <CallTranscript lines={state.transcript} />

@@ -8,16 +8,17 @@ export const TYPED_MAX_CHARS = 500;
 
 /**
  * During a call, a line the visitor types instead of saying it: sent with `add-message`, and
- * Pepa answers by voice and in the captions.
+ * Pepa answers by voice and in the captions. `onSend` returning false keeps the line in the field
+ * (it was held back, e.g. by the seed-phrase shield).
  */
-export function TypeToPepa({ onSend }: { onSend(text: string): void }) {
+export function TypeToPepa({ onSend }: { onSend(text: string): boolean | void }) {
   const [text, setText] = useState('');
   const id = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const line = text.trim();
     if (line === '') return;
-    onSend(line);
+    if (onSend(line) === false) return;
     setText('');
   };
   return (

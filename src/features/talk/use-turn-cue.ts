@@ -1,0 +1,66 @@
+import { useCallback, useEffect, useState } from 'react';
+import { isSpeechUpdateMessage, isTranscriptMessage } from '../../lib/call/server-message';
+import type { TalkPhase } from './talk-view';
+import type { VoiceCall } from './use-voice-call';
+
+/** Whose turn it is, shown beside the spec's status text and on Pepa's portrait. */
+export type TurnCue = 'listening' | 'thinking' | 'speaking';
+
+/** A thought that never turns into speech is not shown for ever. */
+export const THINKING_MAX_MS = 15_000;
+
+export const TURN_CUE_TEXT: Record<TurnCue, string> = {
+  listening: 'Pepa hears you',
+  thinking: 'Pepa is thinking...',
+  speaking: 'Pepa answers',
+};
+
+/**
+ * Thinking lasts from the visitor's end of speech (or a typed line sent) to Pepa's first audio.
+ * Returns the cue for the phase, and `thought()` for a typed line.
+ */
+export function useTurnCue(
+  call: Pick<VoiceCall, 'on'>,
+  phase: TalkPhase,
+): { cue: TurnCue | null; thought(): void } {
+  const [thinkingSince, setThinkingSince] = useState<number | null>(null);
+  const thought = useCallback(() => setThinkingSince(Date.now()), []);
+
+  useEffect(() => {
+    const stop = () => setThinkingSince(null);
+    const unsubscribes = [
+      call.on('message', (message) => {
+        if (isSpeechUpdateMessage(message) && message.role === 'user') {
+          if (message.status === 'stopped') thought();
+          else stop();
+        } else if (
+          isTranscriptMessage(message) &&
+          message.role === 'user' &&
+          message.transcriptType === 'final'
+        ) {
+          setThinkingSince((since) => since ?? Date.now());
+        }
+      }),
+      // Pepa's first audio ends the thought.
+      call.on('speech-start', stop),
+      call.on('call-end', stop),
+    ];
+    return () => {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+    };
+  }, [call, thought]);
+
+  useEffect(() => {
+    if (thinkingSince === null) return;
+    const timer = setTimeout(
+      () => setThinkingSince(null),
+      Math.max(0, thinkingSince + THINKING_MAX_MS - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [thinkingSince]);
+
+  let cue: TurnCue | null = null;
+  if (phase === 'speaking') cue = 'speaking';
+  else if (phase === 'listening') cue = thinkingSince === null ? 'listening' : 'thinking';
+  return { cue, thought };
+}
