@@ -324,6 +324,19 @@ describe('her thinking made visible', () => {
     expect(cue).toHaveTextContent(TURN_CUE_TEXT.listening);
   });
 
+  it('ends the thought when her answer runs on from her last line without a pause', async () => {
+    const { user } = renderPage();
+    await startCall(user);
+    call.emit('speech-start');
+    await user.type(screen.getByRole('textbox', { name: TYPE_LABEL }), 'Hello');
+    await user.click(screen.getByRole('button', { name: SEND_LABEL }));
+    // Her level never fell long enough for a speech-end: no new speech-start either.
+    call.message({ type: 'speech-update', status: 'started', role: 'assistant' });
+    call.message(partialLine('assistant', 'Ribbit, hello'));
+    call.emit('speech-end');
+    expect(screen.getByTestId('turn-cue')).toHaveTextContent(TURN_CUE_TEXT.listening);
+  });
+
   it('thinks after a typed line, and stops showing a thought that never turns into speech', async () => {
     const { user } = renderPage();
     await startCall(user);

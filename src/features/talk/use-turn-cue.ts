@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { isSpeechUpdateMessage, isTranscriptMessage } from '../../lib/call/server-message';
 import type { TalkPhase } from './talk-view';
 import type { VoiceCall } from './use-voice-call';
@@ -25,14 +25,28 @@ export function useTurnCue(
 ): { cue: TurnCue | null; thought(): void } {
   const [thinkingSince, setThinkingSince] = useState<number | null>(null);
   const thought = useCallback(() => setThinkingSince(Date.now()), []);
+  const speaking = useRef(phase === 'speaking');
+  speaking.current = phase === 'speaking';
 
   useEffect(() => {
     const stop = () => setThinkingSince(null);
+    // Pepa began her answer while her voice was still sounding from her last line: no new
+    // speech-start will come, so her answer itself ends the thought. Otherwise her audio does.
+    const answerBegan = () => {
+      if (speaking.current) stop();
+    };
     const unsubscribes = [
       call.on('message', (message) => {
-        if (isSpeechUpdateMessage(message) && message.role === 'user') {
-          if (message.status === 'stopped') thought();
-          else stop();
+        if (isSpeechUpdateMessage(message)) {
+          // The visitor stopped: Pepa thinks; the visitor speaking again ends the thought.
+          if (message.role === 'user') {
+            if (message.status === 'stopped') thought();
+            else stop();
+          } else if (message.status === 'started') {
+            answerBegan();
+          }
+        } else if (isTranscriptMessage(message) && message.role === 'assistant') {
+          answerBegan();
         } else if (
           isTranscriptMessage(message) &&
           message.role === 'user' &&
