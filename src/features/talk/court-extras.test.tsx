@@ -7,6 +7,7 @@ import { RATING_FAILED, RATING_QUESTION, RATING_THANKS } from './call-rating';
 import { HOLD_BUTTON_LABEL, HOLD_MODE_LABEL } from './hold-to-talk';
 import { HIGHLIGHT_ATTRIBUTE, HIGHLIGHT_MS } from './page-actions';
 import { SHIELD_HIDDEN, SHIELD_NOT_SENT, SHIELD_WARNING } from './seed-shield';
+import { MICROPHONE_LABEL } from './device-picker';
 import { BUY_LABEL, COPY_ADDRESS_LABEL, SITE_CARD_TITLE } from './site-card';
 import { ADDRESS_MASK, MASKED_NOTE } from './site-facts';
 import { FakeVoiceCall, finalLine, partialLine, toolCalls } from './test/fake-voice-call';
@@ -248,7 +249,7 @@ describe('the seed-phrase shield', () => {
 });
 
 describe('hold to talk', () => {
-  it('mutes except while the visitor holds, remembers the mode, and re-applies it after a device switch', async () => {
+  it('mutes except while the visitor holds (pointer or Space), and remembers the mode', async () => {
     const { user, unmount } = renderPage();
     await startCall(user);
     expect(call.muted).toEqual([]);
@@ -294,6 +295,42 @@ describe('hold to talk', () => {
       'true',
     );
     expect(call.muted).toEqual([true]);
+  });
+
+  it('keeps the microphone muted across a device switch and a reconnect in hold mode', async () => {
+    window.localStorage.setItem(TALK_MODE_KEY, 'hold');
+    const devices = [
+      { kind: 'audioinput', deviceId: 'default', label: 'Default microphone', groupId: 'a' },
+      { kind: 'audioinput', deviceId: 'headset', label: 'Headset', groupId: 'b' },
+    ];
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      mediaDevices: Object.assign(new EventTarget(), {
+        enumerateDevices: () => Promise.resolve(devices.slice()),
+      }),
+    });
+    const { user } = renderPage();
+    await startCall(user);
+    expect(call.muted).toEqual([true]);
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: MICROPHONE_LABEL }),
+      'headset',
+    );
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(call.inputDevices).toEqual([{ audioDeviceId: 'headset' }]);
+    // The new device's track comes muted, as the mode says.
+    expect(call.muted).toEqual([true, true]);
+
+    // Through a reconnect the hold button stays, and a hold still opens the microphone.
+    call.setState('reconnecting');
+    call.setState('started');
+    const hold = screen.getByRole('button', { name: HOLD_BUTTON_LABEL });
+    fireEvent.pointerDown(hold, { button: 0, pointerId: 1 });
+    expect(call.muted.at(-1)).toBe(false);
+    fireEvent.pointerUp(hold, { button: 0, pointerId: 1 });
+    expect(call.muted.at(-1)).toBe(true);
   });
 
   it('gives the microphone back when the visitor leaves hold mode', async () => {
