@@ -145,6 +145,16 @@ test.describe("Pepa's court", () => {
     await expect.poll(async () => (await court(page)).shown).toEqual(['pond']);
     await expect(pond).toBeInViewport();
     await expect(pond).toBeFocused();
+    // The glide has ended once the Pond holds still between two looks.
+    let lastTop = Number.NaN;
+    await expect
+      .poll(async () => {
+        const top = await pond.evaluate((element) => element.getBoundingClientRect().top);
+        const still = top === lastTop;
+        lastTop = top;
+        return still;
+      })
+      .toBe(true);
     await shot(page, testInfo, 'tour');
     // Pepa answered with her words for the Pond, and the page's silent note drew no reply of its
     // own: once she is quiet, she has said one line per line of the visitor's, besides the greeting.
@@ -217,7 +227,8 @@ test.describe("Pepa's court", () => {
       section.getByText(/official contract address and links are in the card/),
     ).toBeVisible();
     await expect(card.getByTestId('official-address')).toBeVisible();
-    await shot(page, testInfo, 'masked');
+    await captions.scrollIntoViewIfNeeded();
+    await shot(page, testInfo, 'masked', section);
 
     await waitPastDoubleTap(page, DOUBLE_TAP_MS);
     await talk(page).end.click();
