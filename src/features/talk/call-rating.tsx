@@ -6,6 +6,7 @@ import {
   type RatingScore,
 } from '../../api/ratings';
 import { buttonClass } from '../../components/ui/button-styles';
+import { SHIELD_WARNING, containsSecret } from './seed-shield';
 
 export const RATING_QUESTION = 'How was your audience with the Queen?';
 export const RATING_CHOICES: ReadonlyArray<{ score: RatingScore; label: string }> = [
@@ -21,8 +22,10 @@ export const RATING_FAILED =
 export const RATING_RATE_LIMITED =
   'Too many ratings right now: your rating was not sent. Try again in a moment.';
 export const RATING_GONE = 'This call can no longer be rated.';
+export const RATING_NOT_SENT = 'Your rating was not sent.';
 
-type RatingView = 'choosing' | 'sending' | 'thanked' | 'gone' | 'failed' | 'rate-limited';
+type RatingView =
+  'choosing' | 'sending' | 'thanked' | 'gone' | 'failed' | 'rate-limited' | 'secret';
 
 function viewOf(result: RatingResult): RatingView {
   switch (result.status) {
@@ -54,6 +57,11 @@ export function CallRating({ callId, onDone }: { callId: string; onDone(): void 
 
   const rate = (score: RatingScore) => {
     if (view === 'sending') return;
+    // The shield guards the comment too: a recovery phrase or key never leaves the browser.
+    if (containsSecret(comment)) {
+      setView('secret');
+      return;
+    }
     controller.current?.abort();
     const abort = new AbortController();
     controller.current = abort;
@@ -113,9 +121,13 @@ export function CallRating({ callId, onDone }: { callId: string; onDone(): void 
           {RATING_SKIP}
         </button>
       </div>
-      {(view === 'failed' || view === 'rate-limited') && (
+      {(view === 'failed' || view === 'rate-limited' || view === 'secret') && (
         <p role="alert" className="mt-3 text-sm text-gold-200">
-          {view === 'failed' ? RATING_FAILED : RATING_RATE_LIMITED}
+          {view === 'failed'
+            ? RATING_FAILED
+            : view === 'rate-limited'
+              ? RATING_RATE_LIMITED
+              : `${SHIELD_WARNING} ${RATING_NOT_SENT}`}
         </p>
       )}
     </section>

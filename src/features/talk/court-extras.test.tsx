@@ -416,6 +416,21 @@ describe('the rating after a call', () => {
     expect(ratings).toEqual([]);
   });
 
+  it('never sends a comment that holds a recovery phrase', async () => {
+    const { user } = renderPage();
+    await startCall(user, 'call-1');
+    await endCall(user);
+    const comment = screen.getByRole('textbox', { name: /A word for the court/ });
+    await user.type(comment, PHRASE);
+    await user.click(screen.getByRole('button', { name: 'Content' }));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(ratings).toEqual([]);
+    expect(screen.getByRole('alert')).toHaveTextContent(SHIELD_WARNING);
+    expect(comment).toHaveValue(PHRASE);
+  });
+
   it('says plainly when the rating could not be sent, and the next call starts all the same', async () => {
     ratingStatus = 503;
     const { user } = renderPage();
