@@ -32,6 +32,12 @@ export const PEPA_SILENCE_SECONDS = 20;
 /** The sections Pepa may show: the page's own ids (the page checks the same list). */
 export const PEPA_SECTIONS = ['home', 'talk', 'pond', 'stream', 'lounge', 'grotto'] as const;
 
+/** A tool that takes no arguments (typed apart, so the tools' list keeps a plain union). */
+const NO_PARAMETERS: { type: 'object'; properties: Record<string, never> } = {
+  type: 'object',
+  properties: {},
+};
+
 /**
  * Pepa's hands on the page: client-side tools with no server. The provider hands each call to the
  * page (`tool-calls`); the page acts and tells her, silently, what the visitor now sees. Async, so
@@ -39,37 +45,37 @@ export const PEPA_SECTIONS = ['home', 'talk', 'pond', 'stream', 'lounge', 'grott
  */
 export const PEPA_TOOLS = [
   {
-    type: 'function',
+    type: 'function' as const,
     async: true,
     function: {
       name: 'show_section',
       description:
         "Scroll the visitor's page to a section of the $PEPA site and highlight it. home: the top; talk: this conversation; pond: staking; stream: memes; lounge: events; grotto: secrets.",
       parameters: {
-        type: 'object',
-        properties: { section: { type: 'string', enum: [...PEPA_SECTIONS] } },
+        type: 'object' as const,
+        properties: { section: { type: 'string' as const, enum: [...PEPA_SECTIONS] } },
         required: ['section'],
       },
     },
   },
   {
-    type: 'function',
+    type: 'function' as const,
     async: true,
     function: {
       name: 'show_contract',
       description:
         'Show the visitor the official $PEPA contract address in a card from the site, with a Copy button.',
-      parameters: { type: 'object', properties: {} },
+      parameters: NO_PARAMETERS,
     },
   },
   {
-    type: 'function',
+    type: 'function' as const,
     async: true,
     function: {
       name: 'show_buy',
       description:
         'Show the visitor a Buy $PEPA button in the panel. Nothing opens until the visitor presses it.',
-      parameters: { type: 'object', properties: {} },
+      parameters: NO_PARAMETERS,
     },
   },
 ];
