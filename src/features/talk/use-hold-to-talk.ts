@@ -23,9 +23,9 @@ function saveMode(mode: TalkMode): void {
 
 /**
  * Hold to talk: in `hold` mode the microphone is muted except while the visitor holds the talk
- * button (or Space). Releasing mutes again, which ends the visitor's turn. `apply` is called with
- * the microphone state each time it should change; it is also re-applied on `reapply()` (after a
- * device switch or a reconnect).
+ * button (or Space). Releasing mutes again, which ends the visitor's turn. `setMuted` is called
+ * each time the microphone should change, and again on `reapply()` (after a device switch, whose
+ * new track must follow the mode too). A reconnect keeps the call object's own mute.
  */
 export function useHoldToTalk(active: boolean, setMuted: (muted: boolean) => void) {
   const [mode, setModeState] = useState<TalkMode>(readMode);
