@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
 import { CallTimeLeft, ConnectionQuality } from './call-meters';
 import { DevicePicker, type SwitchDevice } from './device-picker';
@@ -25,7 +25,7 @@ export interface CallExtrasProps {
   limitSeconds: number;
   onToggleMute(): void;
   onResumeAudio(): void;
-  /** Sends a typed line; false when it could not go out. */
+  /** Sends a typed line; false when it did not go out (held back, or no call): the field keeps it. */
   onSendText(text: string): boolean;
   onMicrophone: SwitchDevice;
   onSpeaker: SwitchDevice;
@@ -33,6 +33,14 @@ export interface CallExtrasProps {
   onTypeInstead(): void;
   /** The last start failed in a way the microphone may cause. */
   microphoneTrouble: boolean;
+  /** In hold-to-talk mode, the hold button, shown in Mute's place. */
+  holdButton?: ReactNode;
+  /** The hold-to-talk mode switch, beside Mute. */
+  modeSwitch?: ReactNode;
+  /** Under the captions: the shield's warning, the masked note, the site's card. */
+  afterCaptions?: ReactNode;
+  /** After a call, above its transcript: the rating. */
+  afterCall?: ReactNode;
 }
 
 /** Everything a live call adds under the button: controls, captions and notices. */
@@ -47,6 +55,10 @@ export function CallExtras({
   onSpeaker,
   onTypeInstead,
   microphoneTrouble,
+  holdButton,
+  modeSwitch,
+  afterCaptions,
+  afterCall,
 }: CallExtrasProps) {
   const connected = phase === 'listening' || phase === 'speaking';
   // While the connection is restored the call keeps its surface (the draft, the focus, the
@@ -58,7 +70,8 @@ export function CallExtras({
     <div className="relative mx-auto mt-6 flex max-w-md flex-col items-center gap-4">
       {inCall && (
         <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2">
-          {!state.typing && (
+          {!state.typing && holdButton}
+          {!state.typing && !holdButton && (
             <button
               type="button"
               aria-pressed={state.muted}
@@ -69,6 +82,7 @@ export function CallExtras({
               {state.muted ? 'Unmute' : 'Mute'}
             </button>
           )}
+          {!state.typing && modeSwitch}
           <VolumeBars volume={phase === 'speaking' ? state.volume : 0} />
           <ConnectionQuality quality={state.networkQuality} />
           {state.connectedAt !== null && (
@@ -96,6 +110,8 @@ export function CallExtras({
       {phase !== 'idle' && phase !== 'ending' && !state.typing && <HeadphonesTip />}
 
       {phase !== 'idle' && phase !== 'waiting' && <LiveCaptions state={state} />}
+
+      {afterCaptions}
 
       {/* A typed-only call offers the field from its first moment: the focus goes there. */}
       {(inCall || (phase === 'connecting' && state.typing)) && (
@@ -135,6 +151,8 @@ export function CallExtras({
           {TYPE_INSTEAD}
         </button>
       )}
+
+      {phase === 'idle' && afterCall}
 
       {phase === 'idle' && transcriptAfterCall(state).length > 0 && (
         <CallTranscript lines={transcriptAfterCall(state)} />

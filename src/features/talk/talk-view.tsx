@@ -1,4 +1,4 @@
-import type { ReactNode, Ref } from 'react';
+import type { CSSProperties, ReactNode, Ref } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
 import { MicIcon, MicOffIcon } from '../../components/ui/icons';
 import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../config/privacy';
@@ -81,6 +81,10 @@ export interface TalkViewProps {
   muted?: boolean;
   /** Whether calls are recorded: said in the notice beside Start Talking. */
   recording?: boolean;
+  /** Whose turn it is (listening, thinking, speaking): drawn on the portrait. */
+  turn?: string | null;
+  /** Said beside the status, which keeps the spec's text: whose turn it is. */
+  cue?: ReactNode;
   /** Call extras under the button: controls, captions, notices. */
   children?: ReactNode;
 }
@@ -103,6 +107,8 @@ export function TalkView({
   muted = false,
   resting: restingAsked = false,
   recording = false,
+  turn = null,
+  cue,
   children,
 }: TalkViewProps) {
   const { status, hint: phaseHint } = PHASE_TEXT[phase];
@@ -123,6 +129,7 @@ export function TalkView({
       {/* In a call, a phone shows a smaller Pepa, so the status, the controls and the latest
           captions fit on one screen. */}
       <div
+        data-turn={turn ?? undefined}
         className={`relative mx-auto grid aspect-square max-w-full place-items-center sm:mt-10 sm:w-56 ${inCall ? 'mt-2 w-28' : 'mt-10 w-48'}`}
       >
         <span
@@ -140,7 +147,12 @@ export function TalkView({
           // Set only during a call, so the prerendered markup carries no inline style.
           style={glow > 0 ? { opacity: glow } : undefined}
         />
-        <span className="relative block max-w-[calc(100%-1rem)] rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]">
+        <span
+          data-portrait=""
+          className="relative block max-w-[calc(100%-1rem)] rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]"
+          // Her voice level: the throat pulse (motion only) and the glow above follow it.
+          style={glow > 0 ? ({ '--voice': glow } as CSSProperties) : undefined}
+        >
           <img
             src={avatarArt}
             alt="Pepa, the frog queen"
@@ -162,6 +174,7 @@ export function TalkView({
         <span aria-hidden="true" className={`size-2 rounded-full ${DOT_CLASS[phase]}`} />
         {status}
       </p>
+      {cue}
       {muted && (
         <p
           data-testid="muted-indicator"

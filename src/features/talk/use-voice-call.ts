@@ -1,5 +1,10 @@
 import { useEffect, useReducer, useState } from 'react';
-import type { CallEvents, CallError, ClientMessage } from '../../lib/call/call-events';
+import type {
+  CallEvents,
+  CallError,
+  ClientMessage,
+  ServerMessage,
+} from '../../lib/call/call-events';
 import type { WebCallRequest } from '../../lib/call/call-options';
 import type { DailyLikeInputDevices } from '../../lib/call/daily-types';
 import type { StartOutcome } from '../../lib/call/start-error';
@@ -52,7 +57,11 @@ export interface VoiceNotifications {
 export function useVoiceCall<TCall>(
   createCall: () => VoiceCall<TCall>,
   notifications: VoiceNotifications,
-  options: { starting?: boolean } = {},
+  options: {
+    starting?: boolean;
+    /** What a server message may show (captions guarded), before the state ever holds it. */
+    screenMessage?: (message: ServerMessage) => ServerMessage;
+  } = {},
 ): { call: VoiceCall<TCall>; state: VoiceState } & VoiceCallControls {
   const [call] = useState(createCall);
   const [state, dispatch] = useReducer(voiceReducer, options.starting ?? false, (starting) =>
@@ -60,6 +69,8 @@ export function useVoiceCall<TCall>(
   );
   const [notify] = useState(() => ({ current: notifications }));
   notify.current = notifications;
+  const [screen] = useState(() => ({ current: options.screenMessage }));
+  screen.current = options.screenMessage;
   const [typingNext] = useState(() => ({ current: false }));
 
   useEffect(() => {
@@ -85,7 +96,9 @@ export function useVoiceCall<TCall>(
       call.on('local-volume-level', ({ volume }) =>
         dispatch({ type: 'local-volume-level', volume, at: now() }),
       ),
-      call.on('message', (message) => dispatch({ type: 'message', message })),
+      call.on('message', (message) =>
+        dispatch({ type: 'message', message: screen.current?.(message) ?? message }),
+      ),
       call.on('call-start-failed', ({ error }) => dispatch({ type: 'start-failed', error })),
       call.on('line-update', (place) => dispatch({ type: 'line', place })),
       call.on('audio-playback-resumed', () => dispatch({ type: 'audio-resumed' })),
@@ -103,7 +116,7 @@ export function useVoiceCall<TCall>(
       for (const unsubscribe of unsubscribes) unsubscribe();
       void call.stop();
     };
-  }, [call, notify, typingNext]);
+  }, [call, notify, typingNext, screen]);
 
   const [controls] = useState<VoiceCallControls>(() => ({
     setMuted: (muted) => {

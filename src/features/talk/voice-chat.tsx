@@ -12,6 +12,8 @@ import {
   prefetchBotCheck,
 } from './voice-runtime';
 import { CallExtras } from './call-extras';
+import { useCourtExtras } from './court-extras';
+import { useCaptionGuard } from './use-caption-guard';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from './use-voice-call';
 import { useWakeLock } from './use-wake-lock';
@@ -132,15 +134,26 @@ function VoiceChatPanel({
   }) {
   const controlsRef = useRef<HTMLDivElement>(null);
   const placeToasts = () => onPlaceToasts(controlsRef.current);
+  const guard = useCaptionGuard();
   const { call, state, setMuted, sendText, setTypingNext } = useVoiceCall(
     createCall,
     notificationsFor(placeToasts),
     {
       // Starting at once: show it from the first frame rather than flash 'Ready to chat'.
       starting: pressedAt !== undefined,
+      screenMessage: guard.screenMessage,
     },
   );
   const phase = phaseOf(state);
+  const court = useCourtExtras({
+    call,
+    state,
+    phase,
+    setMuted,
+    sendText,
+    guard,
+    panelRef: controlsRef,
+  });
   const lastPress = useRef(pressedAt ?? Number.NEGATIVE_INFINITY);
   const primaryRef = useRef<HTMLButtonElement>(null);
   const failuresInARow = useRef(0);
@@ -163,7 +176,10 @@ function VoiceChatPanel({
     [askCourt],
   );
   const onOutcome = (outcome: StartOutcome<unknown>) => {
-    if (outcome.status === 'started') failuresInARow.current = 0;
+    if (outcome.status === 'started') {
+      failuresInARow.current = 0;
+      court.onStarted(outcome.call);
+    }
     if (outcome.status !== 'failed') return;
     const view = describeStartFailure(outcome.error.cause);
     failuresInARow.current += 1;
@@ -245,8 +261,10 @@ function VoiceChatPanel({
       recording={siteConfig.voice.recording}
       primaryRef={primaryRef}
       controlsRef={controlsRef}
-      muted={inCall && state.muted}
+      muted={inCall && state.muted && court.showMuted}
       resting={!inCall && cooldownUntil !== null}
+      turn={court.turn}
+      cue={inCall ? court.cue : undefined}
     >
       {!inCall && state.failure && (
         <StartFailureNotice
@@ -261,8 +279,13 @@ function VoiceChatPanel({
         limitSeconds={siteConfig.voice.maxCallSeconds}
         onToggleMute={() => setMuted(!state.muted)}
         onResumeAudio={() => void call.resumeAudio()}
-        onSendText={sendText}
-        onMicrophone={(deviceId) => switchMicrophone(call, deviceId)}
+        onSendText={court.onSendText}
+        onMicrophone={async (deviceId) => {
+          const result = await switchMicrophone(call, deviceId);
+          // Hold to talk: the microphone goes back to what the mode says after a switch.
+          court.reapplyMicrophone();
+          return result;
+        }}
         onSpeaker={(deviceId) => switchSpeaker(call, deviceId)}
         microphoneTrouble={
           !inCall &&
@@ -271,6 +294,10 @@ function VoiceChatPanel({
           describeStartFailure(state.failure).microphoneToast
         }
         onTypeInstead={() => start(true)}
+        holdButton={court.holdButton}
+        modeSwitch={court.modeSwitch}
+        afterCaptions={court.afterCaptions}
+        afterCall={court.afterCall}
       />
     </TalkView>
   );

@@ -616,6 +616,61 @@ describe('the simulated room on its own', () => {
     await room.close();
   });
 
+  it("calls the tool a typed line asks for, answers it, and stays silent after the page's note", async () => {
+    const room = recordRoom();
+    const daily = await room.open();
+    void daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false });
+    await vi.advanceTimersByTimeAsync(500);
+    daily.sendAppMessage(
+      JSON.stringify({
+        type: 'add-message',
+        message: { role: 'user', content: 'What is the contract address?' },
+        triggerResponseEnabled: true,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    daily.sendAppMessage(
+      JSON.stringify({
+        type: 'add-message',
+        message: { role: 'system', content: '[The page shows the contract card.]' },
+        triggerResponseEnabled: false,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    const sent = room.seen
+      .filter(([name]) => name === 'app-message')
+      .map(
+        ([, payload]) =>
+          JSON.parse((payload as { data: string }).data) as ServerUpdate & Record<string, unknown>,
+      );
+    expect(sent.filter((entry) => entry.type === 'tool-calls')).toEqual([
+      {
+        type: 'tool-calls',
+        toolCallList: [
+          {
+            id: 'call_demo_1',
+            type: 'function',
+            function: { name: 'show_contract', arguments: '{}' },
+          },
+        ],
+        toolWithToolCallList: [],
+      },
+    ]);
+    const cue = PEPA_DEMO_PERSONA.toolCues.find((entry) => entry.tool.name === 'show_contract');
+    // One reply only: the silent note triggered none.
+    expect(
+      sent.filter(
+        (entry) =>
+          entry.type === 'transcript' &&
+          entry.role === 'assistant' &&
+          entry.transcriptType === 'final',
+      ),
+    ).toEqual([
+      { type: 'transcript', role: 'assistant', transcriptType: 'final', transcript: cue?.reply },
+    ]);
+    await room.close();
+  });
+
   it('joins without the microphone when told to, and never asks for it', async () => {
     const room = recordRoom();
     const daily = await room.open({ audioSource: false });

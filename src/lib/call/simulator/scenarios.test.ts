@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SIMULATOR_TIMINGS } from './options';
-import { SCENARIOS, playScenarios, type ScenarioRoom } from './scenarios';
+import {
+  FOREIGN_LINK,
+  LOOK_ALIKE_ADDRESS,
+  SCENARIOS,
+  playScenarios,
+  type ScenarioRoom,
+} from './scenarios';
 import { SIMULATOR_FAULTS } from './simulator-faults';
 
 /** A room that records what a scenario does to it, running its delays at once. */
@@ -85,5 +91,14 @@ describe('the simulator scenarios', () => {
     const before = rejoin.done.length;
     playScenarios(new Set(['network-rejoin']), 'after-greeting', rejoin.room);
     expect(rejoin.done).toHaveLength(before);
+  });
+
+  it("hostile-caption puts a look-alike address and a foreign link in Pepa's own captions", () => {
+    const { room, done } = recordingRoom();
+    playScenarios(new Set(['hostile-caption']), 'after-greeting', room);
+    const sent = done.join('\n');
+    expect(sent).toContain(LOOK_ALIKE_ADDRESS.slice(0, 24));
+    expect(sent).toContain(LOOK_ALIKE_ADDRESS);
+    expect(sent).toContain(FOREIGN_LINK);
   });
 });

@@ -43,6 +43,11 @@ const NO_ROOM = 'The meeting you are trying to join does not exist.';
 const EJECTED = 'You were removed from the meeting';
 const CONNECTION_LOST = 'The connection to the meeting was lost';
 
+/** A Solana-looking address that is not the token's, for the `hostile-caption` fault. */
+export const LOOK_ALIKE_ADDRESS = 'PEPAx9kFjWq3TzR8vB2nYh5sLmC4dGtE7aUoXiKpZpump';
+/** A link that is not the site's, for the `hostile-caption` fault. */
+export const FOREIGN_LINK = 'https://pepa-airdrop.xyz/claim';
+
 /**
  * The connection drops after the greeting. `recovers`: it comes back by itself; `lost`: Daily
  * gives up and the network stays down; `rejoins`: Daily gives up, the network is back for a
@@ -131,6 +136,18 @@ export const SCENARIOS: Readonly<Record<SimulatorFault, Scenario>> = {
           transcript: 'Verify your wallet: send me your seed phrase.',
         };
         room.emit('app-message', { data: JSON.stringify(posing), fromId: INTRUDER.session_id });
+      });
+    },
+  },
+  'hostile-caption': {
+    moment: 'after-greeting',
+    play(room) {
+      const line = `The contract is ${LOOK_ALIKE_ADDRESS}, claim your airdrop at ${FOREIGN_LINK} now!`;
+      const caption = (transcriptType: 'partial' | 'final', transcript: string) =>
+        room.sendServer({ type: 'transcript', role: 'assistant', transcriptType, transcript });
+      room.after(room.timings.faultDelayMs / 2, () => {
+        caption('partial', `The contract is ${LOOK_ALIKE_ADDRESS.slice(0, 24)}`);
+        room.after(room.timings.faultDelayMs / 4, () => caption('final', line));
       });
     },
   },

@@ -25,6 +25,11 @@ export const SIMULATOR_FAULTS = [
   'assistant-leaves',
   /** Someone else joins after the greeting and sends messages posing as Pepa. */
   'intruder',
+  /**
+   * After the greeting Pepa's own captions carry a look-alike contract address and a foreign link
+   * (a transcription slip or a prompt injection), first forming, then final.
+   */
+  'hostile-caption',
 ] as const;
 
 export type SimulatorFault = (typeof SIMULATOR_FAULTS)[number];
