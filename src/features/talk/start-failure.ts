@@ -26,6 +26,8 @@ export const FAILURE_REASONS = {
   join: "Couldn't join the call. Check your connection and microphone, then try again.",
   other: 'The call could not start. Please try again.',
   connectionLost: 'The connection to Pepa was lost. Press Start Talking to call her again.',
+  noMicrophone:
+    'No microphone was found. Connect one and press Start Talking again, or type to Pepa.',
 } as const;
 
 /**
@@ -46,6 +48,9 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
     case 'microphone-permission-denied':
       // The panel's microphone help explains how to allow it.
       return view(null, true);
+    case 'microphone-missing':
+      // Nothing to allow: the panel says what is missing and offers a typed call.
+      return view(FAILURE_REASONS.noMicrophone);
     case 'daily-call-join-error':
       // A join fails when the microphone cannot be opened, too.
       return view(FAILURE_REASONS.join, true);

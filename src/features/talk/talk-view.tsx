@@ -55,6 +55,8 @@ export interface TalkViewProps {
   resting?: boolean;
   /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
   muted?: boolean;
+  /** A typing-only call: Pepa can't hear the visitor, so no hint asks them to speak. */
+  typing?: boolean;
   /** Whether calls are recorded: said in the notice beside Start Talking. */
   recording?: boolean;
   /** Call extras under the button: controls, captions, notices. */
@@ -76,11 +78,13 @@ export function TalkView({
   primaryRef,
   controlsRef,
   muted = false,
+  typing = false,
   resting: restingAsked = false,
   recording = false,
   children,
 }: TalkViewProps) {
-  const { status, hint } = PHASE_TEXT[phase];
+  const { status, hint: phaseHint } = PHASE_TEXT[phase];
+  const hint = typing && phase === 'listening' ? null : phaseHint;
   const inCall = phase !== 'idle';
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the

@@ -221,6 +221,7 @@ function VoiceChatPanel({
       primaryRef={primaryRef}
       controlsRef={controlsRef}
       muted={inCall && state.muted}
+      typing={inCall && state.typing}
       resting={!inCall && cooldownUntil !== null}
     >
       {!inCall && state.failure && (
@@ -247,7 +248,8 @@ function VoiceChatPanel({
           !inCall &&
           cooldownUntil === null &&
           state.failure !== null &&
-          describeStartFailure(state.failure).microphoneToast
+          (describeStartFailure(state.failure).microphoneToast ||
+            state.failure.type === 'microphone-missing')
         }
         onTypeInstead={() => start(true)}
       />

@@ -20,9 +20,10 @@ import type {
   StartStageStatus,
 } from './call-events';
 import { CallStatusMachine, isInCall, type CallStatus } from './call-status';
-import { describeError, isPermissionDeniedError } from './daily-payloads';
+import { describeError } from './daily-payloads';
 import { DailySession } from './daily-session';
 import type { DailyCallFactory, DailyLike, DailyLikeInputDevices } from './daily-types';
+import { joinFailure } from './join-failure';
 import {
   CUSTOMER_ENDED,
   PLAYABLE_SIGNAL,
@@ -428,10 +429,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     await pipeline.run(
       'join',
       () => daily.join(room.url),
-      (error): CallError =>
-        isPermissionDeniedError(error)
-          ? { type: 'microphone-permission-denied', message: describeError(error), cause: error }
-          : { type: 'daily-call-join-error', message: describeError(error), cause: error },
+      joinFailure,
     );
 
     if (videoRecordingEnabled) {
