@@ -120,7 +120,7 @@ function assetAt(bundle: OutputBundle, url: string): OutputAsset {
 }
 
 /**
- * Puts the page's stylesheet into a `<style>` element, preceded by the script that installs the
+ * Puts the page's stylesheet into a `<style>` element, followed by the script that installs the
  * fonts it uses from their bytes, carried in the page (scripts/lib/install-fonts.mjs). The page then
  * paints from its HTML alone: no request for CSS or fonts stands between a visitor and the first
  * screen, and the hero is set in Cinzel on a first visit. The font files stay in the build for the
@@ -143,7 +143,8 @@ export function inlineStylesheets(html: string, bundle: OutputBundle): string {
       };
     });
     const fonts = faces.length > 0 ? installFontsTag(faces) : '';
-    return `${fonts}<style>${css}</style>`;
+    // After the stylesheet, whose file faces the script replaces (scripts/lib/install-fonts.mjs).
+    return `<style>${css}</style>${fonts}`;
   });
   const leftover = Object.keys(bundle).filter((name) => name.endsWith('.css'));
   if (leftover.length > 0) {
