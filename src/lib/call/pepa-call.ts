@@ -426,11 +426,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       );
     }
 
-    await pipeline.run(
-      'join',
-      () => daily.join(room.url),
-      joinFailure,
-    );
+    await pipeline.run('join', () => daily.join(room.url), joinFailure);
 
     if (videoRecordingEnabled) {
       await pipeline.runOptional('video-recording-setup', 'video-recording-setup-error', () =>
