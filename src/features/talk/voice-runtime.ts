@@ -9,6 +9,7 @@ import { siteConfig } from '../../config/site';
 import type { DailyCallFactory } from '../../lib/call/daily-types';
 import { PepaCall, type ResourceCounts } from '../../lib/call/pepa-call';
 import { lazyOnce } from '../../lib/lazy-once';
+import { reloadToResume } from './chunk-recovery';
 
 /**
  * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
@@ -33,22 +34,24 @@ export function simulatorOptionsFrom<TFault>(
 const DEMO = import.meta.env.VITE_PEPA_DEMO === 'true' && siteConfig.voice.mode === 'demo';
 
 /** One room factory for the page: the simulator's rooms share its (simulated) network. */
-export const loadRoomFactory = lazyOnce<DailyCallFactory>(() =>
-  DEMO
-    ? Promise.all([
-        import('../../lib/call/simulator/room-simulator'),
-        import('../../lib/call/simulator/simulator-faults'),
-        import('../../../assistant/pepa'),
-      ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }, { PEPA_DEMO_PERSONA }]) =>
-        // The demo's Pepa is the repository's Pepa: her first message and her refusals.
-        createSimulatorFactory({
-          ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
-          persona: PEPA_DEMO_PERSONA,
-        }),
-      )
-    : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>
-        createDailyCallFactory(),
-      ),
+export const loadRoomFactory = lazyOnce<DailyCallFactory>(
+  () =>
+    DEMO
+      ? Promise.all([
+          import('../../lib/call/simulator/room-simulator'),
+          import('../../lib/call/simulator/simulator-faults'),
+          import('../../../assistant/pepa'),
+        ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }, { PEPA_DEMO_PERSONA }]) =>
+          // The demo's Pepa is the repository's Pepa: her first message and her refusals.
+          createSimulatorFactory({
+            ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
+            persona: PEPA_DEMO_PERSONA,
+          }),
+        )
+      : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>
+          createDailyCallFactory(),
+        ),
+  { retry: reloadToResume },
 );
 
 const createDailyCall: DailyCallFactory = (options) =>
