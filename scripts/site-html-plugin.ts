@@ -5,6 +5,7 @@ import { parseSiteConfig, type SiteConfig } from '../src/config/site-config.ts';
 import { escapeAttribute } from './lib/inline-html.mjs';
 import { fontFaceRules, INSTALL_FONTS_HASH, installFontsTag } from './lib/install-fonts.mjs';
 import { START_AFTER_PAINT_HASH, startAfterPaintTag } from './lib/start-after-paint.mjs';
+import { EARLY_TAPS_HASH, earlyTapsTag } from './lib/early-taps.mjs';
 
 /**
  * daily-js's base domains: daily.co and the fallbacks it switches to when daily.co is unreachable.
@@ -20,15 +21,16 @@ const DAILY_HOSTS = DAILY_BASE_DOMAINS.map((domain) => `https://*.${domain}`);
 const DAILY_SOCKETS = DAILY_BASE_DOMAINS.map((domain) => `wss://*.${domain}`);
 
 /**
- * The page's Content-Security-Policy. No 'unsafe-eval', and two inline scripts, each allowed by its
- * hash: the one that installs the page's fonts (scripts/lib/install-fonts.mjs) and the one that
- * starts the app after the first paint (scripts/lib/start-after-paint.mjs). The demo's local mock
+ * The page's Content-Security-Policy. No 'unsafe-eval', and three inline scripts, each allowed by
+ * its hash: the one that installs the page's fonts (scripts/lib/install-fonts.mjs), the one that
+ * starts the app after the first paint (scripts/lib/start-after-paint.mjs) and the one that keeps
+ * the taps made before it starts (scripts/lib/early-taps.mjs). The demo's local mock
  * origin is allowed only in demo builds.
  */
 export function contentSecurityPolicy(config: SiteConfig): string {
   const live = config.voice.mode === 'live';
   const api = new URL(config.voice.apiUrl).origin;
-  const scripts = ["'self'", INSTALL_FONTS_HASH, START_AFTER_PAINT_HASH];
+  const scripts = ["'self'", INSTALL_FONTS_HASH, START_AFTER_PAINT_HASH, EARLY_TAPS_HASH];
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
     ['script-src', live ? [...scripts, ...DAILY_HOSTS] : scripts],
@@ -180,7 +182,8 @@ export function startAppAfterPaint(html: string): string {
   const entryTag = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/.exec(html);
   if (!entryTag?.[1]) throw new Error('The built page has no module script to start');
   const manifestTag = /<link rel="manifest" href="([^"]+)"[^>]*>\s*/.exec(html);
-  const start = startAfterPaintTag({ entry: entryTag[1], manifest: manifestTag?.[1] });
+  const start =
+    earlyTapsTag() + startAfterPaintTag({ entry: entryTag[1], manifest: manifestTag?.[1] });
   let result = html.replace(entryTag[0], '');
   if (manifestTag) result = result.replace(manifestTag[0], '');
   // Last in the head: it only registers an observer, and reads nothing below it.

@@ -155,6 +155,7 @@ export function TalkView({
         <button
           ref={primaryRef}
           type="button"
+          data-early=""
           onClick={resting ? undefined : onPrimary}
           aria-disabled={resting || undefined}
           aria-describedby={inCall ? undefined : CALL_NOTICE_ID}
