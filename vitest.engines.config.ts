@@ -11,7 +11,7 @@ export default defineConfig({
     include: ['e2e/engines/**/*.engine.ts'],
     globalSetup: ['e2e/engines/site-server.ts'],
     fileParallelism: false,
-    testTimeout: 120_000,
+    testTimeout: 300_000,
     hookTimeout: 120_000,
     reporters: ['verbose'],
   },

@@ -51,6 +51,12 @@ function isHydrated(): boolean {
   return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
 }
 
+/**
+ * How long a control or a state is waited for: generous, since the machine running the suite may
+ * be busy with other jobs; a test asserts on what appeared, never on how fast.
+ */
+const CONTROL_TIMEOUT_MS = 30_000;
+
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function pollUntil<R>(
@@ -135,7 +141,7 @@ class GeckoPage implements EnginePage {
     what: string,
     fn: (...args: A) => R | Promise<R>,
     args: A,
-    timeoutMs = 15_000,
+    timeoutMs = 45_000,
   ) {
     return pollUntil(what, () => this.evaluate(fn, ...args), timeoutMs);
   }
@@ -153,7 +159,7 @@ class GeckoPage implements EnginePage {
         if (!element) await handle.dispose();
         return element;
       },
-      15_000,
+      CONTROL_TIMEOUT_MS,
     );
   }
 
@@ -326,7 +332,7 @@ class WebKitPage implements EnginePage {
     what: string,
     fn: (...args: A) => R | Promise<R>,
     args: A,
-    timeoutMs = 15_000,
+    timeoutMs = 45_000,
   ) {
     return pollUntil(what, () => this.evaluate(fn, ...args), timeoutMs);
   }
@@ -345,7 +351,7 @@ class WebKitPage implements EnginePage {
         });
         return element?.[ELEMENT] ?? null;
       },
-      15_000,
+      CONTROL_TIMEOUT_MS,
     );
   }
 
