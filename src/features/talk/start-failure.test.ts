@@ -27,6 +27,14 @@ describe('describeStartFailure', () => {
     });
   });
 
+  it('says a missing microphone is missing, without the permissions toast', () => {
+    expect(describeStartFailure({ type: 'microphone-missing', message: 'none' })).toEqual({
+      microphoneToast: false,
+      reason: FAILURE_REASONS.noMicrophone,
+      retryAfterMs: null,
+    });
+  });
+
   it.each([
     [http(401), FAILURE_REASONS.keyRefused],
     [http(403), FAILURE_REASONS.keyRefused],

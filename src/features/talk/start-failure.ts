@@ -35,6 +35,8 @@ export const FAILURE_REASONS = {
   gateDown: "The court's gate can't take calls right now.",
   lineLost:
     'Your place in line was lost while the page was away. Press Start Talking to join the line again.',
+  noMicrophone:
+    'No microphone was found. Connect one and press Start Talking again, or type to Pepa.',
 } as const;
 
 /** When the court opens again, in the visitor's own time: "It opens again at 01:00." */
@@ -63,6 +65,9 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
     case 'microphone-permission-denied':
       // The panel's microphone help explains how to allow it.
       return view(null, true);
+    case 'microphone-missing':
+      // Nothing to allow: the panel says what is missing and offers a typed call.
+      return view(FAILURE_REASONS.noMicrophone);
     case 'daily-call-join-error':
       // A join fails when the microphone cannot be opened, too.
       return view(FAILURE_REASONS.join, true);

@@ -79,6 +79,8 @@ export interface TalkViewProps {
   resting?: boolean;
   /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
   muted?: boolean;
+  /** A typing-only call: Pepa can't hear the visitor, so no hint asks them to speak. */
+  typing?: boolean;
   /** Whether calls are recorded: said in the notice beside Start Talking. */
   recording?: boolean;
   /** Whose turn it is (listening, thinking, speaking): drawn on the portrait. */
@@ -105,6 +107,7 @@ export function TalkView({
   primaryRef,
   controlsRef,
   muted = false,
+  typing = false,
   resting: restingAsked = false,
   recording = false,
   turn = null,
@@ -112,7 +115,12 @@ export function TalkView({
   children,
 }: TalkViewProps) {
   const { status, hint: phaseHint } = PHASE_TEXT[phase];
-  const hint = phase === 'waiting' && line ? lineText(line) : phaseHint;
+  const hint =
+    phase === 'waiting' && line
+      ? lineText(line)
+      : typing && phase === 'listening'
+        ? null
+        : phaseHint;
   const inCall = phase !== 'idle';
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the
@@ -190,6 +198,7 @@ export function TalkView({
         <button
           ref={primaryRef}
           type="button"
+          data-early=""
           onClick={resting ? undefined : onPrimary}
           aria-disabled={resting || undefined}
           aria-describedby={inCall ? undefined : CALL_NOTICE_ID}

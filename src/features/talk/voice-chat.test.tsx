@@ -642,6 +642,28 @@ describe('VoiceChat', () => {
     expect(screen.getByRole('textbox', { name: TYPE_LABEL })).toBeInTheDocument();
   });
 
+  it('in a typing-only call, does not ask the visitor to speak', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({ type: 'microphone-permission-denied', message: 'Permission denied' });
+    await user.click(await screen.findByRole('button', { name: TYPE_INSTEAD }));
+    call.connect();
+    expect(status()).toHaveTextContent('Listening...');
+    expect(screen.getByText(TYPING_INDICATOR)).toBeInTheDocument();
+    expect(screen.queryByText('Speak naturally, Pepa is all ears')).not.toBeInTheDocument();
+  });
+
+  it('with no microphone at all, says so without blaming permissions, and offers typing', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({ type: 'microphone-missing', message: 'Requested device not found' });
+    expect(await screen.findByText(FAILURE_REASONS.noMicrophone)).toBeInTheDocument();
+    expect(screen.queryByText(TOASTS.startFailed.description)).not.toBeInTheDocument();
+    expect(screen.queryByText(/microphone is blocked/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: TYPE_INSTEAD }));
+    expect(call.microphones).toEqual([true, false]);
+  });
+
   it('does not offer typing instead for a failure the microphone cannot cause', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));

@@ -262,6 +262,7 @@ function VoiceChatPanel({
       primaryRef={primaryRef}
       controlsRef={controlsRef}
       muted={inCall && state.muted && court.showMuted}
+      typing={inCall && state.typing}
       resting={!inCall && cooldownUntil !== null}
       turn={court.turn}
       cue={inCall ? court.cue : undefined}
@@ -291,7 +292,8 @@ function VoiceChatPanel({
           !inCall &&
           cooldownUntil === null &&
           state.failure !== null &&
-          describeStartFailure(state.failure).microphoneToast
+          (describeStartFailure(state.failure).microphoneToast ||
+            state.failure.type === 'microphone-missing')
         }
         onTypeInstead={() => start(true)}
         holdButton={court.holdButton}

@@ -11,6 +11,7 @@ import type { WebCallRequest } from '../../lib/call/call-options';
 import type { DailyCallFactory } from '../../lib/call/daily-types';
 import { PepaCall, type ResourceCounts } from '../../lib/call/pepa-call';
 import { lazyOnce } from '../../lib/lazy-once';
+import { reloadToResume } from './chunk-recovery';
 
 /**
  * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
@@ -45,25 +46,27 @@ function tellStandInRoomLeft(roomUrl: string): void {
 }
 
 /** One room factory for the page: the simulator's rooms share its (simulated) network. */
-export const loadRoomFactory = lazyOnce<DailyCallFactory>(() =>
-  DEMO
-    ? Promise.all([
-        import('../../lib/call/simulator/room-simulator'),
-        import('../../lib/call/simulator/simulator-faults'),
-        import('../../../assistant/pepa'),
-      ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }, { PEPA_DEMO_PERSONA }]) =>
-        // The demo's Pepa is the repository's Pepa: her first message and her refusals.
-        createSimulatorFactory({
-          ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
-          persona: PEPA_DEMO_PERSONA,
-          // The provider hears the visitor leave; the demo's stand-in provider then tells the
-          // gate the call ended, as the provider's server messages would.
-          onRoomLeft: tellStandInRoomLeft,
-        }),
-      )
-    : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>
-        createDailyCallFactory(),
-      ),
+export const loadRoomFactory = lazyOnce<DailyCallFactory>(
+  () =>
+    DEMO
+      ? Promise.all([
+          import('../../lib/call/simulator/room-simulator'),
+          import('../../lib/call/simulator/simulator-faults'),
+          import('../../../assistant/pepa'),
+        ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }, { PEPA_DEMO_PERSONA }]) =>
+          // The demo's Pepa is the repository's Pepa: her first message and her refusals.
+          createSimulatorFactory({
+            ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
+            persona: PEPA_DEMO_PERSONA,
+            // The provider hears the visitor leave; the demo's stand-in provider then tells the
+            // gate the call ended, as the provider's server messages would.
+            onRoomLeft: tellStandInRoomLeft,
+          }),
+        )
+      : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>
+          createDailyCallFactory(),
+        ),
+  { retry: reloadToResume },
 );
 
 const createDailyCall: DailyCallFactory = (options) =>

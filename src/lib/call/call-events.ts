@@ -87,6 +87,10 @@ export type CallError =
       type: 'microphone-permission-denied';
       blockedBy?: 'user' | 'browser';
     })
+  | (ErrorBase & {
+      /** The machine has no microphone to open (none connected, or none the browser can use). */
+      type: 'microphone-missing';
+    })
   | (ErrorBase & { type: 'video-recording-setup-error' })
   | (ErrorBase & { type: 'audio-observer-setup-error' })
   | (ErrorBase & { type: 'audio-processing-setup-error' })

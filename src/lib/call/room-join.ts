@@ -3,7 +3,6 @@
  * `listening`, and the rejoin after a lost connection. The call object owns the status and the
  * session; this module owns the order of the stages and what each failure is called.
  */
-import type { CallError } from './call-events';
 import {
   MOBILE_JOIN_DELAY_MS,
   isMobileUserAgent,
@@ -12,10 +11,11 @@ import {
   type WebCall,
 } from './call-options';
 import type { CallSession } from './call-session';
-import { describeError, isPermissionDeniedError } from './daily-payloads';
+import { describeError } from './daily-payloads';
 import type { DailySession } from './daily-session';
 import type { DailyCallFactory, DailyLike } from './daily-types';
 import { callObjectOptions } from './device-memory';
+import { joinFailure } from './join-failure';
 import { checkRoomUrl, roomUrlOf } from './room-url';
 import { StageFailure, StartCancelled } from './start-pipeline';
 
@@ -105,14 +105,7 @@ export async function joinRoom<TCall extends WebCall>(
     );
   }
 
-  await pipeline.run(
-    'join',
-    () => daily.join(room.url),
-    (error): CallError =>
-      isPermissionDeniedError(error)
-        ? { type: 'microphone-permission-denied', message: describeError(error), cause: error }
-        : { type: 'daily-call-join-error', message: describeError(error), cause: error },
-  );
+  await pipeline.run('join', () => daily.join(room.url), joinFailure);
 
   if (videoRecordingEnabled) {
     await pipeline.runOptional('video-recording-setup', 'video-recording-setup-error', () =>
