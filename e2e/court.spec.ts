@@ -102,10 +102,13 @@ async function open(page: Page, query = '') {
 /** Starts a call and waits for Pepa's greeting to land; resolves to the call's id. */
 async function connect(page: Page): Promise<string> {
   const created = page.waitForResponse(
-    (response) => response.request().method() === 'POST' && response.url().endsWith('/call/web'),
+    (response) => response.request().method() === 'POST' && response.url().endsWith('/api/calls'),
   );
   await talk(page).start.click();
-  const { id } = (await (await created).json()) as { id: string };
+  // The court gate admits at once here (nobody else is talking): its answer carries the call.
+  const {
+    call: { id },
+  } = (await (await created).json()) as { call: { id: string } };
   await expectStatusesSeen(page, ['Connecting to Pepa...', 'Listening...']);
   await expect(
     talk(page).captions.locator('p:not([aria-hidden])').filter({ hasText: 'Ribbit! Welcome' }),

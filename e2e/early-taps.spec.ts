@@ -169,7 +169,7 @@ test.describe('a tap before the app starts', () => {
     await installCallProbe(page);
     const calls: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && new URL(request.url()).pathname === '/call/web') {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/calls') {
         calls.push(request.url());
       }
     });
@@ -196,7 +196,7 @@ test.describe('a tap before the app starts', () => {
   }) => {
     const calls: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && new URL(request.url()).pathname === '/call/web') {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/calls') {
         calls.push(request.url());
       }
     });

@@ -128,6 +128,15 @@ describe('Pepa acts on the page', () => {
     expect(scrolled).toEqual([{ id: 'pond', behavior: 'auto' }]);
   });
 
+  it('moves the focus to the section from an empty field where it only rests after Send', async () => {
+    const { user } = renderPage();
+    await startCall(user);
+    const field = screen.getByRole('textbox', { name: TYPE_LABEL });
+    await user.click(field);
+    call.message(toolCalls({ name: 'show_section', arguments: { section: 'pond' } }));
+    expect(document.getElementById('pond')).toHaveFocus();
+  });
+
   it('leaves the focus where the visitor is typing', async () => {
     const { user } = renderPage();
     await startCall(user);

@@ -10,16 +10,27 @@ export const HIGHLIGHT_MS = 2400;
 /** The attribute the stylesheet draws the highlight from. */
 export const HIGHLIGHT_ATTRIBUTE = 'data-pepa-shown';
 
-/** Whether the visitor is writing somewhere: a text field, a text area or an editable element. */
+/**
+ * Whether the visitor is writing somewhere: a draft in a text field, a text area or an editable
+ * element. An empty field that only holds the focus (where it rests after Send) is not writing.
+ */
 export function isTyping(active: Element | null): boolean {
   if (!active) return false;
-  if (active instanceof HTMLTextAreaElement) return true;
+  if (active instanceof HTMLTextAreaElement) return active.value !== '';
   if (active instanceof HTMLInputElement) {
-    return !['button', 'checkbox', 'radio', 'submit', 'reset', 'range', 'color', 'file'].includes(
-      active.type,
-    );
+    const text = ![
+      'button',
+      'checkbox',
+      'radio',
+      'submit',
+      'reset',
+      'range',
+      'color',
+      'file',
+    ].includes(active.type);
+    return text && active.value !== '';
   }
-  return active instanceof HTMLElement && active.isContentEditable;
+  return active instanceof HTMLElement && active.isContentEditable && active.textContent !== '';
 }
 
 function prefersReducedMotion(): boolean {
