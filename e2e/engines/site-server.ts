@@ -23,9 +23,16 @@ export default async function serveSite(project: TestProject) {
   const port = Number(process.env.E2E_PORT ?? 5199);
   const mockPort = Number(process.env.E2E_MOCK_PORT ?? 4099);
   const outDir = await mkdtemp(join(tmpdir(), 'pepa-engines-'));
+  // The site runs as `npm start` runs it: not with the test runner's own variables (NODE_ENV=test,
+  // VITEST…), which the build and the local Worker runtime would otherwise inherit.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => name !== 'NODE_ENV' && name !== 'TEST' && !name.startsWith('VITEST'),
+    ),
+  );
   const server = spawn(process.execPath, ['scripts/start.mjs', '--no-install', `--out=${outDir}`], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), MOCK_PORT: String(mockPort) },
+    env: { ...env, PORT: String(port), MOCK_PORT: String(mockPort) },
     detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -271,6 +271,15 @@ describe.each(ENGINES)('in %s with no microphone at all', (engine) => {
     await page.evaluate(scrollToTalk);
     await capture(page, 'no-microphone');
     await page.click(talk('Type to Pepa instead'));
+    // The field is offered from the typed call's first moment and sends once Pepa listens.
+    await page.waitFor(
+      'the typing-only call',
+      () =>
+        (document.querySelector('#talk')?.textContent ?? '').includes(
+          "Typing only: Pepa can't hear you",
+        ),
+      [],
+    );
     await page.type(typeField, 'Hello without a microphone', { enter: true });
     await page.waitFor('an answer', answered, ['Hello without a microphone']);
     await page.click(talk('End Call'));
