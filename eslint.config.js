@@ -19,6 +19,23 @@ const LIBRARY_BOUNDARY = [
     message: 'The call library is framework-free.',
   },
 ];
+/** The page and the court gate share only what is generated from the contracts. */
+const PAGE_BOUNDARY = [
+  {
+    group: ['**/gate/**', '!**/generated/gate/**', '../../gate', '../../../gate'],
+    message: 'The page does not import the gate; they share only generated/ (the contracts).',
+  },
+];
+const GATE_BOUNDARY = [
+  {
+    group: ['**/src/**', '../../src', '**/assistant/**', '**/scripts/**'],
+    message: 'The gate imports no page, assistant or script code; they share only generated/.',
+  },
+  {
+    group: ['react', 'react-dom', 'react/*', 'react-dom/*', '@tanstack/*'],
+    message: 'The gate is framework-free.',
+  },
+];
 const FEATURES = ['landing', 'talk'];
 const featureBoundary = (feature) => [
   {
@@ -42,6 +59,7 @@ export default tseslint.config(
       '.budget-dist/**',
       '.budget-dist-demo/**',
       'bench/**',
+      '**/.wrangler/**',
       'test-results/**',
       'playwright-report/**',
     ],
@@ -68,7 +86,7 @@ export default tseslint.config(
     files: ['src/lib/**/*.{ts,tsx}'],
     ignores: ['src/lib/**/*.test.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': restricted(LIBRARY_BOUNDARY),
+      'no-restricted-imports': restricted([...LIBRARY_BOUNDARY, ...PAGE_BOUNDARY]),
       'no-restricted-syntax': [
         'error',
         {
@@ -80,8 +98,23 @@ export default tseslint.config(
   },
   ...FEATURES.map((feature) => ({
     files: [`src/features/${feature}/**/*.{ts,tsx}`],
-    rules: { 'no-restricted-imports': restricted(featureBoundary(feature)) },
+    rules: {
+      'no-restricted-imports': restricted([...featureBoundary(feature), ...PAGE_BOUNDARY]),
+    },
   })),
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/features/**', 'src/lib/**'],
+    rules: { 'no-restricted-imports': restricted(PAGE_BOUNDARY) },
+  },
+  {
+    files: ['gate/src/**/*.ts'],
+    rules: { 'no-restricted-imports': restricted(GATE_BOUNDARY) },
+  },
+  {
+    files: ['gate/dev/**/*.{js,mjs}', 'gate/test/**/*.ts', 'gate/vitest.config.ts'],
+    languageOptions: { globals: { ...globals.node } },
+  },
   {
     files: [
       'scripts/**/*.{js,mjs,ts}',

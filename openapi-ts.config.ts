@@ -19,15 +19,14 @@ export default defineConfig({
   input: './openapi/vapi.json',
   output: {
     path: './generated',
+    // generated/gate/ is the gate's client (openapi-ts.gate.config.ts), written after this one.
     // Nothing runs on the output: it is build output, byte-identical on every run.
     postProcess: [],
   },
   plugins: [
-    {
-      name: '@hey-api/client-fetch',
-      // The app's side of the client: base URL and bearer key from the site config.
-      runtimeConfigPath: '../src/api/client-config',
-    },
+    // Configured by whoever uses it (the page in src/api, the gate, the scripts), so importing
+    // the generated functions never pulls in one side's configuration.
+    '@hey-api/client-fetch',
     {
       name: '@hey-api/typescript',
       definitions: (name) => (SHADOWED_GLOBALS.has(name) ? `Vapi${name}` : name),

@@ -47,6 +47,8 @@ export default defineConfig(({ mode }) => ({
           hookTimeout: 120_000,
         },
       },
+      // The court gate's tests, inside the Workers runtime (workerd).
+      'gate/vitest.config.ts',
     ],
   },
 }));

@@ -1,6 +1,8 @@
 /**
  * `npm run doctor`: whether a live build is ready to go out, as a table. Each failing line says
- * what to do. It only reads, except with `--call`, which creates one (billed) web call.
+ * what to do. It only reads, except with `--call`, which creates one (billed) web call. A build
+ * without a public key goes through the court gate, whose lines are in doctor-gate.ts; a build
+ * with the public key in the page is possible and flagged as unprotected.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -18,11 +20,13 @@ import {
   type SiteEnv,
 } from '../src/config/site-config';
 import { checkRoomUrl, roomUrlOf } from '../src/lib/call/room-url';
-import { pepaAssistant } from './pepa';
+import { gateChecks, isStaticSetup, protectionRow } from './doctor-gate';
+import { pepaAssistant, withCourtGate } from './pepa';
 import { wantedRestrictions } from './restrict-key';
-import { diffAssistant, providerUrl } from './sync';
+import { diffAssistant, gateOrigin, providerUrl } from './sync';
 
-export type CheckStatus = 'ok' | 'fail' | 'skip';
+/** `warn` is a risk the owner may accept: it does not make the doctor fail. */
+export type CheckStatus = 'ok' | 'fail' | 'warn' | 'skip';
 
 export interface DoctorRow {
   check: string;
@@ -31,6 +35,8 @@ export interface DoctorRow {
   detail: string;
   /** What to do, when the check fails. */
   fix?: string;
+  /** One of the court gate's checks, which `npm run deploy` requires to pass. */
+  gate?: boolean;
 }
 
 export interface DoctorOptions {
@@ -39,6 +45,8 @@ export interface DoctorOptions {
   dist?: string;
   /** Create a web call with the public key (billed by the provider). */
   call?: boolean;
+  /** The Worker's configuration, for the gate's limits (default `gate/wrangler.jsonc`). */
+  wranglerConfig?: string;
   fetch?: typeof fetch;
 }
 
@@ -57,17 +65,20 @@ function statusOf(response: Response | undefined) {
   return response ? `HTTP ${response.status}` : 'no answer';
 }
 
-/** The `connect-src` of the built site's `_headers`, or why it could not be read. */
-async function builtConnectSrc(dist: string): Promise<string[] | string> {
+/** The built site's Content-Security-Policy from its `_headers`, or why it could not be read. */
+async function builtPolicy(dist: string): Promise<Map<string, string[]> | string> {
   const file = join(dist, '_headers');
   if (!existsSync(file)) return `no build at ${file}`;
   const text = await readFile(file, 'utf8');
   const policy = /Content-Security-Policy:\s*(.+)/.exec(text)?.[1] ?? '';
-  const directive = policy
-    .split(';')
-    .map((part) => part.trim().split(/\s+/))
-    .find(([name]) => name === 'connect-src');
-  return directive ? directive.slice(1) : `${file} has no connect-src`;
+  const directives = new Map(
+    policy
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter(([name]) => name)
+      .map(([name = '', ...sources]) => [name, sources] as const),
+  );
+  return directives.has('connect-src') ? directives : `${file} has no connect-src`;
 }
 
 export async function runDoctor(options: DoctorOptions): Promise<DoctorRow[]> {
@@ -110,10 +121,15 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorRow[]> {
       : { check: 'Token mint', status: 'ok', detail: mint },
   );
 
+  // Whether visitors reach the provider through the gate or with a key anyone can copy.
+  add(protectionRow(env));
+
   // The provider, with the private key.
   const baseUrl = providerUrl(env);
   const privateKey = env.VAPI_PRIVATE_KEY?.trim();
-  const assistantId = env.VITE_VAPI_ASSISTANT_ID?.trim();
+  // The gate holds the id as VAPI_ASSISTANT_ID; a static build puts it in the page.
+  const assistantId = env.VAPI_ASSISTANT_ID?.trim() || env.VITE_VAPI_ASSISTANT_ID?.trim();
+  const staticSetup = isStaticSetup(env);
   const publicKey = env.VITE_VAPI_PUBLIC_KEY?.trim();
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   const privateClient = createClient(
@@ -150,23 +166,32 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorRow[]> {
     );
   }
 
+  const idName = staticSetup ? 'VITE_VAPI_ASSISTANT_ID' : 'VAPI_ASSISTANT_ID';
+  const findFix = `Run \`npm run assistant:sync\` and set ${idName} to the id it prints.`;
   let pepaId: string | undefined;
+  let remotePepa: Record<string, unknown> | undefined;
+  let matches: DoctorRow;
   if (!keyAccepted) {
     needsKey('Pepa on the provider');
-    needsKey('Pepa matches the repository');
+    matches = {
+      check: 'Pepa matches the repository',
+      status: 'fail',
+      detail: 'not checked: the provider refused or lacks the private key',
+      fix: 'Set VAPI_PRIVATE_KEY to your private API key (dashboard > API keys).',
+    };
   } else if (!assistantId) {
     add({
       check: 'Pepa on the provider',
       status: 'fail',
-      detail: 'VITE_VAPI_ASSISTANT_ID is not set',
-      fix: 'Run `npm run assistant:sync` and set VITE_VAPI_ASSISTANT_ID to the id it prints.',
+      detail: `${idName} is not set`,
+      fix: findFix,
     });
-    add({
+    matches = {
       check: 'Pepa matches the repository',
       status: 'fail',
       detail: 'not checked: no assistant id',
       fix: SYNC,
-    });
+    };
   } else {
     const found = await assistantControllerFindOne({
       client: privateClient,
@@ -177,37 +202,64 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorRow[]> {
         check: 'Pepa on the provider',
         status: 'fail',
         detail: `assistant ${assistantId}: ${statusOf(found.response)}`,
-        fix: 'Run `npm run assistant:sync` and set VITE_VAPI_ASSISTANT_ID to the id it prints.',
+        fix: findFix,
       });
-      add({
+      matches = {
         check: 'Pepa matches the repository',
         status: 'fail',
         detail: 'not checked: assistant not found',
         fix: SYNC,
-      });
+      };
     } else {
       pepaId = assistantId;
+      remotePepa = found.data as Record<string, unknown>;
       add({
         check: 'Pepa on the provider',
         status: 'ok',
         detail: `${found.data.name ?? ''} (${assistantId})`.trim(),
       });
-      const changes = diffAssistant(found.data, pepaAssistant(env));
-      const fields = [...new Set(changes.map((change) => change.path.split('.')[0]))];
-      add(
-        changes.length === 0
-          ? { check: 'Pepa matches the repository', status: 'ok', detail: 'no changes' }
-          : {
-              check: 'Pepa matches the repository',
-              status: 'fail',
-              detail: `${fields.length} field(s) differ: ${fields.join(', ')}`,
-              fix: SYNC,
-            },
-      );
+      matches = { check: 'Pepa matches the repository', status: 'ok', detail: 'no changes' };
     }
   }
 
-  if (!keyAccepted) {
+  // The gate's lines; they also find the webhook credential Pepa's definition refers to.
+  const gate = await gateChecks({
+    env,
+    ...(options.wranglerConfig ? { wranglerConfig: options.wranglerConfig } : {}),
+    ...(keyAccepted ? { client: privateClient } : {}),
+    ...(remotePepa ? { assistant: remotePepa } : {}),
+    ...(config ? { pageMaxCallSeconds: config.voice.maxCallSeconds } : {}),
+  });
+  if (remotePepa) {
+    // As `assistant:sync` defines her: with GATE_URL, her server messages go to the gate.
+    const target = env.GATE_URL?.trim() ? gateOrigin(env.GATE_URL) : undefined;
+    const wanted =
+      target && 'origin' in target
+        ? withCourtGate(pepaAssistant(env), {
+            url: target.origin,
+            credentialId: gate.credentialId ?? '(no webhook credential)',
+          })
+        : pepaAssistant(env);
+    const changes = diffAssistant(remotePepa, wanted);
+    const fields = [...new Set(changes.map((change) => change.path.split('.')[0]))];
+    if (changes.length > 0) {
+      matches = {
+        check: 'Pepa matches the repository',
+        status: 'fail',
+        detail: `${fields.length} field(s) differ: ${fields.join(', ')}`,
+        fix: SYNC,
+      };
+    }
+  }
+  add(matches);
+
+  if (!staticSetup) {
+    add({
+      check: 'Public key restricted',
+      status: 'skip',
+      detail: 'the page holds no public key (court gate)',
+    });
+  } else if (!keyAccepted) {
     needsKey('Public key restricted');
   } else if (!publicKey || !pepaId || siteUrl.replace(/\/+$/, '') === DEFAULTS.siteUrl) {
     add({
@@ -245,38 +297,72 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorRow[]> {
             },
     );
   }
+  for (const row of gate.rows) add(row);
 
-  // The build: its CSP must let the page reach the API it was configured with.
+  // The build: its CSP must let the page reach the API it was configured with (a static build),
+  // or the gate on its own origin, Daily's rooms and the bot check (a gate build).
   const dist = options.dist ?? 'dist';
-  const connectSrc = await builtConnectSrc(dist);
+  const policy = await builtPolicy(dist);
+  const connectSrc = typeof policy === 'string' ? [] : (policy.get('connect-src') ?? []);
+  const allows = (host: string) =>
+    typeof policy !== 'string' &&
+    [...policy.values()].some((sources) => sources.some((source) => source.includes(host)));
   const apiOrigin = config ? new URL(config.voice.apiUrl).origin : undefined;
-  if (typeof connectSrc === 'string') {
+  const hasDaily = connectSrc.some((source) => source.endsWith('.daily.co'));
+  const cspCheck = staticSetup ? 'CSP allows the API' : 'CSP allows the gate';
+  if (typeof policy === 'string') {
     add({
-      check: 'CSP allows the API',
+      check: cspCheck,
       status: 'fail',
-      detail: connectSrc,
+      detail: policy,
       fix: 'Run `npm run build` with these variables.',
     });
+  } else if (!staticSetup) {
+    const lacking = [
+      ...(connectSrc.includes("'self'") ? [] : ["connect-src 'self'"]),
+      ...(hasDaily ? [] : ['Daily']),
+      ...(allows('challenges.cloudflare.com') ? [] : ['the bot check (challenges.cloudflare.com)']),
+    ];
+    add(
+      lacking.length === 0
+        ? {
+            check: cspCheck,
+            status: 'ok',
+            detail: `the gate, Daily and the bot check in ${dist}/_headers`,
+          }
+        : {
+            check: cspCheck,
+            status: 'fail',
+            detail: `${dist}/_headers lacks ${lacking.join(', ')} (a demo build, or a build with VITE_VAPI_PUBLIC_KEY)`,
+            fix: 'Run `npm run build` with these variables (or `npm run deploy`, which builds).',
+          },
+    );
   } else if (!apiOrigin || !connectSrc.includes(apiOrigin)) {
     add({
-      check: 'CSP allows the API',
+      check: cspCheck,
       status: 'fail',
       detail: `${dist}/_headers connect-src lacks ${apiOrigin ?? 'the configured API'} (a demo build, or built with another VITE_VAPI_API_URL)`,
       fix: 'Run `npm run build` with these variables, then deploy dist/.',
     });
-  } else if (!connectSrc.some((source) => source.endsWith('.daily.co'))) {
+  } else if (!hasDaily) {
     add({
-      check: 'CSP allows the API',
+      check: cspCheck,
       status: 'fail',
       detail: `${dist} is a demo build: its CSP does not allow Daily`,
       fix: 'Run `npm run build` (not build:demo), then deploy dist/.',
     });
   } else {
-    add({ check: 'CSP allows the API', status: 'ok', detail: `${apiOrigin} in ${dist}/_headers` });
+    add({ check: cspCheck, status: 'ok', detail: `${apiOrigin} in ${dist}/_headers` });
   }
 
   // A web call, only when asked: the provider bills it.
-  if (!options.call) {
+  if (!staticSetup) {
+    add({
+      check: 'Web call',
+      status: 'skip',
+      detail: 'the gate creates calls only after the bot check: try the deployed site',
+    });
+  } else if (!options.call) {
     add({
       check: 'Web call',
       status: 'skip',
@@ -317,7 +403,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorRow[]> {
 
 /** The table `npm run doctor` prints: one line a check, the fix after an arrow. */
 export function formatDoctorTable(rows: readonly DoctorRow[]): string {
-  const label = { ok: 'ok', fail: 'FAIL', skip: 'skip' } as const;
+  const label = { ok: 'ok', fail: 'FAIL', warn: 'WARN', skip: 'skip' } as const;
   const width = Math.max(...rows.map((row) => row.check.length), 'Check'.length);
   const lines = [
     `${'Check'.padEnd(width)}  Status  Detail`,
@@ -328,9 +414,14 @@ export function formatDoctorTable(rows: readonly DoctorRow[]): string {
     lines.push(`${row.check.padEnd(width)}  ${label[row.status].padEnd(6)}  ${detail}`);
   }
   const failed = rows.filter((row) => row.status === 'fail').length;
+  const warned = rows.filter((row) => row.status === 'warn').length;
   lines.push(
     '',
-    failed === 0 ? 'Ready for a live build.' : `Not ready: ${failed} check(s) failed.`,
+    failed > 0
+      ? `Not ready: ${failed} check(s) failed.`
+      : warned > 0
+        ? `Ready for a live build, with ${warned} warning(s): read the WARN lines.`
+        : 'Ready for a live build.',
   );
   return lines.join('\n');
 }

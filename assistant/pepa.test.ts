@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { PAGE_SECTIONS } from '../src/features/talk/page-tools';
+import { toolCueFor } from '../src/lib/call/simulator/dialogue';
 import {
   PEPA_BUY_QUESTION,
   PEPA_BUY_REFUSAL,
   PEPA_DEMO_PERSONA,
   PEPA_FIRST_MESSAGE,
   PEPA_GUARDRAILS,
+  PEPA_DEMO_TOOL_CUES,
+  PEPA_SECTIONS,
+  PEPA_STAKE_QUESTION,
   PEPA_STILL_THERE,
   PEPA_SYSTEM_PROMPT,
+  PEPA_TOOL_GUIDE,
   pepa,
   pepaAssistant,
+  withCourtGate,
 } from './pepa';
 
 describe("Pepa's definition", () => {
@@ -52,7 +59,54 @@ describe("Pepa's definition", () => {
 
   it('limits calls to a few minutes and asks only for the messages the page reads', () => {
     expect(pepa.maxDurationSeconds).toBeLessThanOrEqual(300);
-    expect(pepa.clientMessages).toEqual(['transcript', 'speech-update', 'status-update']);
+    expect(pepa.clientMessages).toEqual([
+      'transcript',
+      'speech-update',
+      'status-update',
+      'tool-calls',
+    ]);
+  });
+
+  it('acts on the page with three client-side tools: no server, async, sections from an allowlist', () => {
+    const tools = pepa.model.tools;
+    expect(tools.map((tool) => tool.function.name)).toEqual([
+      'show_section',
+      'show_contract',
+      'show_buy',
+    ]);
+    for (const tool of tools) {
+      expect(tool).not.toHaveProperty('server');
+      expect(tool).toMatchObject({ type: 'function', async: true });
+    }
+    expect(tools[0]?.function.parameters).toEqual({
+      type: 'object',
+      properties: { section: { type: 'string', enum: [...PEPA_SECTIONS] } },
+      required: ['section'],
+    });
+    // The page accepts exactly the sections the assistant is offered.
+    expect([...PEPA_SECTIONS]).toEqual([...PAGE_SECTIONS]);
+  });
+
+  it('tells Pepa in the prompt when to use each tool, and never to say an address', () => {
+    expect(PEPA_SYSTEM_PROMPT).toContain(PEPA_TOOL_GUIDE);
+    for (const name of ['show_section', 'show_contract', 'show_buy']) {
+      expect(PEPA_TOOL_GUIDE).toContain(name);
+    }
+    expect(PEPA_TOOL_GUIDE).toMatch(/never say, spell or invent an address/i);
+  });
+
+  it.each([
+    [PEPA_STAKE_QUESTION, 'show_section', { section: 'pond' }],
+    ['What is the contract address?', 'show_contract', {}],
+    ['How do I buy $PEPA?', 'show_buy', {}],
+    ['Show me the secret grotto', 'show_section', { section: 'grotto' }],
+  ])("the demo's Pepa answers %j with %s", (line, name, args) => {
+    expect(toolCueFor(PEPA_DEMO_TOOL_CUES, line)?.tool).toEqual({ name, arguments: args });
+  });
+
+  it("the demo's Pepa calls no tool for a greeting or for the buy question she refuses", () => {
+    expect(toolCueFor(PEPA_DEMO_TOOL_CUES, 'Hello Pepa!')).toBeUndefined();
+    expect(toolCueFor(PEPA_DEMO_TOOL_CUES, PEPA_BUY_QUESTION)).toBeUndefined();
   });
 
   it('checks in on a silent visitor with a named speech-timeout hook, at most twice', () => {
@@ -73,5 +127,17 @@ describe("Pepa's definition", () => {
     // The demo answers the buy question with the refusal written into the live prompt.
     const asked = PEPA_DEMO_PERSONA.visitorLines.indexOf(PEPA_BUY_QUESTION);
     expect(PEPA_DEMO_PERSONA.replies[asked]).toBe(PEPA_BUY_REFUSAL);
+  });
+
+  it('sends the court gate only the two server messages it reads, at its events path', () => {
+    const plain = pepaAssistant();
+    const gated = withCourtGate(plain, { url: 'https://pepa.example/', credentialId: 'c1' });
+    expect(gated.server).toEqual({
+      url: 'https://pepa.example/api/provider-events',
+      credentialId: 'c1',
+    });
+    expect(gated.serverMessages).toEqual(['status-update', 'end-of-call-report']);
+    expect(plain.serverMessages).toEqual([]);
+    expect(plain).not.toHaveProperty('server');
   });
 });

@@ -29,19 +29,120 @@ export const PEPA_STILL_THERE =
 /** Seconds of visitor silence, after Pepa finishes speaking, before she checks in. */
 export const PEPA_SILENCE_SECONDS = 20;
 
+/** The sections Pepa may show: the page's own ids (the page checks the same list). */
+export const PEPA_SECTIONS = ['home', 'talk', 'pond', 'stream', 'lounge', 'grotto'] as const;
+
+/** A tool that takes no arguments (typed apart, so the tools' list keeps a plain union). */
+const NO_PARAMETERS: { type: 'object'; properties: Record<string, never> } = {
+  type: 'object',
+  properties: {},
+};
+
+/**
+ * Pepa's hands on the page: client-side tools with no server. The provider hands each call to the
+ * page (`tool-calls`); the page acts and tells her, silently, what the visitor now sees. Async, so
+ * she keeps talking rather than waiting for a result no server will send.
+ */
+export const PEPA_TOOLS = [
+  {
+    type: 'function' as const,
+    async: true,
+    function: {
+      name: 'show_section',
+      description:
+        "Scroll the visitor's page to a section of the $PEPA site and highlight it. home: the top; talk: this conversation; pond: staking; stream: memes; lounge: events; grotto: secrets.",
+      parameters: {
+        type: 'object' as const,
+        properties: { section: { type: 'string' as const, enum: [...PEPA_SECTIONS] } },
+        required: ['section'],
+      },
+    },
+  },
+  {
+    type: 'function' as const,
+    async: true,
+    function: {
+      name: 'show_contract',
+      description:
+        'Show the visitor the official $PEPA contract address in a card from the site, with a Copy button.',
+      parameters: NO_PARAMETERS,
+    },
+  },
+  {
+    type: 'function' as const,
+    async: true,
+    function: {
+      name: 'show_buy',
+      description:
+        'Show the visitor a Buy $PEPA button in the panel. Nothing opens until the visitor presses it.',
+      parameters: NO_PARAMETERS,
+    },
+  },
+];
+
+/** When to use each tool, in the system prompt. */
+export const PEPA_TOOL_GUIDE = `Your hands on the page (tools):
+- When the visitor asks where something is on the site, or wants to see the pond (staking), the meme stream, the vanity lounge (events), the secret grotto or the top of the page, call show_section with that section, then talk about it.
+- When the visitor asks for the contract address, the token address or the mint, call show_contract and say the official address is in the card from the site. Never say, spell or invent an address yourself.
+- When the visitor asks how or where to buy $PEPA, call show_buy and say the button in the panel opens the swap page when they press it, still without advice. Never read a link aloud.`;
+
+/** The demo's canned question that shows a tool: asking where to stake shows the Pond. */
+export const PEPA_STAKE_QUESTION = 'Where do I stake?';
+
+/**
+ * The tool calls the demo's Pepa makes, with what she says as she does: a typed or canned line
+ * that matches `asks` (case-insensitive) calls the tool, as the real Pepa is told to.
+ */
+export const PEPA_DEMO_TOOL_CUES = [
+  {
+    asks: '\\b(contract|token address|mint|address)\\b',
+    tool: { name: 'show_contract', arguments: {} },
+    reply:
+      'Ribbit! The official address is in the card from the site. Copy it from there, never from a stranger.',
+  },
+  {
+    asks: '\\b(how|where)\\b.*\\b(buy|get)\\b',
+    tool: { name: 'show_buy', arguments: {} },
+    reply:
+      'The Buy button is in the panel now; it opens the swap page only when you press it. A meme token, my friend, so only what you could happily lose.',
+  },
+  {
+    asks: '\\b(stake|staking|pond)\\b',
+    tool: { name: 'show_section', arguments: { section: 'pond' } },
+    reply: 'Hop over to my pond! Staking is coming soon, and the lily pads are already warm.',
+  },
+  {
+    asks: '\\b(meme|memes|stream)\\b',
+    tool: { name: 'show_section', arguments: { section: 'stream' } },
+    reply: 'Behold the meme stream, where the finest memes are crowned.',
+  },
+  {
+    asks: '\\b(lounge|events?|rsvp)\\b',
+    tool: { name: 'show_section', arguments: { section: 'lounge' } },
+    reply: 'The vanity lounge: royal fashion shows every Friday.',
+  },
+  {
+    asks: '\\b(grotto|secrets?)\\b',
+    tool: { name: 'show_section', arguments: { section: 'grotto' } },
+    reply: 'Shh, the secret grotto. Only the chosen few may enter, soon.',
+  },
+] as const;
+
 /**
  * Pepa as the offline demo plays her: the same first message, and the visitor's canned turns
- * answered as she would, the buy question with her real refusal, word for word.
+ * answered as she would, the buy question with her real refusal, word for word, and the stake
+ * question with the tool call that shows the Pond.
  */
 export const PEPA_DEMO_PERSONA = {
   firstMessage: PEPA_FIRST_MESSAGE,
-  visitorLines: ['Hello Pepa!', PEPA_BUY_QUESTION],
+  visitorLines: ['Hello Pepa!', PEPA_BUY_QUESTION, PEPA_STAKE_QUESTION],
   replies: [
     'A fine question for a fine guest. In my pond, every frog is royalty.',
     PEPA_BUY_REFUSAL,
     'Ribbit. The meme stream flows strong today, my friend.',
     'Stay a while. The lily pads are warm and the gossip is fresh.',
   ],
+  toolCues: PEPA_DEMO_TOOL_CUES,
 } as const;
 
 /** Said before Pepa hangs up. */
@@ -62,6 +163,8 @@ Personality: playful, warm and a little grand. You call visitors "my friend" or 
 
 Speaking style: this is a spoken conversation. Reply in one to three short sentences, no lists, no markdown, no emoji, no links read aloud.
 
+${PEPA_TOOL_GUIDE}
+
 ${PEPA_GUARDRAILS}`;
 
 /** Assistant name on the provider; the sync finds Pepa by it when no id is configured. */
@@ -81,6 +184,7 @@ export const pepa = {
     temperature: 0.7,
     maxTokens: 150,
     messages: [{ role: 'system', content: PEPA_SYSTEM_PROMPT }],
+    tools: PEPA_TOOLS,
   },
   voice: { provider: 'vapi', voiceId: 'Elliot' },
   transcriber: { provider: 'deepgram', model: 'nova-3', language: 'en' },
@@ -104,8 +208,9 @@ export const pepa = {
   ],
   endCallPhrases: ['goodbye pepa', 'bye pepa', 'farewell pepa'],
   endCallMessage: PEPA_END_CALL_MESSAGE,
-  // Only what the page reads: transcripts, speech and status updates.
-  clientMessages: ['transcript', 'speech-update', 'status-update'],
+  // Only what the page reads: transcripts, speech and status updates, and Pepa's tool calls.
+  clientMessages: ['transcript', 'speech-update', 'status-update', 'tool-calls'],
+  // None without the court gate; `withCourtGate` sends the gate the two it reads.
   serverMessages: [],
   // Recording stays off unless the maintainer opts in with VITE_PEPA_RECORDING=on, the variable
   // the page reads to tell visitors whether calls are recorded.
@@ -120,5 +225,32 @@ export function pepaAssistant(env: Record<string, string | undefined> = {}): Ass
     ...pepa,
     maxDurationSeconds: maxCallSeconds,
     artifactPlan: { ...pepa.artifactPlan, recordingEnabled: recording },
+  };
+}
+
+/** The provider's webhook credential that authenticates Pepa's server messages to the gate. */
+export const PEPA_GATE_CREDENTIAL_NAME = 'pepa-court-gate';
+
+/**
+ * The server messages the court gate reads: a `status-update` whose status is `ended` frees the
+ * call's place, and the `end-of-call-report` settles its cost (call.id, status, cost,
+ * endedReason, startedAt, endedAt).
+ */
+export const PEPA_GATE_SERVER_MESSAGES = ['status-update', 'end-of-call-report'] as const;
+
+/** Where the gate hears the provider: `<GATE_URL>/api/provider-events`. */
+export function gateEventsUrl(gateUrl: string): string {
+  return `${gateUrl.replace(/\/+$/, '')}/api/provider-events`;
+}
+
+/** Pepa with her server messages sent to the court gate, authenticated by the credential. */
+export function withCourtGate(
+  assistant: AssistantDefinition,
+  gate: { url: string; credentialId: string },
+): AssistantDefinition {
+  return {
+    ...assistant,
+    server: { url: gateEventsUrl(gate.url), credentialId: gate.credentialId },
+    serverMessages: [...PEPA_GATE_SERVER_MESSAGES],
   };
 }

@@ -336,12 +336,14 @@ test.describe('Talk to Pepa in the field', () => {
         page.on('request', (request) => {
           if (/room-simulator|daily/.test(request.url())) roomChunks.push(request.url());
         });
-        await page.route('**/call/web', (route) =>
+        await page.route('**/api/calls', (route) =>
           route.fulfill({
             status: 201,
             contentType: 'application/json',
-            headers: { 'access-control-allow-origin': '*' },
-            body: JSON.stringify({ id: 'call-evil', webCallUrl: url, type: 'webCall' }),
+            body: JSON.stringify({
+              status: 'admitted',
+              call: { id: 'call-evil', webCallUrl: url, maxDurationSeconds: 180 },
+            }),
           }),
         );
         await installCallProbe(page);
@@ -409,31 +411,30 @@ test.describe('Talk to Pepa in the field', () => {
     }
   });
 
-  test.describe('when the provider says no', () => {
-    test.use({ allowedProblems: /status of (401|429)|HTTP (401|429)|call\/web/i });
+  test.describe('when the gate says no', () => {
+    test.use({ allowedProblems: /status of (403|429|503)|HTTP (403|429|503)|api\/calls/i });
 
-    test('a busy provider: the wait it asks for is counted down, and presses make no calls', async ({
+    test("a visitor over their limit: the gate's Retry-After is counted down, and presses make no calls", async ({
       page,
     }) => {
       let requests = 0;
-      await page.route('**/call/web', (route) => {
+      // Same origin: the page reads the gate's Retry-After without any CORS exposure.
+      await page.route('**/api/calls', (route) => {
         requests += 1;
         return route.fulfill({
           status: 429,
-          headers: {
-            'retry-after': '7',
-            'access-control-allow-origin': '*',
-            'access-control-expose-headers': 'Retry-After',
-          },
-          contentType: 'application/json',
-          body: JSON.stringify({ message: 'Too many requests' }),
+          headers: { 'retry-after': '7' },
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ code: 'rate-limited', title: 'Too many', status: 429 }),
         });
       });
       await page.clock.install();
       await open(page);
       await talk(page).start.click();
       const alert = talk(page).section.getByRole('alert');
-      await expect(alert).toHaveText('Pepa is busy right now. Try again in 7 s.');
+      await expect(alert).toHaveText(
+        "You've asked for Pepa several times in a short while. Try again in 7 s.",
+      );
       await expect(talk(page).start).toHaveAttribute('aria-disabled', 'true');
       for (let press = 0; press < 10; press += 1) {
         await page.clock.fastForward(450);
@@ -449,16 +450,26 @@ test.describe('Talk to Pepa in the field', () => {
       expect(toasts).not.toContain('Failed to connect');
     });
 
-    test("a refused key is said in the panel, and the microphone isn't blamed", async ({
+    test("a closed court (the day's budget spent) is said in the panel with when it opens, and the microphone isn't blamed", async ({
       page,
     }) => {
-      await page.route('**/call/web', (route) =>
-        route.continue({ headers: { ...route.request().headers(), prefer: 'code=401' } }),
+      await page.route('**/api/calls', (route) =>
+        route.fulfill({
+          status: 503,
+          headers: { 'retry-after': '3600' },
+          contentType: 'application/problem+json',
+          body: JSON.stringify({
+            code: 'court-closed',
+            title: 'Closed',
+            status: 503,
+            reopensAt: '2030-01-02T00:00:00.000Z',
+          }),
+        }),
       );
       await open(page);
       await talk(page).start.click();
       await expect(talk(page).section.getByRole('alert')).toHaveText(
-        "Pepa can't take calls on this site right now: the provider refused the site's key.",
+        /^The court is closed for today: Pepa has received all the guests she can\. It opens again at .+\.$/,
       );
       await expectReleased(page);
       expect((await recorded(page)).toasts.map((toast) => toast.title)).not.toContain(
@@ -467,18 +478,18 @@ test.describe('Talk to Pepa in the field', () => {
     });
   });
 
-  test.describe('when the provider hangs', () => {
-    test.use({ allowedProblems: /call\/web|aborted|ERR_ABORTED/i });
+  test.describe('when the gate hangs', () => {
+    test.use({ allowedProblems: /api\/calls|aborted|ERR_ABORTED/i });
 
     test('after 8 s Pepa is said to be slow; End Call cancels the request', async ({ page }) => {
       let requests = 0;
       let aborted = false;
-      // Never answered, as a provider that hangs.
-      await page.route('**/call/web', () => {
+      // Never answered, as a gate that hangs.
+      await page.route('**/api/calls', () => {
         requests += 1;
       });
       page.on('requestfailed', (request) => {
-        if (request.url().endsWith('/call/web')) aborted = true;
+        if (request.url().endsWith('/api/calls')) aborted = true;
       });
       await page.clock.install();
       await open(page);

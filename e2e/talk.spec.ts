@@ -85,12 +85,14 @@ test.describe('Talk to Pepa', () => {
     await screenshot(page, testInfo, 'idle');
 
     const request = page.waitForRequest(
-      (candidate) => candidate.method() === 'POST' && candidate.url().endsWith('/call/web'),
+      (candidate) => candidate.method() === 'POST' && candidate.url().endsWith('/api/calls'),
     );
     await start.click();
     const sent = await request;
-    expect(sent.headers()['authorization']).toBe('Bearer demo-public-key');
-    expect(sent.postDataJSON()).toMatchObject({ assistantId: 'demo-pepa-assistant' });
+    // The page asks its own origin's gate with a bot-check token; it holds no provider key.
+    expect(new URL(sent.url()).origin).toBe(new URL(page.url()).origin);
+    expect(sent.headers()['authorization']).toBeUndefined();
+    expect(sent.postDataJSON()).toEqual({ botCheckToken: 'XXXX.DUMMY.TOKEN.XXXX' });
     await screenshot(page, testInfo, 'connecting');
 
     // Statuses, the hint and toasts as they appeared: greeting, then the visitor's turn again.
@@ -150,28 +152,39 @@ test.describe('Talk to Pepa', () => {
     expect(await toastsSeen(page, 'Call ended')).toBe(1);
   });
 
-  test.describe('when the provider refuses the web call', () => {
-    test.use({ allowedProblems: /status of (401|500)|HTTP (401|500)|\/call\/web/i });
+  test.describe('when the gate refuses the web call', () => {
+    test.use({ allowedProblems: /status of (403|502)|HTTP (403|502)|\/api\/calls/i });
 
-    const reasons = {
-      401: "Pepa can't take calls on this site right now: the provider refused the site's key.",
-      500: 'The voice service had a problem starting the call. Please try again in a moment.',
+    // The gate's own refusals (problem+json with its code), as its Worker tests prove it sends.
+    const refusals = {
+      403: {
+        code: 'bot-check-failed',
+        reason: "Your browser didn't pass the court's bot check. Reload the page and try again.",
+      },
+      502: {
+        code: 'provider-error',
+        reason: 'The voice service had a problem starting the call. Please try again in a moment.',
+      },
     } as const;
-    for (const code of [401, 500] as const) {
-      test(`answering ${code} ends idle, says why in the panel and does not blame the microphone`, async ({
+    for (const status of [403, 502] as const) {
+      test(`the gate answering ${status} ends idle, says why in the panel and does not blame the microphone`, async ({
         page,
       }, testInfo) => {
-        await page.route('**/call/web', (route) =>
-          route.continue({ headers: { ...route.request().headers(), prefer: `code=${code}` } }),
+        await page.route('**/api/calls', (route) =>
+          route.fulfill({
+            status,
+            contentType: 'application/problem+json',
+            body: JSON.stringify({ code: refusals[status].code, title: 'Refused', status }),
+          }),
         );
         await open(page);
-        const response = page.waitForResponse('**/call/web');
+        const response = page.waitForResponse('**/api/calls');
         await talk(page).start.click();
-        expect((await response).status()).toBe(code);
-        await expect(talk(page).section.getByRole('alert')).toHaveText(reasons[code]);
+        expect((await response).status()).toBe(status);
+        await expect(talk(page).section.getByRole('alert')).toHaveText(refusals[status].reason);
         await expectReleased(page);
         expect(await toastsSeen(page, 'Failed to connect')).toBe(0);
-        if (code === 500) await screenshot(page, testInfo, 'error');
+        if (status === 502) await screenshot(page, testInfo, 'error');
       });
     }
   });
@@ -182,7 +195,7 @@ test.describe('Talk to Pepa', () => {
     test('a failed request ends idle and says the service could not be reached', async ({
       page,
     }) => {
-      await page.route('**/call/web', (route) => route.abort('failed'));
+      await page.route('**/api/calls', (route) => route.abort('failed'));
       await open(page);
       await talk(page).start.click();
       await expect(talk(page).section.getByRole('alert')).toHaveText(
@@ -256,7 +269,7 @@ test.describe('Talk to Pepa', () => {
     await open(page);
     let requests = 0;
     page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/call/web')) requests += 1;
+      if (request.method() === 'POST' && request.url().endsWith('/api/calls')) requests += 1;
     });
     await talk(page).start.dblclick();
     await expectStatusesSeen(page, ['Connecting to Pepa...', 'Listening...']);

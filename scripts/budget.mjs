@@ -10,15 +10,19 @@ import {
   dailyHostsInSource,
   installedDailySource,
   missingDailySources,
+  parsePolicy,
   requiredDailySources,
 } from './lib/daily-hosts.mjs';
 
+const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+
 const PRIVATE_CANARY = 'sk-private-canary-do-not-ship-4f9c2e';
 
-// A live build as a deployment would make it, with a private-looking variable in the
-// environment that must never reach the bundle.
-process.env.VITE_VAPI_PUBLIC_KEY ??= 'budget-check-public-key';
-process.env.VITE_VAPI_ASSISTANT_ID ??= 'budget-check-assistant-id';
+// A live build as a deployment makes it: calls go through the court gate, so the page carries no
+// provider key at all; a private-looking variable in the environment must never reach the bundle.
+delete process.env.VITE_VAPI_PUBLIC_KEY;
+delete process.env.VITE_VAPI_ASSISTANT_ID;
+process.env.VITE_TURNSTILE_SITE_KEY ??= '0x4AAAAAAAbudgetCheckSiteKey';
 process.env.VAPI_PRIVATE_KEY = PRIVATE_CANARY;
 delete process.env.VITE_PEPA_DEMO;
 
@@ -112,6 +116,30 @@ check(
   dailyMissing.length === 0,
   dailyMissing.join('; ') || [...dailyHosts.baseDomains, ...dailyHosts.origins].join(', '),
   'every host daily-js uses',
+);
+
+// The gate build's policy: Turnstile may load its script and frame; the page talks to no
+// provider (its calls are created by the gate, on the page's own origin).
+const gatePolicyProblems = [metaPolicy, headerPolicy].flatMap((policy, index) => {
+  const where = index === 0 ? 'meta' : '_headers';
+  const directives = parsePolicy(policy);
+  const problems = [];
+  for (const name of ['script-src', 'frame-src']) {
+    if (!(directives.get(name) ?? []).includes(TURNSTILE_ORIGIN)) {
+      problems.push(`${where}: ${name} lacks ${TURNSTILE_ORIGIN}`);
+    }
+  }
+  const providerHosts = (directives.get('connect-src') ?? []).filter((source) =>
+    source.includes('vapi'),
+  );
+  if (providerHosts.length > 0) problems.push(`${where}: connect-src allows ${providerHosts}`);
+  return problems;
+});
+check(
+  'CSP of a gate build',
+  gatePolicyProblems.length === 0,
+  gatePolicyProblems.join('; ') || `Turnstile allowed, no provider host`,
+  'Turnstile script and frame; no provider in connect-src',
 );
 
 // Positive control: the same check finds the simulator in a demo build.

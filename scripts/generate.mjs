@@ -1,5 +1,5 @@
-// `npm run generate`: rewrites generated/ from the vendored spec with @hey-api/openapi-ts, using
-// openapi-ts.config.ts. `--check` generates into a temporary folder instead and fails when
+// `npm run generate`: rewrites generated/ from the vendored provider spec (openapi-ts.config.ts)
+// and generated/gate/ from the gate's own spec (openapi-ts.gate.config.ts) with @hey-api/openapi-ts. `--check` generates into a temporary folder instead and fails when
 // generated/ differs from what the generator produces (the test command runs it).
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,19 +8,25 @@ import { pathToFileURL } from 'node:url';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 
+/** The gate's client lives in this folder of generated/. */
+export const GATE_FOLDER = 'gate';
+
 /**
- * Generates the client for `input` into `output` (both default to the repository's own).
+ * Generates the provider's client for `input` into `output` (both default to the repository's
+ * own), then the gate's client into `output`/gate. The provider's run cleans its folder first, so
+ * the gate's always comes second.
  * @param {{ input?: string, output?: string }} [options]
  */
 export async function generate({ input, output } = {}) {
   const { createClient } = await import('@hey-api/openapi-ts');
-  const overrides = {
-    configFile: join(repoRoot, 'openapi-ts.config.ts'),
-    logs: { level: 'silent', file: false },
-  };
-  if (input) overrides.input = resolve(input);
-  if (output) overrides.output = { path: resolve(output) };
-  await createClient(overrides);
+  const logs = { level: 'silent', file: false };
+  const provider = { configFile: join(repoRoot, 'openapi-ts.config.ts'), logs };
+  if (input) provider.input = resolve(input);
+  if (output) provider.output = { path: resolve(output) };
+  await createClient(provider);
+  const gate = { configFile: join(repoRoot, 'openapi-ts.gate.config.ts'), logs };
+  if (output) gate.output = { path: join(resolve(output), GATE_FOLDER) };
+  await createClient(gate);
 }
 
 /**

@@ -1,10 +1,8 @@
 // Restricts the public key to the site's origin and Pepa (assistant/restrict-key.ts), through
-// the generated SDK run by Vite's module runner.
+// the generated SDK run by Vite's module runner. Only a static-only build has a public key in the
+// page; a build behind the court gate has none to restrict.
 import { runnerImport } from 'vite';
 
-// The SDK's default client reads the site's build configuration on import; this script never
-// uses that client (it builds its own with the private key), so let it load in demo mode.
-process.env.VITE_PEPA_DEMO = 'true';
 const options = { configFile: false, logLevel: 'silent' };
 const { module: restrict } = await runnerImport('./assistant/restrict-key.ts', options);
 const { module: sync } = await runnerImport('./assistant/sync.ts', options);

@@ -5,6 +5,7 @@ import { parseSiteConfig, type SiteConfig } from '../src/config/site-config.ts';
 import { escapeAttribute } from './lib/inline-html.mjs';
 import { fontFaceRules, INSTALL_FONTS_HASH, installFontsTag } from './lib/install-fonts.mjs';
 import { START_AFTER_PAINT_HASH, startAfterPaintTag } from './lib/start-after-paint.mjs';
+import { EARLY_TAPS_HASH, earlyTapsTag } from './lib/early-taps.mjs';
 
 /**
  * daily-js's base domains: daily.co and the fallbacks it switches to when daily.co is unreachable.
@@ -16,19 +17,33 @@ export const DAILY_BASE_DOMAINS = ['daily.co', 'dailywebrtc.com', 'dailywebrtc.n
 /** Where daily-js sends its own error reports after a fatal call error. */
 export const DAILY_ERROR_REPORTING = 'https://o77906.ingest.sentry.io';
 
+/** Cloudflare Turnstile, the gate's bot check: its script, and the frame it runs its check in. */
+export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+
 const DAILY_HOSTS = DAILY_BASE_DOMAINS.map((domain) => `https://*.${domain}`);
 const DAILY_SOCKETS = DAILY_BASE_DOMAINS.map((domain) => `wss://*.${domain}`);
 
 /**
- * The page's Content-Security-Policy. No 'unsafe-eval', and two inline scripts, each allowed by its
- * hash: the one that installs the page's fonts (scripts/lib/install-fonts.mjs) and the one that
- * starts the app after the first paint (scripts/lib/start-after-paint.mjs). The demo's local mock
+ * The page's Content-Security-Policy. No 'unsafe-eval', and three inline scripts, each allowed by
+ * its hash: the one that installs the page's fonts (scripts/lib/install-fonts.mjs), the one that
+ * starts the app after the first paint (scripts/lib/start-after-paint.mjs) and the one that keeps
+ * the taps made before it starts (scripts/lib/early-taps.mjs). The demo's local mock
  * origin is allowed only in demo builds.
  */
 export function contentSecurityPolicy(config: SiteConfig): string {
   const live = config.voice.mode === 'live';
-  const api = new URL(config.voice.apiUrl).origin;
-  const scripts = ["'self'", INSTALL_FONTS_HASH, START_AFTER_PAINT_HASH];
+  // The gate is the page's own origin ('self'); only a static-only build calls the provider, and
+  // the demo tells its local stand-in provider when a simulated room is left.
+  const gated = live && config.voice.route === 'gate';
+  const api = gated ? [] : [new URL(config.voice.apiUrl).origin];
+  const botCheck = gated ? [TURNSTILE_ORIGIN] : [];
+  const scripts = [
+    "'self'",
+    INSTALL_FONTS_HASH,
+    START_AFTER_PAINT_HASH,
+    EARLY_TAPS_HASH,
+    ...botCheck,
+  ];
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
     ['script-src', live ? [...scripts, ...DAILY_HOSTS] : scripts],
@@ -39,11 +54,11 @@ export function contentSecurityPolicy(config: SiteConfig): string {
     [
       'connect-src',
       live
-        ? ["'self'", api, ...DAILY_HOSTS, ...DAILY_SOCKETS, DAILY_ERROR_REPORTING]
-        : ["'self'", api],
+        ? ["'self'", ...api, ...DAILY_HOSTS, ...DAILY_SOCKETS, DAILY_ERROR_REPORTING]
+        : ["'self'", ...api],
     ],
     ['worker-src', live ? ["'self'", 'blob:', ...DAILY_HOSTS] : ["'self'", 'blob:']],
-    ['frame-src', ["'none'"]],
+    ['frame-src', gated ? botCheck : ["'none'"]],
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],
@@ -120,7 +135,7 @@ function assetAt(bundle: OutputBundle, url: string): OutputAsset {
 }
 
 /**
- * Puts the page's stylesheet into a `<style>` element, preceded by the script that installs the
+ * Puts the page's stylesheet into a `<style>` element, followed by the script that installs the
  * fonts it uses from their bytes, carried in the page (scripts/lib/install-fonts.mjs). The page then
  * paints from its HTML alone: no request for CSS or fonts stands between a visitor and the first
  * screen, and the hero is set in Cinzel on a first visit. The font files stay in the build for the
@@ -143,7 +158,8 @@ export function inlineStylesheets(html: string, bundle: OutputBundle): string {
       };
     });
     const fonts = faces.length > 0 ? installFontsTag(faces) : '';
-    return `${fonts}<style>${css}</style>`;
+    // After the stylesheet, whose file faces the script replaces (scripts/lib/install-fonts.mjs).
+    return `<style>${css}</style>${fonts}`;
   });
   const leftover = Object.keys(bundle).filter((name) => name.endsWith('.css'));
   if (leftover.length > 0) {
@@ -179,7 +195,8 @@ export function startAppAfterPaint(html: string): string {
   const entryTag = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/.exec(html);
   if (!entryTag?.[1]) throw new Error('The built page has no module script to start');
   const manifestTag = /<link rel="manifest" href="([^"]+)"[^>]*>\s*/.exec(html);
-  const start = startAfterPaintTag({ entry: entryTag[1], manifest: manifestTag?.[1] });
+  const start =
+    earlyTapsTag() + startAfterPaintTag({ entry: entryTag[1], manifest: manifestTag?.[1] });
   let result = html.replace(entryTag[0], '');
   if (manifestTag) result = result.replace(manifestTag[0], '');
   // Last in the head: it only registers an observer, and reads nothing below it.

@@ -18,7 +18,14 @@
 // --root (or $SPEC_UPDATE_ROOT) points at another checkout layout; the tests use it with a
 // temporary copy.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -211,36 +218,66 @@ async function readCurrentSpec(file) {
 }
 
 /**
- * Type-checks the app's code (not its tests) against a freshly generated client: a folder whose
- * src/ and node_modules/ link to the app's and whose generated/ links to the new output, checked
- * with symlinks preserved so `../../generated/…` resolves to the new client.
+ * Type-checks exactly what `npm run typecheck` checks (the app, the assistant, the tests, the
+ * scripts and the configs: the `include` of tsconfig.json) against a freshly generated client: a
+ * folder that links each of those entries to the app's checkout (the repository's where the
+ * checkout lacks one) and generated/ to the new output, checked with symlinks preserved so
+ * `../../generated/…` resolves to the new client.
  * @returns {string[]} the compiler's error lines, none when it type-checks
  */
 function typecheckApp(appRoot, generatedDir, work) {
   const app = join(work, 'app');
   mkdirSync(app);
-  symlinkSync(join(appRoot, 'src'), join(app, 'src'), 'dir');
-  // The assistant's definition is app code too (the demo's simulator speaks its lines).
-  const withAssistant = existsSync(join(appRoot, 'assistant'));
-  if (withAssistant) symlinkSync(join(appRoot, 'assistant'), join(app, 'assistant'), 'dir');
+  const project = JSON.parse(readFileSync(join(repoRoot, 'tsconfig.json'), 'utf8'));
+  /** @type {string[]} */
+  const include = project.include ?? [];
+  const entries = new Set();
+  for (const pattern of include) {
+    if (pattern === 'generated') continue;
+    if (pattern.includes('*')) {
+      // A root-level glob such as `*.config.ts`: the files it matches, from the checkout.
+      const matcher = new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`);
+      for (const name of readdirSync(repoRoot)) if (matcher.test(name)) entries.add(name);
+    } else entries.add(pattern);
+  }
+  // The court gate is checked too (`npm run typecheck` runs its own tsconfig): it creates calls
+  // with the provider's client, and the tests and scripts import its local stand-ins.
+  entries.add('gate');
+  for (const entry of entries) {
+    const source = existsSync(join(appRoot, entry)) ? join(appRoot, entry) : join(repoRoot, entry);
+    if (existsSync(source)) symlinkSync(source, join(app, entry));
+  }
   symlinkSync(generatedDir, join(app, 'generated'), 'dir');
   symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');
   writeFileSync(
     join(app, 'tsconfig.json'),
     JSON.stringify({
       extends: join(repoRoot, 'tsconfig.json'),
-      compilerOptions: { preserveSymlinks: true, types: ['vite/client', 'node'] },
-      include: ['src', 'generated', ...(withAssistant ? ['assistant'] : [])],
-      exclude: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/test', 'assistant/**/*.test.ts'],
+      compilerOptions: { preserveSymlinks: true },
+      include,
+    }),
+  );
+  const gateProject = join(app, 'tsconfig.gate.json');
+  writeFileSync(
+    gateProject,
+    JSON.stringify({
+      extends: join(repoRoot, 'gate', 'tsconfig.json'),
+      compilerOptions: { preserveSymlinks: true },
+      include: ['gate/src', 'gate/test', 'generated/gate/types.gen.ts'],
     }),
   );
   const tsc = resolve(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8' });
-  if (result.status === 0) return [];
-  const lines = `${result.stdout ?? ''}${result.stderr ?? ''}`
+  const runs = [app, gateProject].map((project) =>
+    spawnSync(process.execPath, [tsc, '-p', project], { cwd: app, encoding: 'utf8' }),
+  );
+  if (runs.every((run) => run.status === 0)) return [];
+  const lines = runs
+    .map((run) => `${run.stdout ?? ''}${run.stderr ?? ''}`)
+    .join('\n')
     .split('\n')
     .filter((line) => /error TS\d+/.test(line));
-  return lines.length > 0 ? lines : [`tsc exited with ${result.status}`];
+  const failed = runs.find((run) => run.status !== 0);
+  return lines.length > 0 ? lines : [`tsc exited with ${failed?.status}`];
 }
 
 /** The app's checkout: the --root layout when it holds the app's code, else this repository. */

@@ -1,11 +1,14 @@
 // `npm start`: installs what is missing, builds the site and serves it on http://127.0.0.1:$PORT.
-// Without VITE_VAPI_PUBLIC_KEY and VITE_VAPI_ASSISTANT_ID it is the embedded demo: a Prism mock of
-// the vendored provider spec on $MOCK_PORT and the offline room simulator, no keys needed.
+// Without VITE_VAPI_PUBLIC_KEY and VITE_VAPI_ASSISTANT_ID it is the embedded demo on the production
+// path, no keys needed: the site's Worker (the court gate and the built site) in workerd, in front
+// of a stand-in provider on $MOCK_PORT (Prism's mock of the vendored spec, plus the server
+// messages Prism cannot send), and the offline room simulator. GATE_* variables set the gate's
+// limits for a try (`GATE_MAX_CONCURRENT_CALLS=2 npm start`, then three tabs, shows the line).
 //
 // Options: --no-install (skip the dependency check), --no-build (serve the existing build),
 // --out=DIR (build into and serve DIR instead of dist/).
 import { resolve } from 'node:path';
-import { checkServicePorts, isLive, startDemoMock } from './lib/demo-services.mjs';
+import { checkServicePorts, demoGateVars, isLive } from './lib/demo-services.mjs';
 import { ensureDependencies } from './lib/ensure-deps.mjs';
 import { stopOnSignal } from './lib/stop-on-signal.mjs';
 
@@ -41,7 +44,26 @@ if (!args.has('--no-build')) {
 
 const stops = [];
 stopOnSignal(stops);
-if (!live) stops.push(await startDemoMock(mockPort));
-const site = await startStaticServer({ root: resolve(root, outDir), port });
-stops.push(() => site.close());
-console.log(`$PEPA ${live ? '(live)' : '(demo)'} on ${site.url}  — Ctrl-C to stop`);
+if (live) {
+  // A static-only build: the page calls the provider itself with the public key.
+  const site = await startStaticServer({ root: resolve(root, outDir), port });
+  stops.push(() => site.close());
+  console.log(`$PEPA (live, static-only) on ${site.url}  — Ctrl-C to stop`);
+} else {
+  const { startCourtStack } = await import('./lib/court-stack.mjs');
+  try {
+    const court = await startCourtStack({
+      sitePort: port,
+      mockPort,
+      assetsDir: resolve(root, outDir),
+      vars: demoGateVars(),
+      quiet: true,
+    });
+    stops.push(() => court.stop());
+    console.log(`Stand-in provider (server messages, in front of Prism) on ${court.standInUrl}`);
+    console.log(`$PEPA (demo, through the court gate) on ${court.url}  — Ctrl-C to stop`);
+  } catch (error) {
+    console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs every check and test: `npm run verify`.
-# It installs what the checks need (npm packages, and Debian's chromium for the browser tests),
+# It installs what the checks need (npm packages; Debian's chromium, firefox-esr and WebKitGTK's
+# driver and Xvfb for the browser tests),
 # then runs each step in order and stops at the first failure, naming it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,8 +11,9 @@ step() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
 step "dependencies"
 node -e "import('./scripts/lib/ensure-deps.mjs').then((m) => m.ensureDependencies(process.cwd()))"
 
-step "chromium"
+step "browsers"
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-engines.sh
 
 passed=0
 run() {
@@ -48,6 +50,7 @@ case "$audit_status" in
     ;;
 esac
 run "browser tests" npm run --silent test:e2e
+run "visitor browser tests in Gecko and WebKit" npm run --silent test:engines
 
 printf '\n'
 if [ -n "${audit_note:-}" ]; then

@@ -1,7 +1,7 @@
 /**
- * A small stateful stand-in for the provider's assistant and token endpoints, for the go-live
- * scripts' tests. It remembers what was created and patched, so runs can be repeated and shown to
- * be idempotent. With `validateWith` (a Prism mock's URL), every request is also sent to Prism
+ * A small stateful stand-in for the provider's assistant, token and credential endpoints, for the
+ * go-live scripts' tests. It remembers what was created and patched, so runs can be repeated and shown to
+ * be idempotent. Like the provider, it never returns a credential's token. With `validateWith` (a Prism mock's URL), every request is also sent to Prism
  * serving the vendored spec, and Prism's verdict is recorded beside it; calls (`/call…`), which
  * the stand-in does not hold, are answered by Prism itself.
  */
@@ -20,27 +20,49 @@ export interface StandInOptions {
   validateWith?: string;
 }
 
-const json = (status: number, body: unknown) =>
+const respond = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function providerStandIn({ privateKey = 'secret', validateWith }: StandInOptions = {}) {
   const assistants = new Map<string, Record<string, unknown>>();
   const tokens = new Map<string, Record<string, unknown>>();
+  const credentials = new Map<string, Record<string, unknown>>();
   const requests: RecordedRequest[] = [];
   let next = 1;
   const stamp = { orgId: 'o1', createdAt: '2026-11-01T00:00:00.000Z' };
 
   const answer = (method: string, url: URL, body: unknown, auth: string | null) => {
-    if (auth !== `Bearer ${privateKey}`) return json(401, { message: 'Unauthorized' });
+    if (auth !== `Bearer ${privateKey}`) return respond(401, { message: 'Unauthorized' });
     const [, collection, id] = url.pathname.split('/');
-    const store = collection === 'assistant' ? assistants : collection === 'token' ? tokens : null;
-    if (!store) return json(404, { message: 'Not Found' });
+    const store =
+      collection === 'assistant'
+        ? assistants
+        : collection === 'token'
+          ? tokens
+          : collection === 'credential'
+            ? credentials
+            : null;
+    if (!store) return respond(404, { message: 'Not Found' });
+    // Secrets go in, never out: a credential's authentication plan comes back without its token.
+    const shown = (item: Record<string, unknown>) => {
+      if (store !== credentials || !isObject(item.authenticationPlan)) return item;
+      const { token: _token, ...plan } = item.authenticationPlan;
+      return { ...item, authenticationPlan: plan };
+    };
+    const json = (status: number, body: unknown) =>
+      respond(
+        status,
+        Array.isArray(body) ? body.map(shown) : isObject(body) && status < 300 ? shown(body) : body,
+      );
     if (method === 'GET' && !id) return json(200, [...store.values()]);
     if (method === 'POST' && !id) {
       const created = {
         ...(body as object),
         ...stamp,
-        id: `${collection === 'assistant' ? 'a' : 't'}${next++}`,
+        id: `${collection === 'assistant' ? 'a' : collection === 'token' ? 't' : 'c'}${next++}`,
         updatedAt: stamp.createdAt,
       };
       store.set(created.id, created);
@@ -91,7 +113,14 @@ export function providerStandIn({ privateKey = 'secret', validateWith }: StandIn
     return id;
   };
 
-  return { assistants, tokens, requests, addToken, fetch: fetchStandIn as typeof fetch };
+  return {
+    assistants,
+    tokens,
+    credentials,
+    requests,
+    addToken,
+    fetch: fetchStandIn as typeof fetch,
+  };
 }
 
 /** The requests that would change something on the provider. */

@@ -67,8 +67,13 @@ export async function installCallProbe(page: Page, options: { denyMicrophone?: b
         const moment = `${status}${hint ? ' +hint' : ''}`;
         if (status && last(probe.moments) !== moment) probe.moments.push(moment);
 
-        for (const toast of document.querySelectorAll('[data-sonner-toast]')) {
-          if (recordedToasts.has(toast)) continue;
+        // In the page's own order, not the order they are found in: a busy page can show two
+        // toasts before this runs, and the toaster lists them newest first (data-index 0), so
+        // the oldest (highest index) is recorded first.
+        const fresh = [...document.querySelectorAll<HTMLElement>('[data-sonner-toast]')]
+          .filter((toast) => !recordedToasts.has(toast))
+          .sort((a, b) => Number(b.dataset.index ?? 0) - Number(a.dataset.index ?? 0));
+        for (const toast of fresh) {
           const title = toast.querySelector('[data-title]')?.textContent?.trim() ?? '';
           const description = toast.querySelector('[data-description]')?.textContent?.trim() ?? '';
           if (!title) continue;

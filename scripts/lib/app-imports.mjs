@@ -4,8 +4,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** Folders whose non-test code counts as "the app" (assistant/ and scripts/ may call the SDK). */
-const APP_FOLDERS = ['src', 'assistant', 'scripts'];
+/**
+ * Folders whose non-test code counts as "the app" (assistant/ and scripts/ may call the SDK, and
+ * the court gate creates calls with it).
+ */
+const APP_FOLDERS = ['src', 'assistant', 'scripts', 'gate/src'];
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 const TEST = /\.test\.|\/test\//;
 const IMPORT =
@@ -32,6 +35,8 @@ export function importedGeneratedNames(appRoot) {
       const text = readFileSync(file, 'utf8');
       for (const [, names, from] of text.matchAll(IMPORT)) {
         const module = from.slice(from.lastIndexOf('generated/') + 'generated/'.length);
+        // The gate's own client (generated/gate/) comes from the gate's spec, not the provider's.
+        if (module.startsWith('gate/')) continue;
         for (const raw of names.split(',')) {
           const name = raw
             .trim()

@@ -1,4 +1,4 @@
-// Browser measurements on the demo build: how fast a tap turns into the POST /call/web and into
+// Browser measurements on the demo build: how fast a tap turns into the POST /api/calls and into
 // 'Listening...', and whether the JS heap grows over many start/end cycles in one page.
 //
 // The UI contract: in `#talk`, a button named 'Start Talking' that reads 'End Call' once
@@ -29,17 +29,25 @@ const PRESS_GAP_MS = 450;
 
 /**
  * Runs in the page before its own scripts. Once armed it records, on the page's clock: the first
- * pointerdown/click on a button in #talk, the start of the first POST /call/web after it, and the
- * moment the status first reads 'Listening...'.
+ * pointerdown/click on a button in #talk, the start of the first POST /api/calls after it (the
+ * court gate) and how long the gate took to answer it, and the moment the status first reads
+ * 'Listening...'.
  */
 function installProbe() {
   const probe = {
     armed: false,
     /** @type {number | null} */ tapAt: null,
     /** @type {number | null} */ postAt: null,
+    /** @type {number | null} */ gateMs: null,
     /** @type {number | null} */ listeningAt: null,
     arm() {
-      Object.assign(probe, { armed: true, tapAt: null, postAt: null, listeningAt: null });
+      Object.assign(probe, {
+        armed: true,
+        tapAt: null,
+        postAt: null,
+        gateMs: null,
+        listeningAt: null,
+      });
     },
   };
   Object.defineProperty(window, '__pepaBench', { value: probe });
@@ -58,7 +66,10 @@ function installProbe() {
     for (const entry of list.getEntries()) {
       if (!probe.armed || probe.tapAt === null || probe.postAt !== null) continue;
       if (entry.startTime < probe.tapAt) continue;
-      if (new URL(entry.name).pathname.endsWith('/call/web')) probe.postAt = entry.startTime;
+      if (new URL(entry.name).pathname.endsWith('/api/calls')) {
+        probe.postAt = entry.startTime;
+        probe.gateMs = entry.duration;
+      }
     }
   }).observe({ type: 'resource' });
 
@@ -166,7 +177,7 @@ async function showIntent({ talk, requests }) {
 /**
  * A figure, or the reason there is none.
  * @typedef {{ ms: number, problem: null } | { ms: null, problem: string }} Timing
- * @typedef {{ post: Timing, listening: Timing, prefetched: string[], pageErrors: string[] }} TapSample
+ * @typedef {{ post: Timing, gate: Timing, listening: Timing, prefetched: string[], pageErrors: string[] }} TapSample
  */
 
 /**
@@ -189,7 +200,7 @@ async function tapSample(browser, url) {
       start = await showIntent(opened);
     } catch {
       const none = missing("no 'Start Talking' button in #talk");
-      return { post: none, listening: none, prefetched: [], pageErrors };
+      return { post: none, gate: none, listening: none, prefetched: [], pageErrors };
     }
     const prefetched = [...requests.scripts];
     await page.evaluate(() => window.__pepaBench.arm());
@@ -219,7 +230,11 @@ async function tapSample(browser, url) {
       return { ms: at - probe.tapAt, problem: null };
     };
     return {
-      post: timing(postSeen, probe.postAt, 'POST /call/web'),
+      post: timing(postSeen, probe.postAt, 'POST /api/calls'),
+      gate:
+        postSeen && probe.gateMs !== null
+          ? { ms: probe.gateMs, problem: null }
+          : missing(`no answer to POST /api/calls ${within}`),
       listening: timing(listeningSeen, probe.listeningAt, "'Listening...' status"),
       prefetched,
       pageErrors,

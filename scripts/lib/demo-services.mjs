@@ -10,6 +10,18 @@ export function isLive(env = process.env) {
   return Boolean(env.VITE_VAPI_PUBLIC_KEY && env.VITE_VAPI_ASSISTANT_ID);
 }
 
+/**
+ * The demo gate's visitor limits, unless the environment sets them: every tab of a try comes
+ * from the same address, so one visitor may hold several calls and start many. The gate's own
+ * limits (GATE_MAX_CONCURRENT_CALLS, the budget) keep their defaults.
+ */
+export function demoGateVars(env = process.env) {
+  const vars = {};
+  if (!env.GATE_VISITOR_CONCURRENT) vars.GATE_VISITOR_CONCURRENT = '20';
+  if (!env.GATE_VISITOR_STARTS_PER_WINDOW) vars.GATE_VISITOR_STARTS_PER_WINDOW = '10000';
+  return vars;
+}
+
 /** Checks PORT (and MOCK_PORT for the demo) before anything is installed or built. */
 export function checkServicePorts(command, live = isLive()) {
   const wanted = [{ name: 'PORT', fallback: DEFAULT_PORT }];

@@ -6,8 +6,10 @@
 // the same frame as the rest of the first screen.
 //
 // The stylesheet keeps its @font-face rules, pointing at the same files under /assets/. They are
-// for a visitor without script: with the script, the installed faces come later in the font set,
-// win the match, and those files are never requested. The script's text does not change from one
+// for a visitor without script. The script follows the page's <style> and removes the rules of
+// each family it installed: an installed face wins the match, but WebKit still fetches the files
+// of same-named stylesheet faces (two requests before the first paint). A family whose face could
+// not be installed keeps its stylesheet face. The script's text does not change from one
 // build to the next (the fonts are in the attribute), so neither does the hash the
 // Content-Security-Policy allows it by.
 import { cspHash, escapeAttribute } from './inline-html.mjs';
@@ -22,6 +24,7 @@ export const INSTALL_FONTS = [
   '  } catch (error) {',
   '    return;',
   '  }',
+  '  var installed = {};',
   '  for (var i = 0; i < faces.length; i++) {',
   '    try {',
   '      var bytes;',
@@ -33,8 +36,19 @@ export const INSTALL_FONTS = [
   '        for (var j = 0; j < text.length; j++) bytes[j] = text.charCodeAt(j);',
   '      }',
   '      document.fonts.add(new FontFace(faces[i].family, bytes, faces[i].descriptors));',
+  '      installed[faces[i].family] = true;',
   '    } catch (error) {',
   "      // A face that cannot be installed leaves the stylesheet's own face in charge.",
+  '    }',
+  '  }',
+  '  var sheets = document.styleSheets || [];',
+  '  for (var s = 0; s < sheets.length; s++) {',
+  '    var rules = sheets[s].cssRules;',
+  '    for (var r = rules.length - 1; r >= 0; r--) {',
+  '      var rule = rules[r];',
+  '      if (rule.type !== 5 || rule.cssText.indexOf("url(") < 0) continue;',
+  '      var family = rule.style.getPropertyValue("font-family").replace(/^["\']|["\']$/g, "");',
+  '      if (installed[family]) sheets[s].deleteRule(r);',
   '    }',
   '  }',
   '})();',

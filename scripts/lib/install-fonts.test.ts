@@ -11,7 +11,29 @@ import {
 type Installed = { family: string; bytes: number[]; descriptors: unknown };
 
 /** Runs the built tag's script in a fresh realm, as a browser would, and returns what it added. */
-function runTag(tag: string, options: { fromBase64?: boolean; rejectFamily?: string } = {}) {
+/** A page stylesheet as the CSSOM shows it: its rules, and the ones the script deleted. */
+class FakeSheet {
+  readonly deleted: string[] = [];
+  constructor(readonly cssRules: { type: number; cssText: string; style: unknown }[]) {}
+  deleteRule(index: number) {
+    const [rule] = this.cssRules.splice(index, 1);
+    if (rule) this.deleted.push(rule.cssText);
+  }
+}
+
+/** A rule of the stylesheet; type 5 is a CSSFontFaceRule. */
+function cssRule(cssText: string, family = '', type = 5) {
+  return {
+    type,
+    cssText,
+    style: { getPropertyValue: (name: string) => (name === 'font-family' ? family : '') },
+  };
+}
+
+function runTag(
+  tag: string,
+  options: { fromBase64?: boolean; rejectFamily?: string; sheets?: FakeSheet[] } = {},
+) {
   const attribute = /data-faces="([^"]*)"/.exec(tag)?.[1] ?? '';
   const faces = attribute
     .replace(/&gt;/g, '>')
@@ -26,6 +48,7 @@ function runTag(tag: string, options: { fromBase64?: boolean; rejectFamily?: str
     document: {
       currentScript: { getAttribute: (name: string) => (name === 'data-faces' ? faces : null) },
       fonts: { add: (face: Installed) => installed.push(face) },
+      styleSheets: options.sheets,
     },
     FontFace: class {
       family: string;
@@ -78,6 +101,34 @@ describe('the font-installing script', () => {
     expect(runTag(tag, { rejectFamily: 'Cinzel' }).installed.map((face) => face.family)).toEqual([
       'Inter Variable',
     ]);
+  });
+
+  it("removes the stylesheet's file faces of the families it installed, so no engine fetches them", () => {
+    const cinzel = '@font-face { font-family: Cinzel; src: url("/assets/cinzel-1.woff2"); }';
+    const inter =
+      '@font-face { font-family: "Inter Variable"; src: url("/assets/inter-2.woff2"); }';
+    const fallback = '@font-face { font-family: "Inter Fallback"; src: local(Arial); }';
+    const sheet = new FakeSheet([
+      cssRule('body { color: red; }', '', 1),
+      cssRule(cinzel, 'Cinzel'),
+      cssRule(fallback, '"Inter Fallback"'),
+      cssRule(inter, '"Inter Variable"'),
+    ]);
+    const tag = installFontsTag([
+      { family: 'Cinzel', descriptors: DESCRIPTORS, bytes: CINZEL },
+      { family: 'Inter Variable', descriptors: {}, bytes: INTER },
+    ]);
+    runTag(tag, { sheets: [sheet] });
+    expect(sheet.deleted.sort()).toEqual([cinzel, inter].sort());
+    expect(sheet.cssRules.map((rule) => rule.cssText)).toEqual(['body { color: red; }', fallback]);
+  });
+
+  it("keeps the stylesheet's face of a family it could not install", () => {
+    const cinzel = '@font-face { font-family: Cinzel; src: url("/assets/cinzel-1.woff2"); }';
+    const sheet = new FakeSheet([cssRule(cinzel, 'Cinzel')]);
+    const tag = installFontsTag([{ family: 'Cinzel', descriptors: DESCRIPTORS, bytes: CINZEL }]);
+    runTag(tag, { sheets: [sheet], rejectFamily: 'Cinzel' });
+    expect(sheet.deleted).toEqual([]);
   });
 
   it('does nothing, and throws nothing, when its attribute is not JSON', () => {

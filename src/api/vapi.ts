@@ -4,10 +4,14 @@
  * it needs and nothing else.
  */
 import { client } from '../../generated/client.gen';
+import { siteConfig } from '../config/site';
 import type { Call, CallControllerCreateWebCallData } from '../../generated/types.gen';
 import type { CallError } from '../lib/call/call-events';
 import type { CallErrorSource } from '../lib/call/start-error';
+import { errorDetails } from './error-details';
 import { retryAfterMs } from './retry-after';
+
+export { errorDetails };
 
 export type { Call };
 /**
@@ -67,34 +71,6 @@ export function isVapiApiError(value: unknown): value is VapiApiError {
   return value instanceof VapiApiError;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return value ? [value] : [];
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
-  return [];
-}
-
-/**
- * Reads the reason out of an error body: the provider's `{ message }` (a string or a list), or a
- * problem+json body with a `validation` list (what the mock sends for an invalid request).
- */
-export function errorDetails(body: unknown): string[] {
-  if (typeof body === 'string') return strings(body.trim().slice(0, 300));
-  if (!isRecord(body)) return [];
-  if (Array.isArray(body.validation)) {
-    return body.validation.filter(isRecord).map((problem) => {
-      if (typeof problem.message === 'string') return problem.message;
-      const location = Array.isArray(problem.location) ? problem.location.join('.') : 'request';
-      return `${location} is invalid`;
-    });
-  }
-  const messages = strings(body.message);
-  if (messages.length > 0) return messages;
-  return strings(body.detail ?? body.title ?? body.error);
-}
-
 function httpError(operation: string, response: Response, body: unknown): VapiApiError {
   const details = errorDetails(body);
   const reason = details.length > 0 ? `: ${details.join('; ')}` : '';
@@ -133,13 +109,13 @@ export function toVapiApiError(
   return response ? httpError(operation, response, error) : networkError(operation, error);
 }
 
+// Points the provider's client at the provider (or the local mock in the demo) and authenticates
+// every secured operation with the public key: only a static-only build talks to it directly.
+client.setConfig({
+  baseUrl: siteConfig.voice.apiUrl,
+  auth: () => siteConfig.voice.publicKey,
+});
+
 client.interceptors.error.use((error, response, request) =>
   toVapiApiError(error, response ?? undefined, request),
 );
-
-/**
- * `POST /call/web` as React Query runs it: the generated mutation options, spread into
- * `useMutation` by the Talk to Pepa section. The client above points them at the provider (or the
- * local mock) with the public key, and the abort signal travels in the variables.
- */
-export { callControllerCreateWebCallMutation } from '../../generated/@tanstack/react-query.gen';

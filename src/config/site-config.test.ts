@@ -5,10 +5,12 @@ import {
   DEMO_ASSISTANT_ID,
   DEMO_PUBLIC_KEY,
   NATIVE_MINT,
+  TEST_BOT_CHECK_SITE_KEY,
   parseSiteConfig,
   type SiteEnv,
 } from './site-config';
 
+const gated: SiteEnv = { VITE_TURNSTILE_SITE_KEY: '0x4AAAAAAApepaSiteKey' };
 const live: SiteEnv = {
   VITE_VAPI_PUBLIC_KEY: 'pk-live-123',
   VITE_VAPI_ASSISTANT_ID: 'asst-456',
@@ -25,12 +27,14 @@ function problemsOf(env: SiteEnv): readonly string[] {
 }
 
 describe('parseSiteConfig', () => {
-  it('builds a live configuration from the key and assistant id, against the provider API', () => {
-    const config = parseSiteConfig(live);
+  it('builds a live configuration that creates calls through the gate, with the bot check key and no provider key', () => {
+    const config = parseSiteConfig(gated);
     expect(config.voice).toEqual({
       mode: 'live',
-      publicKey: 'pk-live-123',
-      assistantId: 'asst-456',
+      route: 'gate',
+      botCheckSiteKey: '0x4AAAAAAApepaSiteKey',
+      publicKey: DEMO_PUBLIC_KEY,
+      assistantId: DEMO_ASSISTANT_ID,
       apiUrl: DEFAULT_API_URL,
       roomHosts: ['*.daily.co'],
       recording: false,
@@ -38,28 +42,44 @@ describe('parseSiteConfig', () => {
     });
   });
 
-  it('names both missing variables when a live build has neither key nor assistant id', () => {
+  it('builds a static-only configuration from the public key and assistant id, straight to the provider', () => {
+    const config = parseSiteConfig(live);
+    expect(config.voice).toMatchObject({
+      mode: 'live',
+      route: 'direct',
+      publicKey: 'pk-live-123',
+      assistantId: 'asst-456',
+      apiUrl: DEFAULT_API_URL,
+    });
+  });
+
+  it('needs the bot check key for a live build through the gate', () => {
     const problems = problemsOf({});
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain('VITE_VAPI_PUBLIC_KEY and VITE_VAPI_ASSISTANT_ID must be set');
+    expect(problems[0]).toMatch(/^VITE_TURNSTILE_SITE_KEY must be set for a live build/);
     expect(problems[0]).toContain('npm run build:demo');
   });
 
-  it('names only the missing variable when one of the two is set', () => {
+  it('needs the assistant id with a public key (a static-only build)', () => {
     expect(problemsOf({ VITE_VAPI_PUBLIC_KEY: 'pk' })[0]).toMatch(/^VITE_VAPI_ASSISTANT_ID must/);
-    expect(problemsOf({ VITE_VAPI_ASSISTANT_ID: 'a' })[0]).toMatch(/^VITE_VAPI_PUBLIC_KEY must/);
   });
 
-  it('treats blank values as missing', () => {
-    expect(problemsOf({ VITE_VAPI_PUBLIC_KEY: '  ', VITE_VAPI_ASSISTANT_ID: 'a' })[0]).toMatch(
-      /^VITE_VAPI_PUBLIC_KEY must/,
+  it('treats a blank public key as none: the build goes through the gate', () => {
+    expect(
+      parseSiteConfig({ ...gated, VITE_VAPI_PUBLIC_KEY: '  ', VITE_VAPI_ASSISTANT_ID: 'a' }).voice
+        .route,
+    ).toBe('gate');
+    expect(problemsOf({ VITE_TURNSTILE_SITE_KEY: ' ' })[0]).toMatch(
+      /^VITE_TURNSTILE_SITE_KEY must/,
     );
   });
 
-  it('runs the demo against the local mock with demo credentials when asked explicitly', () => {
+  it('runs the demo through the gate against the local mock, with the test bot check key', () => {
     const config = parseSiteConfig({ VITE_PEPA_DEMO: 'true' });
     expect(config.voice).toEqual({
       mode: 'demo',
+      route: 'gate',
+      botCheckSiteKey: TEST_BOT_CHECK_SITE_KEY,
       publicKey: DEMO_PUBLIC_KEY,
       assistantId: DEMO_ASSISTANT_ID,
       apiUrl: 'http://127.0.0.1:4010',
@@ -128,7 +148,7 @@ describe('parseSiteConfig', () => {
       'VITE_TOKEN_MINT must be a base58 mint address of 32 to 44 characters',
       'VITE_COURT_URL must be an absolute URL (got "telegram")',
       'VITE_SOCIAL_URL must use https: (got "javascript:alert(1)")',
-      expect.stringContaining('VITE_VAPI_PUBLIC_KEY and VITE_VAPI_ASSISTANT_ID must be set'),
+      expect.stringContaining('VITE_TURNSTILE_SITE_KEY must be set'),
     ]);
   });
 

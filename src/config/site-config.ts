@@ -9,8 +9,18 @@
 /** How the voice chat is wired: the real provider and Daily, or the offline demo. */
 export type VoiceMode = 'live' | 'demo';
 
+/**
+ * How a call is created: through the site's own court gate (`/api/calls`, which alone holds the
+ * provider's private key), or, on a static-only host, straight from the page with the provider's
+ * public key (unprotected: anyone can make billed calls with a key in the page).
+ */
+export type VoiceRoute = 'gate' | 'direct';
+
 export interface VoiceConfig {
   mode: VoiceMode;
+  route: VoiceRoute;
+  /** The bot check's (Cloudflare Turnstile) site key: the demo uses Cloudflare's test key. */
+  botCheckSiteKey: string;
   /** The provider's public (client-side) key, sent as `Authorization: Bearer <key>`. */
   publicKey: string;
   /** The fixed Pepa assistant every call is created with. */
@@ -58,6 +68,8 @@ export const NATIVE_MINT = 'So11111111111111111111111111111111111111112';
 export const DEFAULT_API_URL = 'https://api.vapi.ai';
 export const DEMO_PUBLIC_KEY = 'demo-public-key';
 export const DEMO_ASSISTANT_ID = 'demo-pepa-assistant';
+/** Cloudflare's documented test site key that always passes, invisibly. */
+export const TEST_BOT_CHECK_SITE_KEY = '1x00000000000000000000BB';
 export const DEFAULT_MOCK_PORT = 4010;
 /** Daily's rooms live on `<domain>.daily.co`. */
 export const DEFAULT_ROOM_HOSTS: readonly string[] = ['*.daily.co'];
@@ -85,6 +97,7 @@ export interface SiteEnv {
   VITE_VAPI_ASSISTANT_ID?: string | undefined;
   VITE_VAPI_API_URL?: string | undefined;
   VITE_VAPI_ROOM_HOSTS?: string | undefined;
+  VITE_TURNSTILE_SITE_KEY?: string | undefined;
   VITE_PEPA_RECORDING?: string | undefined;
   VITE_PEPA_MAX_CALL_SECONDS?: string | undefined;
   VITE_PEPA_DEMO?: string | undefined;
@@ -165,18 +178,20 @@ export function parseSiteConfig(env: SiteEnv): SiteConfig {
   const demoRequested = isTrue(read(env, 'VITE_PEPA_DEMO'));
   const publicKey = read(env, 'VITE_VAPI_PUBLIC_KEY');
   const assistantId = read(env, 'VITE_VAPI_ASSISTANT_ID');
+  const botCheckSiteKey = read(env, 'VITE_TURNSTILE_SITE_KEY');
   const mode: VoiceMode = demoRequested ? 'demo' : 'live';
+  // A public key in the page means a static-only host; otherwise the site's gate creates calls.
+  const route: VoiceRoute = mode === 'live' && publicKey ? 'direct' : 'gate';
 
-  if (mode === 'live') {
-    const missing = [
-      publicKey ? null : 'VITE_VAPI_PUBLIC_KEY',
-      assistantId ? null : 'VITE_VAPI_ASSISTANT_ID',
-    ].filter((name): name is string => name !== null);
-    if (missing.length > 0) {
-      problems.push(
-        `${missing.join(' and ')} must be set for a live build (for the offline demo, run \`npm run build:demo\` instead)`,
-      );
-    }
+  if (mode === 'live' && route === 'direct' && !assistantId) {
+    problems.push(
+      "VITE_VAPI_ASSISTANT_ID must be set for a static-only build with VITE_VAPI_PUBLIC_KEY (without the public key, the site's gate creates calls and holds the assistant id)",
+    );
+  }
+  if (mode === 'live' && route === 'gate' && !botCheckSiteKey) {
+    problems.push(
+      'VITE_TURNSTILE_SITE_KEY must be set for a live build: the gate checks every visitor with Turnstile before a call (for the offline demo, run `npm run build:demo` instead)',
+    );
   }
 
   const apiUrl = httpsUrl(
@@ -223,6 +238,8 @@ export function parseSiteConfig(env: SiteEnv): SiteConfig {
     buyUrl: `https://jup.ag/swap?sell=${NATIVE_MINT}&buy=${tokenMint}`,
     voice: {
       mode,
+      route,
+      botCheckSiteKey: botCheckSiteKey ?? TEST_BOT_CHECK_SITE_KEY,
       publicKey: publicKey ?? DEMO_PUBLIC_KEY,
       assistantId: assistantId ?? DEMO_ASSISTANT_ID,
       apiUrl,

@@ -18,3 +18,26 @@ describe('lazyOnce', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('lazyOnce with a way out', () => {
+  it('hands a second failure to retry, and a first one to the caller', async () => {
+    const cached = new Error('Importing a module script failed');
+    // An engine that caches a failed import: every later import gives the first failure.
+    const load = vi.fn().mockRejectedValue(cached);
+    const retry = vi.fn(async () => 'reloaded');
+    const get = lazyOnce(load, { retry });
+    await expect(get()).rejects.toBe(cached);
+    expect(retry).not.toHaveBeenCalled();
+    await expect(get()).resolves.toBe('reloaded');
+    expect(retry).toHaveBeenCalledWith(cached);
+  });
+
+  it('does not call retry when the second load succeeds', async () => {
+    const load = vi.fn().mockRejectedValueOnce(new Error('offline')).mockResolvedValue('chunk');
+    const retry = vi.fn(async () => 'reloaded');
+    const get = lazyOnce(load, { retry });
+    await expect(get()).rejects.toThrow('offline');
+    await expect(get()).resolves.toBe('chunk');
+    expect(retry).not.toHaveBeenCalled();
+  });
+});

@@ -38,12 +38,12 @@ function build(env: NodeJS.ProcessEnv, args: string[] = []) {
 }
 
 describe('a deployment build', () => {
-  it('fails, naming the missing variables and the demo command, when the key and assistant id are not set', () => {
+  it('fails, naming the missing bot check key and the demo command, when a gate build lacks it', () => {
     const result = build(cleanEnvironment({ VITE_VAPI_PUBLIC_KEY: '' }));
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Build failed: Invalid site configuration:');
     expect(result.stderr).toContain(
-      'VITE_VAPI_PUBLIC_KEY and VITE_VAPI_ASSISTANT_ID must be set for a live build (for the offline demo, run `npm run build:demo` instead)',
+      'VITE_TURNSTILE_SITE_KEY must be set for a live build: the gate checks every visitor with Turnstile before a call (for the offline demo, run `npm run build:demo` instead)',
     );
     // Refused before the output folder was emptied.
     expect(existsSync(sentinel())).toBe(true);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDoctorTable, runDoctor, type DoctorRow } from '../../assistant/doctor';
-import { pepaAssistant } from '../../assistant/pepa';
+import { PEPA_GATE_CREDENTIAL_NAME, pepaAssistant } from '../../assistant/pepa';
 import { restrictKey } from '../../assistant/restrict-key';
 import { syncAssistant } from '../../assistant/sync';
 import { providerStandIn } from '../../assistant/testing/provider-stand-in';
@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 describe('npm run doctor', () => {
-  it('reports a synced assistant, a restricted key and a live build as ready', async () => {
+  it('reports a synced assistant, a restricted key and a static build as ready but unprotected', async () => {
     const { provider, env } = await readyProvider();
     const dist = await builtSite('live', env);
     provider.requests.length = 0;
@@ -79,6 +79,7 @@ describe('npm run doctor', () => {
       'Site configuration': 'ok',
       'Site URL': 'ok',
       'Token mint': 'ok',
+      'Court gate': 'warn',
       'Private key': 'ok',
       'Pepa on the provider': 'ok',
       'Pepa matches the repository': 'ok',
@@ -91,7 +92,13 @@ describe('npm run doctor', () => {
     expect(table).toMatch(
       /^Public key restricted\s+ok\s+https:\/\/pepa-court\.example\.org and Pepa only/m,
     );
-    expect(table.split('\n').at(-1)).toBe('Ready for a live build.');
+    // The public key in the page is flagged, with the way to the gate.
+    expect(table).toMatch(
+      /^Court gate\s+WARN\s+UNPROTECTED: .*anyone can make billed calls with it.* -> Move to the gate: unset VITE_VAPI_PUBLIC_KEY.*npm run deploy/m,
+    );
+    expect(table.split('\n').at(-1)).toBe(
+      'Ready for a live build, with 1 warning(s): read the WARN lines.',
+    );
     // It only reads, and every request is one the provider's contract accepts.
     expect(provider.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'GET']);
     for (const request of provider.requests) {
@@ -170,5 +177,216 @@ describe('npm run doctor', () => {
       detail: 'http://provider.test answered HTTP 401',
       fix: expect.stringContaining('private key, not the public one'),
     });
+  });
+});
+
+/** A gate setup as the README's steps leave it: secrets exported, Pepa synced with GATE_URL. */
+const GATE = {
+  VITE_SITE_URL: 'https://pepa-court.example.org',
+  VITE_TOKEN_MINT: LIVE.VITE_TOKEN_MINT,
+  VITE_TURNSTILE_SITE_KEY: '0x4AAAAAAAPepaCourtSiteKey',
+  VAPI_PRIVATE_KEY: 'secret',
+  TURNSTILE_SECRET_KEY: '0x4AAAAAAAPepaCourtSecretKeyxxxxxxxx',
+  GATE_URL: 'https://pepa-court.example.org',
+  GATE_WEBHOOK_SECRET: 'w'.repeat(64),
+  GATE_VISITOR_SALT: 's'.repeat(64),
+  GATE_ADMIN_TOKEN: 'a'.repeat(64),
+  VAPI_API_URL: 'http://provider.test',
+};
+
+async function gateProvider(env: Record<string, string | undefined> = GATE) {
+  const provider = providerStandIn({ validateWith: prism.url });
+  const synced = await syncAssistant({
+    privateKey: GATE.VAPI_PRIVATE_KEY,
+    baseUrl: 'http://provider.test',
+    assistant: pepaAssistant(env),
+    gate: { url: GATE.GATE_URL, secret: GATE.GATE_WEBHOOK_SECRET },
+    fetch: provider.fetch,
+    log: () => {},
+  });
+  const ready: Record<string, string | undefined> = { ...env, VAPI_ASSISTANT_ID: synced.id };
+  return { provider, env: ready };
+}
+
+/**
+ * A gate build's `_headers`: the gate on the page's own origin, Daily's rooms and the bot check.
+ * Written out here because the CSP's shape is what the doctor reads, not how it is produced.
+ */
+async function gateBuild(name: string) {
+  const dist = join(work, name);
+  await mkdir(dist, { recursive: true });
+  await writeFile(
+    join(dist, '_headers'),
+    [
+      '/*',
+      "  Content-Security-Policy: default-src 'self'; script-src 'self' https://challenges.cloudflare.com https://*.daily.co; connect-src 'self' https://*.daily.co wss://*.daily.co; frame-src https://challenges.cloudflare.com",
+      '',
+    ].join('\n'),
+  );
+  return dist;
+}
+
+const GATE_ROWS = [
+  'Court gate',
+  'Gate secrets',
+  'Gate limits',
+  'Bot check site key',
+  'Gate URL',
+  'Webhook credential',
+  'Pepa reports to the gate',
+  'Call limit agrees',
+];
+
+describe('npm run doctor for the court gate', () => {
+  it('passes a gate setup: secrets, limits, bot-check key, webhook credential and call limit', async () => {
+    const { provider, env } = await gateProvider();
+    const dist = await gateBuild('gate');
+    provider.requests.length = 0;
+
+    const rows = await runDoctor({ env, dist, fetch: provider.fetch });
+
+    const gateRows = rows.filter((row) => row.gate);
+    expect(gateRows.map((row) => row.check)).toEqual(GATE_ROWS);
+    expect(gateRows.filter((row) => row.status !== 'ok')).toEqual([]);
+    expect(byCheck(rows)).toMatchObject({
+      'Private key': 'ok',
+      'Pepa on the provider': 'ok',
+      'Pepa matches the repository': 'ok',
+      'Public key restricted': 'skip',
+      'CSP allows the gate': 'ok',
+      'Web call': 'skip',
+    });
+    const table = formatDoctorTable(rows);
+    expect(table).toMatch(
+      /^Gate limits\s+ok\s+10 calls at once, 25 USD a day at 0\.15 USD a minute, 180 s a call \(at least 55 calls a day\), from gate\/wrangler\.jsonc$/m,
+    );
+    expect(table).toMatch(
+      new RegExp(
+        `^Pepa reports to the gate\\s+ok\\s+https://pepa-court\\.example\\.org/api/provider-events with ${PEPA_GATE_CREDENTIAL_NAME}: status-update, end-of-call-report$`,
+        'm',
+      ),
+    );
+    // Still read-only, and every request is one the provider's contract accepts.
+    expect(provider.requests.every((request) => request.method === 'GET')).toBe(true);
+    expect(provider.requests.map((request) => request.path)).toContain('/credential');
+    for (const request of provider.requests) {
+      expect(request.contract).toEqual({ status: 200, violations: null });
+    }
+  });
+
+  it('names each missing, weak or test secret, and a secret in a VITE_ variable', async () => {
+    const { provider, env } = await gateProvider();
+    const rows = await runDoctor({
+      env: {
+        ...env,
+        GATE_ADMIN_TOKEN: undefined,
+        GATE_VISITOR_SALT: 'salt',
+        TURNSTILE_SECRET_KEY: '1x0000000000000000000000000000000AA',
+        VITE_GATE_WEBHOOK_SECRET: env.GATE_WEBHOOK_SECRET,
+        VITE_TURNSTILE_SITE_KEY: '1x00000000000000000000AA',
+      },
+      dist: await gateBuild('gate-secrets'),
+      fetch: provider.fetch,
+    });
+    expect(rows.find((row) => row.check === 'Gate secrets')).toMatchObject({
+      status: 'fail',
+      detail:
+        "GATE_ADMIN_TOKEN not set; GATE_VISITOR_SALT shorter than 32 characters; TURNSTILE_SECRET_KEY is one of Cloudflare's test keys; VITE_GATE_WEBHOOK_SECRET would put a gate secret in the page",
+      fix: expect.stringContaining('wrangler secret put'),
+    });
+    expect(rows.find((row) => row.check === 'Bot check site key')).toMatchObject({
+      status: 'fail',
+      detail: "VITE_TURNSTILE_SITE_KEY is one of Cloudflare's test keys",
+    });
+    const missing = await runDoctor({
+      env: { ...env, VITE_TURNSTILE_SITE_KEY: undefined },
+      dist: await gateBuild('gate-secrets'),
+      fetch: provider.fetch,
+    });
+    expect(missing.find((row) => row.check === 'Bot check site key')).toMatchObject({
+      status: 'fail',
+      detail: 'VITE_TURNSTILE_SITE_KEY is not set',
+    });
+  });
+
+  it('checks the limits the Worker will run with: set, valid and a budget that can open', async () => {
+    const { provider, env } = await gateProvider();
+    const dist = await gateBuild('gate-limits');
+    const limitsWith = async (vars: Record<string, string>, shell: Record<string, string> = {}) => {
+      const config = join(work, `wrangler-${Object.keys(vars).length}-${Math.random()}.jsonc`);
+      await writeFile(
+        config,
+        `// the Worker\n{\n  "name": "pepa-site", // site\n  "vars": ${JSON.stringify(vars)},\n}\n`,
+      );
+      const rows = await runDoctor({
+        env: { ...env, ...shell },
+        dist,
+        wranglerConfig: config,
+        fetch: provider.fetch,
+      });
+      return rows.find((row) => row.check === 'Gate limits');
+    };
+    const valid = {
+      GATE_MAX_CONCURRENT_CALLS: '10',
+      GATE_DAILY_BUDGET_USD: '25',
+      GATE_COST_PER_MINUTE_USD: '0.15',
+      GATE_MAX_CALL_SECONDS: '180',
+    };
+    const { GATE_DAILY_BUDGET_USD: _budget, ...noBudget } = valid;
+    expect(await limitsWith(noBudget)).toMatchObject({
+      status: 'fail',
+      detail: 'GATE_DAILY_BUDGET_USD not set',
+    });
+    expect(await limitsWith({ ...valid, GATE_MAX_CONCURRENT_CALLS: 'ten' })).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/^GATE_MAX_CONCURRENT_CALLS must be a whole number/),
+    });
+    expect(await limitsWith({ ...valid, GATE_DAILY_BUDGET_USD: '0' })).toMatchObject({
+      status: 'fail',
+      detail: 'GATE_DAILY_BUDGET_USD is 0: the court would never open',
+    });
+    // What the shell exports overrides wrangler.jsonc (npm run deploy passes it on).
+    expect(await limitsWith(noBudget, { GATE_DAILY_BUDGET_USD: '100' })).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(/100 USD a day.*, from \S+\.jsonc and this shell$/),
+    });
+  });
+
+  it("fails when Pepa does not report to the gate, or her call limit is not the gate's", async () => {
+    // Synced without GATE_URL: no server, no server messages.
+    const provider = providerStandIn({ validateWith: prism.url });
+    const synced = await syncAssistant({
+      privateKey: GATE.VAPI_PRIVATE_KEY,
+      baseUrl: 'http://provider.test',
+      assistant: pepaAssistant(),
+      fetch: provider.fetch,
+      log: () => {},
+    });
+    const env = { ...GATE, VAPI_ASSISTANT_ID: synced.id, GATE_MAX_CALL_SECONDS: '300' };
+
+    const rows = await runDoctor({
+      env,
+      dist: await gateBuild('gate-drift'),
+      fetch: provider.fetch,
+    });
+
+    const failed = Object.fromEntries(
+      rows.filter((row) => row.status === 'fail').map((row) => [row.check, row.detail]),
+    );
+    expect(failed).toEqual({
+      'Webhook credential': `no webhook credential named ${PEPA_GATE_CREDENTIAL_NAME}`,
+      'Pepa reports to the gate':
+        'server URL is unset, not https://pepa-court.example.org/api/provider-events; server credential is unset, not pepa-court-gate; serverMessages lack status-update, end-of-call-report',
+      'Call limit agrees': expect.stringMatching(
+        /^Pepa's maxDurationSeconds 180, the gate's GATE_MAX_CALL_SECONDS 300/,
+      ),
+      'Pepa matches the repository': '2 field(s) differ: serverMessages, server',
+      ...(failed['Site configuration']
+        ? { 'Site configuration': failed['Site configuration'] }
+        : {}),
+    });
+    expect(rows.find((row) => row.check === 'Pepa reports to the gate')?.fix).toMatch(
+      /npm run assistant:sync.*GATE_URL and GATE_WEBHOOK_SECRET/,
+    );
   });
 });

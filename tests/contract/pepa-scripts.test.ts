@@ -4,6 +4,7 @@ import { startPrism } from '../../scripts/lib/prism.mjs';
 import { pepaAssistant } from '../../assistant/pepa';
 import { restrictKey } from '../../assistant/restrict-key';
 import { syncAssistant } from '../../assistant/sync';
+import { providerStandIn } from '../../assistant/testing/provider-stand-in';
 
 let prism: Awaited<ReturnType<typeof startPrism>>;
 const seen: { method: string; path: string; status: number; violations: string | null }[] = [];
@@ -54,6 +55,39 @@ describe('the go-live scripts against the provider contract', () => {
     for (const entry of seen) {
       expect(entry.status).toBeLessThan(300);
       expect(entry.violations).toBeNull();
+    }
+  });
+
+  it('assistant:sync with the gate creates, then rotates, the webhook credential with requests the spec accepts', async () => {
+    // A stand-in that remembers the credential, with every request also checked by Prism.
+    const provider = providerStandIn({ privateKey: 'test-key', validateWith: prism.url });
+    const common = {
+      privateKey: 'test-key',
+      baseUrl: 'http://provider.test',
+      assistant: pepaAssistant(),
+      fetch: provider.fetch,
+      log: () => {},
+    };
+    const gate = { url: 'https://pepa.example', secret: 's'.repeat(40) };
+    const created = await syncAssistant({ ...common, gate });
+    const rotated = await syncAssistant({
+      ...common,
+      assistantId: created.id,
+      gate: { ...gate, rotate: true },
+    });
+    expect(rotated.credential).toEqual({ action: 'rotated', id: created.credential?.id });
+    expect(provider.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /credential',
+      'POST /credential',
+      'GET /assistant',
+      'POST /assistant',
+      'GET /credential',
+      `PATCH /credential/${created.credential?.id}`,
+      `GET /assistant/${created.id}`,
+    ]);
+    for (const request of provider.requests) {
+      expect(request.contract?.status).toBeLessThan(300);
+      expect(request.contract?.violations).toBeNull();
     }
   });
 

@@ -2,7 +2,6 @@
 // app relies on (auth, validation, server errors, network failures) through `src/api/vapi.ts`.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { MutationFunctionContext } from '@tanstack/react-query';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findFreePort, startPrism } from '../../scripts/lib/prism.mjs';
 import {
@@ -252,20 +251,24 @@ describe('multipart upload', () => {
 });
 
 /**
- * `POST /call/web` as the Talk to Pepa section sends it: the generated mutation options' own
- * function, which React Query runs with the variables (body and abort signal).
+ * `POST /call/web` as a static-only build sends it (src/features/talk/direct-web-call.ts): the
+ * generated SDK function on the client src/api/vapi.ts configures, throwing its errors.
  */
-function createWebCall(
-  module: VapiModule,
+async function createWebCall(
+  client: (typeof GeneratedSharedClient)['client'],
   body: VapiApi.CreateWebCallDto,
   signal?: AbortSignal,
 ): Promise<VapiApi.Call> {
-  const { mutationFn } = module.callControllerCreateWebCallMutation();
-  if (!mutationFn) throw new Error('the generated mutation options have no mutationFn');
-  return mutationFn({ body, ...(signal ? { signal } : {}) }, {} as MutationFunctionContext);
+  const { data } = await sdk.callControllerCreateWebCall({
+    client,
+    body,
+    ...(signal ? { signal } : {}),
+    throwOnError: true,
+  });
+  return data;
 }
 
-describe('the web-call mutation (src/api/vapi.ts)', () => {
+describe('the web call of a static-only build (src/api/vapi.ts configures the client)', () => {
   it('creates a web call with the configured base URL and public key', async () => {
     const seen: Request[] = [];
     const call = await withRequestHook(
@@ -273,7 +276,7 @@ describe('the web-call mutation (src/api/vapi.ts)', () => {
         seen.push(request);
         return request;
       },
-      () => createWebCall(vapi, { assistantId: 'demo-pepa-assistant' }),
+      () => createWebCall(shared.client, { assistantId: 'demo-pepa-assistant' }),
     );
 
     expect(seen[0]?.url).toBe(`${prism.url}/call/web`);
@@ -292,7 +295,7 @@ describe('the web-call mutation (src/api/vapi.ts)', () => {
         return request;
       },
       () =>
-        createWebCall(vapi, {
+        createWebCall(shared.client, {
           assistantId: 'demo-pepa-assistant',
           assistantOverrides: { artifactPlan: { videoRecordingEnabled: true } },
         }),
@@ -304,7 +307,9 @@ describe('the web-call mutation (src/api/vapi.ts)', () => {
   it('surfaces the validation detail of an invalid body as a typed HTTP error', async () => {
     const invalid = { roomDeleteOnUserLeaveEnabled: 'yes' } as unknown as VapiApi.CreateWebCallDto;
 
-    const error: unknown = await createWebCall(vapi, invalid).catch((caught: unknown) => caught);
+    const error: unknown = await createWebCall(shared.client, invalid).catch(
+      (caught: unknown) => caught,
+    );
 
     expect(vapi.isVapiApiError(error)).toBe(true);
     if (!vapi.isVapiApiError(error)) return;
@@ -320,7 +325,7 @@ describe('the web-call mutation (src/api/vapi.ts)', () => {
         request.headers.set('Prefer', 'code=500');
         return request;
       },
-      () => createWebCall(vapi, { assistantId: 'demo-pepa-assistant' }),
+      () => createWebCall(shared.client, { assistantId: 'demo-pepa-assistant' }),
     ).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(vapi.VapiApiError);
@@ -333,7 +338,7 @@ describe('the web-call mutation (src/api/vapi.ts)', () => {
     controller.abort();
 
     const error: unknown = await createWebCall(
-      vapi,
+      shared.client,
       { assistantId: 'demo-pepa-assistant' },
       controller.signal,
     ).catch((caught: unknown) => caught);
@@ -349,8 +354,9 @@ describe('the web-call mutation (src/api/vapi.ts)', () => {
     vi.stubEnv('VITE_PEPA_DEMO', 'true');
     vi.stubEnv('VITE_VAPI_API_URL', `http://127.0.0.1:${closedPort}`);
     const offline = await import('../../src/api/vapi');
+    const { client: offlineClient } = await import('../../generated/client.gen');
 
-    const error: unknown = await createWebCall(offline, {
+    const error: unknown = await createWebCall(offlineClient, {
       assistantId: 'demo-pepa-assistant',
     }).catch((caught: unknown) => caught);
 

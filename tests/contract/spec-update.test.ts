@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../scripts/lib/prism.mjs';
+import { normaliseArrayEnums } from '../../scripts/spec-update.mjs';
 import { readSpec, repoRoot, specPath, type OpenApiDocument } from './spec';
+
+/**
+ * A long run: a provider document is linted, generated and the whole project type-checked
+ * against it, under a loaded machine.
+ */
+const LONG = 600_000;
 
 interface RunResult {
   code: number | null;
@@ -107,43 +114,46 @@ describe('npm run spec:update', () => {
     expect(existsSync(join(root, 'generated'))).toBe(false);
   });
 
-  it('vendors a downloaded spec, regenerates the client and lists what changed', async () => {
-    const changed = providerSpecWithChanges();
-    const served = await serve(JSON.stringify(changed));
-    server = served.server;
+  it(
+    'vendors a downloaded spec, regenerates the client and lists what changed',
+    { timeout: LONG },
+    async () => {
+      const changed = providerSpecWithChanges();
+      const served = await serve(JSON.stringify(changed));
+      server = served.server;
 
-    const result = await runSpecUpdate(['--url', served.url, '--root', root]);
+      const result = await runSpecUpdate(['--url', served.url, '--root', root]);
 
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`Vendored ${served.url} as openapi/vapi.json (148 operations)`);
-    expect(result.stdout).toContain('1 added:\n  GET /status (StatusController_get)\n');
-    expect(result.stdout).toContain(
-      '1 removed:\n  DELETE /chat/{id} (ChatController_deleteChat)\n',
-    );
-    expect(result.stdout).toContain(
-      '1 changed:\n  POST /call/web (CallController_createWebCall)\n',
-    );
-    expect(JSON.parse(await readFile(join(root, 'openapi', 'vapi.json'), 'utf8'))).toEqual(changed);
-    const sdk = await readFile(join(root, 'generated', 'sdk.gen.ts'), 'utf8');
-    expect(sdk).toContain('export const statusControllerGet =');
-    expect(sdk).not.toContain('export const chatControllerDeleteChat =');
-    // The real checkout is not touched.
-    expect(existsSync(resolve(repoRoot, 'generated', 'sdk.gen.ts'))).toBe(true);
-    expect(readSpec().paths['/status']).toBeUndefined();
-  });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(
+        `Vendored ${served.url} as openapi/vapi.json (148 operations)`,
+      );
+      expect(result.stdout).toContain('1 added:\n  GET /status (StatusController_get)\n');
+      expect(result.stdout).toContain(
+        '1 removed:\n  DELETE /chat/{id} (ChatController_deleteChat)\n',
+      );
+      expect(result.stdout).toContain(
+        '1 changed:\n  POST /call/web (CallController_createWebCall)\n',
+      );
+      expect(JSON.parse(await readFile(join(root, 'openapi', 'vapi.json'), 'utf8'))).toEqual(
+        changed,
+      );
+      const sdk = await readFile(join(root, 'generated', 'sdk.gen.ts'), 'utf8');
+      expect(sdk).toContain('export const statusControllerGet =');
+      expect(sdk).not.toContain('export const chatControllerDeleteChat =');
+      // The real checkout is not touched.
+      expect(existsSync(resolve(repoRoot, 'generated', 'sdk.gen.ts'))).toBe(true);
+      expect(readSpec().paths['/status']).toBeUndefined();
+    },
+  );
 });
 
-/** The provider's published spec of August 2026, beside the clone as CI checks it out. */
-const PUBLISHED_2026 = [
-  resolve(repoRoot, '..', 'shared', 'provider', 'published-openapi-2026-08.json'),
-  resolve(repoRoot, '..', '..', 'shared', 'provider', 'published-openapi-2026-08.json'),
-].find((file) => existsSync(file));
-const SKIP_2026 =
-  'the provider spec of August 2026 is not at ../shared/provider/published-openapi-2026-08.json';
-
-/** A long run: the provider's whole document is linted and generated under a loaded machine. */
-const LONG = 600_000;
+/**
+ * The provider's published spec of August 2026, vendored trimmed to the operations this
+ * repository's code and tests name (scripts/trim-provider-spec.mjs), so it is there on a bare clone.
+ */
+const PUBLISHED_2026 = resolve(repoRoot, 'tests', 'fixtures', 'published-openapi-2026-08.json');
 
 async function writeJson(file: string, value: unknown) {
   await writeFile(file, JSON.stringify(value));
@@ -151,7 +161,13 @@ async function writeJson(file: string, value: unknown) {
 }
 
 /** Operations of the client surface that the published August 2026 document leaves out. */
-const OMITTED_FROM_PUBLISHED = ['/call/web', '/token', '/token/{id}'];
+const OMITTED_FROM_PUBLISHED = [
+  '/call/web',
+  '/token',
+  '/token/{id}',
+  '/credential',
+  '/credential/{id}',
+];
 
 type Components = Record<string, Record<string, unknown>>;
 
@@ -198,15 +214,15 @@ describe('npm run spec:update with the provider documents as published', () => {
 
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'spec:update: the new spec drops an operation the app imports: POST /call/web (callControllerCreateWebCallMutation in src/api/vapi.ts, callControllerCreateWebCall in assistant/doctor.ts); openapi/vapi.json left untouched.',
+      'spec:update: the new spec drops an operation the app imports: POST /call/web (callControllerCreateWebCall in src/features/talk/direct-web-call.ts); openapi/vapi.json left untouched.',
     );
     expect(await readFile(join(root, 'openapi', 'vapi.json'))).toEqual(before);
   });
 
-  it.skipIf(!PUBLISHED_2026)(
-    `refuses the published spec of August 2026 as it is, naming POST /call/web${PUBLISHED_2026 ? '' : ` (skipped: ${SKIP_2026})`}`,
+  it(
+    'refuses the published spec of August 2026 as it is, naming POST /call/web',
     async () => {
-      const result = await runSpecUpdate(['--url', PUBLISHED_2026 ?? '', '--root', root]);
+      const result = await runSpecUpdate(['--url', PUBLISHED_2026, '--root', root]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/drops operations? the app imports: POST \/call\/web /);
       expect(existsSync(join(root, 'generated'))).toBe(false);
@@ -214,10 +230,10 @@ describe('npm run spec:update with the provider documents as published', () => {
     LONG,
   );
 
-  it.skipIf(!PUBLISHED_2026)(
-    `accepts the August 2026 spec with the operations it omits added (POST /call/web, the token API), and the app type-checks against it${PUBLISHED_2026 ? '' : ` (skipped: ${SKIP_2026})`}`,
+  it(
+    'refuses the August 2026 spec even with the operations it omits added: the tests would not type-check against it, as npm run typecheck would find',
     async () => {
-      const published = JSON.parse(await readFile(PUBLISHED_2026 ?? '', 'utf8')) as OpenApiDocument;
+      const published = JSON.parse(await readFile(PUBLISHED_2026, 'utf8')) as OpenApiDocument;
       const vendored = readSpec();
       // The published document omits these operations of the client surface; the app (and the
       // assistant's scripts) import them, so they are added exactly as vendored.
@@ -232,52 +248,77 @@ describe('npm run spec:update with the provider documents as published', () => {
       await cp(resolve(repoRoot, 'src'), join(root, 'src'), { recursive: true });
       await cp(resolve(repoRoot, 'assistant'), join(root, 'assistant'), { recursive: true });
       await symlink(resolve(repoRoot, 'node_modules'), join(root, 'node_modules'), 'dir');
+      const before = await readFile(join(root, 'openapi', 'vapi.json'));
 
       const result = await runSpecUpdate(['--url', file, '--root', root]);
 
-      expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(
-        /lint warning\(s\) in the provider's document, none affecting generation/,
-      );
-      // The provider's array-level enums (e.g. the assistant's clientMessages) are moved to items,
-      // so the generated type is an array of those values.
-      expect(result.stdout).toMatch(
-        /\d+ array schema\(s\) carried their items' enum on the array; moved to items: .*Assistant\.clientMessages/,
-      );
-      const types = await readFile(join(root, 'generated', 'types.gen.ts'), 'utf8');
-      expect(types).toMatch(/clientMessages\?: Array<'conversation-update'/);
-      const sdk = await readFile(join(root, 'generated', 'sdk.gen.ts'), 'utf8');
-      expect(sdk).toContain('export const callControllerCreateWebCall =');
-
-      // spec:update accepted it only after the app's code type-checked against the new client
-      // (the next test shows that check refusing).
+      // Accepted, it would have turned `npm run typecheck` red: the contract tests use what only
+      // the extended document describes (the credential webhook, a file's name, a call's
+      // webCallUrl), and a unit test the assistant overrides' variableValues.
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^spec:update: the app would not type-check/);
+      expect(result.stderr).toMatch(/\n {2}tests\/contract\/provider-api\.test\.ts.+error TS\d+/);
+      expect(await readFile(join(root, 'openapi', 'vapi.json'))).toEqual(before);
+      expect(existsSync(join(root, 'generated'))).toBe(false);
     },
     LONG,
   );
 
-  it("refuses an update the app's code would not type-check against, with the compiler's errors", async () => {
-    const spec = readSpec();
-    const schemas = (
-      spec as unknown as {
-        components: { schemas: Record<string, { properties: Record<string, unknown> }> };
-      }
-    ).components.schemas;
-    const body = schemas['CreateWebCallDTO'];
-    if (body) body.properties['assistantId'] = { type: 'number' };
-    const file = await writeJson(join(root, 'type-break.json'), spec);
-
-    const result = await runSpecUpdate(['--url', file, '--root', root]);
-
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(
-      /^spec:update: the app would not type-check against the new client:\n {2}(?:src|assistant)\/.+error TS\d+/,
-    );
-    // The web call's body is what broke, where the app builds it.
-    expect(result.stderr).toMatch(/\n {2}src\/.+error TS\d+/);
-    expect(result.stderr.trim()).toMatch(/; openapi\/vapi\.json left untouched\.$/);
-    expect(existsSync(join(root, 'generated'))).toBe(false);
+  it("moves the published document's array-level enums to the items (the assistant's clientMessages)", async () => {
+    const published = JSON.parse(await readFile(PUBLISHED_2026, 'utf8')) as OpenApiDocument;
+    expect(normaliseArrayEnums(published)).toContain('Assistant.clientMessages');
   });
+
+  it(
+    "refuses an update the app's code would not type-check against, with the compiler's errors",
+    { timeout: LONG },
+    async () => {
+      const spec = readSpec();
+      const schemas = (
+        spec as unknown as {
+          components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+        }
+      ).components.schemas;
+      const body = schemas['CreateWebCallDTO'];
+      if (body) body.properties['assistantId'] = { type: 'number' };
+      const file = await writeJson(join(root, 'type-break.json'), spec);
+
+      const result = await runSpecUpdate(['--url', file, '--root', root]);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^spec:update: the app would not type-check against the new client:\n {2}(?:src|assistant)\/.+error TS\d+/,
+      );
+      // The web call's body is what broke, where the app builds it.
+      expect(result.stderr).toMatch(/\n {2}src\/.+error TS\d+/);
+      expect(result.stderr.trim()).toMatch(/; openapi\/vapi\.json left untouched\.$/);
+      expect(existsSync(join(root, 'generated'))).toBe(false);
+    },
+  );
+
+  it(
+    'refuses an update the tests would not type-check against, as npm run typecheck would',
+    { timeout: LONG },
+    async () => {
+      // Only a test uploads a file (tests/contract/provider-api.test.ts names it 'decree.txt').
+      const spec = readSpec();
+      const schemas = (
+        spec as unknown as {
+          components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+        }
+      ).components.schemas;
+      const upload = schemas['CreateFileDTO'];
+      if (upload) upload.properties['name'] = { type: 'number' };
+      const file = await writeJson(join(root, 'test-break.json'), spec);
+
+      const result = await runSpecUpdate(['--url', file, '--root', root]);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/\n {2}tests\/contract\/provider-api\.test\.ts.+error TS\d+/);
+      expect(result.stderr.trim()).toMatch(/; openapi\/vapi\.json left untouched\.$/);
+      expect(existsSync(join(root, 'generated'))).toBe(false);
+    },
+  );
 
   it('refuses a spec with schemas it references but never defines, naming them', async () => {
     const file = await writeJson(join(root, 'dangling.json'), specWithDanglingRef());
@@ -288,28 +329,32 @@ describe('npm run spec:update with the provider documents as published', () => {
     );
   });
 
-  it('with --repair closes them as open objects, lists them, and reports lint problems as warnings', async () => {
-    const spec = specWithDanglingRef();
-    // A structural lint problem the provider publishes, harmless to generation.
-    const schemas = (spec as unknown as { components: { schemas: Record<string, object> } })
-      .components.schemas;
-    schemas['CreateWebCallDTO'] = { ...schemas['CreateWebCallDTO'], examples: [{}] };
-    const file = await writeJson(join(root, 'dangling.json'), spec);
+  it(
+    'with --repair closes them as open objects, lists them, and reports lint problems as warnings',
+    { timeout: LONG },
+    async () => {
+      const spec = specWithDanglingRef();
+      // A structural lint problem the provider publishes, harmless to generation.
+      const schemas = (spec as unknown as { components: { schemas: Record<string, object> } })
+        .components.schemas;
+      schemas['CreateWebCallDTO'] = { ...schemas['CreateWebCallDTO'], examples: [{}] };
+      const file = await writeJson(join(root, 'dangling.json'), spec);
 
-    const result = await runSpecUpdate(['--url', file, '--root', root, '--repair']);
+      const result = await runSpecUpdate(['--url', file, '--root', root, '--repair']);
 
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(
-      '1 undefined schema(s) closed as open objects:\n  GhostSchema\n',
-    );
-    expect(result.stdout).toMatch(/lint warning\(s\) in the provider's document/);
-    const vendored = JSON.parse(await readFile(join(root, 'openapi', 'vapi.json'), 'utf8'));
-    expect(vendored.components.schemas.GhostSchema).toMatchObject({
-      type: 'object',
-      additionalProperties: true,
-    });
-  });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(
+        '1 undefined schema(s) closed as open objects:\n  GhostSchema\n',
+      );
+      expect(result.stdout).toMatch(/lint warning\(s\) in the provider's document/);
+      const vendored = JSON.parse(await readFile(join(root, 'openapi', 'vapi.json'), 'utf8'));
+      expect(vendored.components.schemas.GhostSchema).toMatchObject({
+        type: 'object',
+        additionalProperties: true,
+      });
+    },
+  );
 });
 
 describe('npm run generate', () => {

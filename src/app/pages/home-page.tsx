@@ -1,6 +1,7 @@
 import { SkipLink } from '../../components/ui/skip-link';
 import { TalkSection } from '../../features/talk/talk-section';
 import { HeroSection } from '../../features/landing/hero-section';
+import { useInPageLinksLand } from '../../features/landing/in-page-links';
 import { MemeStreamSection } from '../../features/landing/meme-stream-section';
 import { NavBar } from '../../features/landing/nav-bar';
 import { PondSection } from '../../features/landing/pond-section';
@@ -10,8 +11,12 @@ import { VanityLoungeSection } from '../../features/landing/vanity-lounge-sectio
 
 export const MAIN_ID = 'main';
 
-/** Route "/": the sections in the spec's order. Only the nav bar holds client-side state. */
+/**
+ * Route "/": the sections in the spec's order. Only the nav bar holds client-side state; in-page
+ * links are made to land where they point.
+ */
 export function HomePage() {
+  useInPageLinksLand();
   return (
     <>
       <SkipLink targetId={MAIN_ID}>Skip to content</SkipLink>

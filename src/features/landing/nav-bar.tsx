@@ -75,6 +75,7 @@ export function NavBar() {
           <button
             ref={toggleRef}
             type="button"
+            data-early=""
             className="ml-3 grid size-11 shrink-0 place-items-center rounded-full border border-gold-400/30 text-gold-200 transition hover:border-gold-300 hover:bg-gold-300/10 md:hidden"
             aria-label="Menu"
             aria-expanded={open}

@@ -72,6 +72,7 @@ export function TokenAddress({ address }: { address: string }) {
         </code>
         <button
           type="button"
+          data-early=""
           onClick={() => void copy()}
           className="inline-flex h-11 min-w-11 items-center justify-center gap-1.5 rounded-full border border-gold-400/50 px-3 text-sm font-semibold text-gold-200 transition hover:border-gold-200 hover:bg-gold-300/10"
         >

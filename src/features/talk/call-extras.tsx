@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
 import { CallTimeLeft, ConnectionQuality } from './call-meters';
-import { DevicePicker } from './device-picker';
+import { DevicePicker, type SwitchDevice } from './device-picker';
 import type { TalkPhase } from './talk-view';
 import { CallTranscript, LiveCaptions } from './transcript-panel';
 import { TypeToPepa } from './type-to-pepa';
-import type { VoiceState } from './voice-state';
+import { transcriptAfterCall, type VoiceState } from './voice-state';
 
 /** The 'we can't hear you' hint shows after this long without an audible microphone. */
 export const QUIET_MIC_HINT_MS = 6000;
@@ -25,13 +25,22 @@ export interface CallExtrasProps {
   limitSeconds: number;
   onToggleMute(): void;
   onResumeAudio(): void;
-  onSendText(text: string): void;
-  onMicrophone(deviceId: string): void;
-  onSpeaker(deviceId: string): void;
+  /** Sends a typed line; false when it did not go out (held back, or no call): the field keeps it. */
+  onSendText(text: string): boolean;
+  onMicrophone: SwitchDevice;
+  onSpeaker: SwitchDevice;
   /** Starts a call without the microphone; offered when the microphone may be the trouble. */
   onTypeInstead(): void;
   /** The last start failed in a way the microphone may cause. */
   microphoneTrouble: boolean;
+  /** In hold-to-talk mode, the hold button, shown in Mute's place. */
+  holdButton?: ReactNode;
+  /** The hold-to-talk mode switch, beside Mute. */
+  modeSwitch?: ReactNode;
+  /** Under the captions: the shield's warning, the masked note, the site's card. */
+  afterCaptions?: ReactNode;
+  /** After a call, above its transcript: the rating. */
+  afterCall?: ReactNode;
 }
 
 /** Everything a live call adds under the button: controls, captions and notices. */
@@ -46,22 +55,34 @@ export function CallExtras({
   onSpeaker,
   onTypeInstead,
   microphoneTrouble,
+  holdButton,
+  modeSwitch,
+  afterCaptions,
+  afterCall,
 }: CallExtrasProps) {
   const connected = phase === 'listening' || phase === 'speaking';
+  // While the connection is restored the call keeps its surface (the draft, the focus, the
+  // pickers' choices, the captions); only what cannot work meanwhile rests.
+  const reconnecting = phase === 'reconnecting';
+  const inCall = connected || reconnecting;
+  const lastLine = state.transcript.at(-1);
   return (
     <div className="relative mx-auto mt-6 flex max-w-md flex-col items-center gap-4">
-      {connected && (
+      {inCall && (
         <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2">
-          {!state.typing && (
+          {!state.typing && holdButton}
+          {!state.typing && !holdButton && (
             <button
               type="button"
               aria-pressed={state.muted}
-              onClick={onToggleMute}
-              className={buttonClass('outline', 'md', 'min-w-28')}
+              aria-disabled={reconnecting || undefined}
+              onClick={reconnecting ? undefined : onToggleMute}
+              className={buttonClass('outline', 'md', 'min-w-28 aria-disabled:opacity-60')}
             >
               {state.muted ? 'Unmute' : 'Mute'}
             </button>
           )}
+          {!state.typing && modeSwitch}
           <VolumeBars volume={phase === 'speaking' ? state.volume : 0} />
           <ConnectionQuality quality={state.networkQuality} />
           {state.connectedAt !== null && (
@@ -70,7 +91,7 @@ export function CallExtras({
         </div>
       )}
 
-      {connected && state.typing && (
+      {inCall && state.typing && (
         <p className="text-sm font-semibold text-gold-200">{TYPING_INDICATOR}</p>
       )}
 
@@ -88,15 +109,25 @@ export function CallExtras({
 
       {phase !== 'idle' && phase !== 'ending' && !state.typing && <HeadphonesTip />}
 
-      {phase !== 'idle' && <LiveCaptions state={state} />}
+      {phase !== 'idle' && phase !== 'waiting' && <LiveCaptions state={state} />}
 
-      {connected && <TypeToPepa onSend={onSendText} />}
+      {afterCaptions}
 
-      {connected && (
+      {/* A typed-only call offers the field from its first moment: the focus goes there. */}
+      {(inCall || (phase === 'connecting' && state.typing)) && (
+        <TypeToPepa
+          onSend={onSendText}
+          awaitingReply={lastLine?.role === 'user' && lastLine.typed === true}
+          unavailable={!connected}
+        />
+      )}
+
+      {inCall && (
         <DevicePicker
           microphone={!state.typing}
           onMicrophone={onMicrophone}
           onSpeaker={onSpeaker}
+          unavailable={reconnecting}
         />
       )}
 
@@ -121,8 +152,10 @@ export function CallExtras({
         </button>
       )}
 
-      {phase === 'idle' && state.transcript.length > 0 && (
-        <CallTranscript lines={state.transcript} />
+      {phase === 'idle' && afterCall}
+
+      {phase === 'idle' && transcriptAfterCall(state).length > 0 && (
+        <CallTranscript lines={transcriptAfterCall(state)} />
       )}
     </div>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 export const MICROPHONE_LABEL = 'Microphone';
 export const SPEAKER_LABEL = 'Speaker';
@@ -58,24 +58,67 @@ export function canChooseSpeaker(): boolean {
   return typeof HTMLMediaElement !== 'undefined' && 'setSinkId' in HTMLMediaElement.prototype;
 }
 
+/**
+ * How a device switch ended: `ok`, or refused, with the device the call still uses where the
+ * call says (null: the one it had).
+ */
+export type DeviceSwitch = { ok: true } | { ok: false; inUse: string | null };
+
+/** Switches the call to a device; resolves with what is really in use afterwards. */
+export type SwitchDevice = (deviceId: string) => Promise<DeviceSwitch>;
+
+export const REFUSED_DEVICE: Record<string, (inUse: string) => string> = {
+  [MICROPHONE_LABEL]: (inUse) =>
+    `That microphone couldn't be opened, so Pepa still hears you through ${inUse}.`,
+  [SPEAKER_LABEL]: (inUse) =>
+    `That speaker couldn't be used, so Pepa still plays through ${inUse}.`,
+};
+
 function DeviceSelect({
   label,
   choices,
   onChoose,
+  unavailable,
 }: {
   label: string;
   choices: DeviceChoice[];
-  onChoose(deviceId: string): void;
+  onChoose: SwitchDevice;
+  unavailable: boolean;
 }) {
   const id = useId();
+  const noteId = useId();
+  /** The device in use, as far as the call has said (null: the browser's default). */
   const [chosen, setChosen] = useState<string | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
   const first = choices[0]?.deviceId ?? '';
   const present = chosen !== null && choices.some((choice) => choice.deviceId === chosen);
+  const shown = present ? (chosen ?? first) : first;
+  const live = useRef(true);
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+    };
+  }, []);
+
+  const choose = (deviceId: string, previous: string) => {
+    setChosen(deviceId);
+    setRefused(null);
+    void onChoose(deviceId).then((result) => {
+      if (!live.current || result.ok) return;
+      // The call did not take it: the picker shows what is really in use, and says why.
+      const inUse = result.inUse ?? previous;
+      setChosen(inUse);
+      const name = choices.find((choice) => choice.deviceId === inUse)?.label ?? 'the one before';
+      setRefused(REFUSED_DEVICE[label]?.(name) ?? null);
+    });
+  };
+
   // A chosen device that went away (a headset unplugged): back to the browser's default.
   useEffect(() => {
     if (chosen === null || present || first === '') return;
     setChosen(null);
-    onChoose(first);
+    void onChoose(first);
   }, [chosen, present, first, onChoose]);
   return (
     <div className="flex min-w-0 flex-1 flex-col text-left">
@@ -84,12 +127,16 @@ function DeviceSelect({
       </label>
       <select
         id={id}
-        value={present ? (chosen ?? first) : first}
+        value={shown}
+        // While the connection is restored there is no device to switch: the picker keeps its
+        // choice and its focus, and ignores changes.
+        aria-disabled={unavailable || undefined}
+        aria-describedby={refused ? noteId : undefined}
         onChange={(event) => {
-          setChosen(event.target.value);
-          onChoose(event.target.value);
+          if (unavailable) return;
+          choose(event.target.value, shown);
         }}
-        className="mt-1 min-h-11 w-full truncate rounded-full border border-court-500/70 bg-court-950/70 px-3 text-sm text-ivory"
+        className="mt-1 min-h-11 w-full truncate rounded-full border border-court-500/70 bg-court-950/70 px-3 text-sm text-ivory aria-disabled:opacity-60"
       >
         {choices.map((choice) => (
           <option key={choice.deviceId} value={choice.deviceId}>
@@ -97,23 +144,32 @@ function DeviceSelect({
           </option>
         ))}
       </select>
+      {refused && (
+        <p id={noteId} role="alert" className="mt-1 text-xs text-gold-200">
+          {refused}
+        </p>
+      )}
     </div>
   );
 }
 
 /**
  * The microphone (and, where the browser can route audio, the speaker) of the call in progress,
- * following devices as they are plugged in and out.
+ * following devices as they are plugged in and out. Each picker shows the device the call really
+ * uses: a device that cannot be opened is refused, with the reason beside it.
  */
 export function DevicePicker({
   microphone,
   onMicrophone,
   onSpeaker,
+  unavailable = false,
 }: {
   /** The call uses the microphone (not a typed-only call). */
   microphone: boolean;
-  onMicrophone(deviceId: string): void;
-  onSpeaker(deviceId: string): void;
+  onMicrophone: SwitchDevice;
+  onSpeaker: SwitchDevice;
+  /** The connection is being restored: the choices stay, changes wait. */
+  unavailable?: boolean;
 }) {
   const { microphones, speakers } = useMediaDevices();
   const showMicrophones = microphone && microphones.length > 1;
@@ -122,10 +178,20 @@ export function DevicePicker({
   return (
     <div className="flex w-full flex-wrap gap-3" data-testid="device-picker">
       {showMicrophones && (
-        <DeviceSelect label={MICROPHONE_LABEL} choices={microphones} onChoose={onMicrophone} />
+        <DeviceSelect
+          label={MICROPHONE_LABEL}
+          choices={microphones}
+          onChoose={onMicrophone}
+          unavailable={unavailable}
+        />
       )}
       {showSpeakers && (
-        <DeviceSelect label={SPEAKER_LABEL} choices={speakers} onChoose={onSpeaker} />
+        <DeviceSelect
+          label={SPEAKER_LABEL}
+          choices={speakers}
+          onChoose={onSpeaker}
+          unavailable={unavailable}
+        />
       )}
     </div>
   );

@@ -27,6 +27,14 @@ describe('describeStartFailure', () => {
     });
   });
 
+  it('says a missing microphone is missing, without the permissions toast', () => {
+    expect(describeStartFailure({ type: 'microphone-missing', message: 'none' })).toEqual({
+      microphoneToast: false,
+      reason: FAILURE_REASONS.noMicrophone,
+      retryAfterMs: null,
+    });
+  });
+
   it.each([
     [http(401), FAILURE_REASONS.keyRefused],
     [http(403), FAILURE_REASONS.keyRefused],
@@ -76,5 +84,50 @@ describe('cooldownMs', () => {
     expect(cooldownMs(3, null)).toBe(4000);
     expect(cooldownMs(4, 1000)).toBe(8000);
     expect(cooldownMs(40, null)).toBe(BACKOFF_MAX_MS);
+  });
+});
+
+describe('the court gate refusing a start', () => {
+  const gate = (status: number, code: string, extra: Partial<CallError> = {}): CallError =>
+    ({ ...http(status), code, ...extra }) as CallError;
+
+  it.each([
+    [
+      gate(429, 'rate-limited', { retryAfterMs: 42_000 } as Partial<CallError>),
+      FAILURE_REASONS.rateLimited,
+      42_000,
+    ],
+    [gate(403, 'bot-check-failed'), FAILURE_REASONS.botCheck, null],
+    [gate(503, 'bot-check-unavailable'), FAILURE_REASONS.botCheckUnavailable, null],
+    [
+      gate(503, 'gate-unavailable', { retryAfterMs: 10_000 } as Partial<CallError>),
+      FAILURE_REASONS.gateDown,
+      10_000,
+    ],
+    [gate(404, 'ticket-gone'), FAILURE_REASONS.lineLost, null],
+    [gate(502, 'malformed-answer'), FAILURE_REASONS.malformed, null],
+    [gate(502, 'provider-error'), FAILURE_REASONS.provider, null],
+  ])(
+    'gives each refusal its own reason, the wait the gate asked for, and never the microphone toast (%#)',
+    (error, reason, wait) => {
+      expect(describeStartFailure(error)).toEqual({
+        microphoneToast: false,
+        reason,
+        retryAfterMs: wait,
+      });
+    },
+  );
+
+  it('says the court is closed for the day and when it opens again, in the visitor’s time', () => {
+    const view = describeStartFailure(
+      gate(503, 'court-closed', { reopensAt: '2026-11-25T00:00:00.000Z' } as Partial<CallError>),
+    );
+    expect(view.microphoneToast).toBe(false);
+    const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(
+      new Date('2026-11-25T00:00:00.000Z'),
+    );
+    expect(view.reason).toBe(
+      `The court is closed for today: Pepa has received all the guests she can. It opens again at ${time}.`,
+    );
   });
 });

@@ -20,13 +20,32 @@ export const FAILURE_REASONS = {
   busy: 'Pepa is busy right now.',
   provider: 'The voice service had a problem starting the call. Please try again in a moment.',
   network: "Couldn't reach the voice service. Check your connection and try again.",
+  malformed:
+    "The voice service's answer couldn't be read, so no call was joined. Please try again in a moment.",
   room: "The call's room isn't one Pepa uses, so it wasn't joined.",
   chunk: "The voice chat didn't load. Check your connection and try again.",
   timeout: "Pepa didn't answer in time. Please try again.",
   join: "Couldn't join the call. Check your connection and microphone, then try again.",
   other: 'The call could not start. Please try again.',
   connectionLost: 'The connection to Pepa was lost. Press Start Talking to call her again.',
+  rateLimited: "You've asked for Pepa several times in a short while.",
+  courtClosed: 'The court is closed for today: Pepa has received all the guests she can.',
+  botCheck: "Your browser didn't pass the court's bot check. Reload the page and try again.",
+  botCheckUnavailable: "The court's bot check didn't load. Check your connection and try again.",
+  gateDown: "The court's gate can't take calls right now.",
+  lineLost:
+    'Your place in line was lost while the page was away. Press Start Talking to join the line again.',
+  noMicrophone:
+    'No microphone was found. Connect one and press Start Talking again, or type to Pepa.',
 } as const;
+
+/** When the court opens again, in the visitor's own time: "It opens again at 01:00." */
+export function reopensText(reopensAt: string | undefined, locale?: string): string {
+  const at = reopensAt ? new Date(reopensAt) : null;
+  if (!at || Number.isNaN(at.getTime())) return '';
+  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(at);
+  return ` It opens again at ${time}.`;
+}
 
 /**
  * How long a busy provider is given when its Retry-After cannot be read: a cross-origin response
@@ -46,11 +65,40 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
     case 'microphone-permission-denied':
       // The panel's microphone help explains how to allow it.
       return view(null, true);
+    case 'microphone-missing':
+      // Nothing to allow: the panel says what is missing and offers a typed call.
+      return view(FAILURE_REASONS.noMicrophone);
     case 'daily-call-join-error':
       // A join fails when the microphone cannot be opened, too.
       return view(FAILURE_REASONS.join, true);
     case 'web-call-creation-error': {
       if (error.kind === 'network') return view(FAILURE_REASONS.network);
+      if (error.kind === 'malformed') return view(FAILURE_REASONS.malformed);
+      // The site's gate says why in its own words; none of them is the microphone.
+      switch (error.code) {
+        case 'rate-limited':
+          return view(
+            FAILURE_REASONS.rateLimited,
+            false,
+            error.retryAfterMs ?? BUSY_DEFAULT_WAIT_MS,
+          );
+        case 'court-closed':
+          return view(`${FAILURE_REASONS.courtClosed}${reopensText(error.reopensAt)}`);
+        case 'bot-check-failed':
+          return view(FAILURE_REASONS.botCheck);
+        case 'bot-check-unavailable':
+          return view(FAILURE_REASONS.botCheckUnavailable);
+        case 'gate-unavailable':
+          return view(FAILURE_REASONS.gateDown, false, error.retryAfterMs ?? BUSY_DEFAULT_WAIT_MS);
+        case 'ticket-gone':
+          return view(FAILURE_REASONS.lineLost);
+        case 'malformed-answer':
+          return view(FAILURE_REASONS.malformed);
+        case 'provider-error':
+          return view(FAILURE_REASONS.provider, false, error.retryAfterMs ?? null);
+        default:
+          break;
+      }
       const status = error.status ?? 0;
       if (status === 401 || status === 403) return view(FAILURE_REASONS.keyRefused);
       if (status === 429 || status === 503) {

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type ComponentType } from 'react';
 import { siteConfig } from '../../config/site';
 import { lazyOnce } from '../../lib/lazy-once';
+import { reloadToResume, takeResumeRequest } from './chunk-recovery';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import type { VoiceChatProps } from './voice-chat';
 
@@ -13,11 +14,13 @@ type VoiceChatModule = {
  * Loads the voice chat (the call object, React Query, toasts) once. Called as soon as the visitor
  * shows intent, so that the chunk is warm by the time they press the button.
  */
-export const loadVoiceChat = lazyOnce<VoiceChatModule>(() =>
-  import('./voice-chat').then((module) => {
-    module.prefetchCallRuntime();
-    return module;
-  }),
+export const loadVoiceChat = lazyOnce<VoiceChatModule>(
+  () =>
+    import('./voice-chat').then((module) => {
+      module.prefetchCallRuntime();
+      return module;
+    }),
+  { retry: reloadToResume },
 );
 
 const LOAD_FAILED_HINT = "The voice chat didn't load. Check your connection and try again.";
@@ -83,6 +86,15 @@ export function TalkSection() {
       },
     );
   };
+
+  // The page reloaded because a chunk could not be loaded: start the call the visitor asked for.
+  const resume = useEffectEvent(() => {
+    sectionRef.current?.scrollIntoView({ block: 'center' });
+    onPrimary();
+  });
+  useEffect(() => {
+    if (takeResumeRequest()) resume();
+  }, []);
 
   return (
     <section

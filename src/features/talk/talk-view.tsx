@@ -1,4 +1,4 @@
-import type { ReactNode, Ref } from 'react';
+import type { CSSProperties, ReactNode, Ref } from 'react';
 import { buttonClass } from '../../components/ui/button-styles';
 import { MicIcon, MicOffIcon } from '../../components/ui/icons';
 import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../config/privacy';
@@ -9,7 +9,7 @@ import avatarArt from '../../assets/art/pepa-avatar.svg?no-inline';
 
 /** What the visitor sees of a call. Derived from the call object's events, never stored apart. */
 export type TalkPhase =
-  'idle' | 'connecting' | 'listening' | 'speaking' | 'reconnecting' | 'ending';
+  'idle' | 'waiting' | 'connecting' | 'listening' | 'speaking' | 'reconnecting' | 'ending';
 
 export { DOUBLE_TAP_MS } from './double-tap';
 
@@ -19,6 +19,8 @@ const AVATAR_SIZE = 240;
 /** Status line and hint per phase: the idle, connected and speaking texts are the spec's. */
 export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null }> = {
   idle: { status: 'Ready to chat', hint: 'Click the button below to start talking' },
+  // Pepa takes a few guests at a time: the place in line is said beside it (lineText).
+  waiting: { status: 'Pepa is with other guests.', hint: null },
   connecting: {
     status: 'Connecting to Pepa...',
     hint: 'Allow the microphone if your browser asks',
@@ -34,6 +36,7 @@ export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null
 
 const DOT_CLASS: Record<TalkPhase, string> = {
   idle: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)]',
+  waiting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)]',
   connecting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)] motion-safe:animate-pulse',
   listening: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)] motion-safe:animate-pulse',
   speaking: 'bg-gold-200 shadow-[0_0_12px_var(--color-gold-200)]',
@@ -41,8 +44,29 @@ const DOT_CLASS: Record<TalkPhase, string> = {
   ending: 'bg-mist',
 };
 
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** About how long: seconds up to a minute and a half, then minutes. */
+export function waitText(seconds: number): string {
+  if (seconds < 90) return `${Math.max(5, Math.round(seconds / 5) * 5)} s`;
+  return `${Math.round(seconds / 60)} min`;
+}
+
+/** "You're 12th in line — about 40 s." */
+export function lineText(place: { position: number; estimatedWaitSeconds: number }): string {
+  if (place.position <= 1) return `You're next — about ${waitText(place.estimatedWaitSeconds)}.`;
+  return `You're ${ordinal(place.position)} in line — about ${waitText(place.estimatedWaitSeconds)}.`;
+}
+
 export interface TalkViewProps {
   phase: TalkPhase;
+  /** While waiting: the visitor's place in line. */
+  line?: { position: number; estimatedWaitSeconds: number } | null;
   onPrimary?: () => void;
   /** Assistant loudness 0..1, drawn as a glow around the avatar (still under reduced motion). */
   volume?: number;
@@ -55,8 +79,14 @@ export interface TalkViewProps {
   resting?: boolean;
   /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
   muted?: boolean;
+  /** A typing-only call: Pepa can't hear the visitor, so no hint asks them to speak. */
+  typing?: boolean;
   /** Whether calls are recorded: said in the notice beside Start Talking. */
   recording?: boolean;
+  /** Whose turn it is (listening, thinking, speaking): drawn on the portrait. */
+  turn?: string | null;
+  /** Said beside the status, which keeps the spec's text: whose turn it is. */
+  cue?: ReactNode;
   /** Call extras under the button: controls, captions, notices. */
   children?: ReactNode;
 }
@@ -70,17 +100,27 @@ export const CALL_NOTICE_ID = 'talk-call-notice';
  */
 export function TalkView({
   phase,
+  line = null,
   onPrimary,
   volume = 0,
   demo = false,
   primaryRef,
   controlsRef,
   muted = false,
+  typing = false,
   resting: restingAsked = false,
   recording = false,
+  turn = null,
+  cue,
   children,
 }: TalkViewProps) {
-  const { status, hint } = PHASE_TEXT[phase];
+  const { status, hint: phaseHint } = PHASE_TEXT[phase];
+  const hint =
+    phase === 'waiting' && line
+      ? lineText(line)
+      : typing && phase === 'listening'
+        ? null
+        : phaseHint;
   const inCall = phase !== 'idle';
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the
@@ -97,6 +137,7 @@ export function TalkView({
       {/* In a call, a phone shows a smaller Pepa, so the status, the controls and the latest
           captions fit on one screen. */}
       <div
+        data-turn={turn ?? undefined}
         className={`relative mx-auto grid aspect-square max-w-full place-items-center sm:mt-10 sm:w-56 ${inCall ? 'mt-2 w-28' : 'mt-10 w-48'}`}
       >
         <span
@@ -114,7 +155,12 @@ export function TalkView({
           // Set only during a call, so the prerendered markup carries no inline style.
           style={glow > 0 ? { opacity: glow } : undefined}
         />
-        <span className="relative block max-w-[calc(100%-1rem)] rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]">
+        <span
+          data-portrait=""
+          className="relative block max-w-[calc(100%-1rem)] rounded-full bg-linear-to-b from-gold-200 via-gold-400 to-gold-600 p-1.5 shadow-[0_0_60px_-10px_rgba(226,184,74,0.6)]"
+          // Her voice level: the throat pulse (motion only) and the glow above follow it.
+          style={glow > 0 ? ({ '--voice': glow } as CSSProperties) : undefined}
+        >
           <img
             src={avatarArt}
             alt="Pepa, the frog queen"
@@ -136,6 +182,7 @@ export function TalkView({
         <span aria-hidden="true" className={`size-2 rounded-full ${DOT_CLASS[phase]}`} />
         {status}
       </p>
+      {cue}
       {muted && (
         <p
           data-testid="muted-indicator"
@@ -151,6 +198,7 @@ export function TalkView({
         <button
           ref={primaryRef}
           type="button"
+          data-early=""
           onClick={resting ? undefined : onPrimary}
           aria-disabled={resting || undefined}
           aria-describedby={inCall ? undefined : CALL_NOTICE_ID}
@@ -161,7 +209,7 @@ export function TalkView({
           )}
         >
           <MicIcon className="size-5" />
-          {inCall ? 'End Call' : 'Start Talking'}
+          {phase === 'waiting' ? 'Leave the line' : inCall ? 'End Call' : 'Start Talking'}
         </button>
         {!inCall && (
           // Before the microphone opens: who processes the voice, and whether calls are kept.

@@ -1,5 +1,11 @@
 import { useEffect, useReducer, useState } from 'react';
-import type { CallEvents, CallError, ClientMessage } from '../../lib/call/call-events';
+import type {
+  CallEvents,
+  CallError,
+  ClientMessage,
+  ServerMessage,
+} from '../../lib/call/call-events';
+import type { WebCallRequest } from '../../lib/call/call-options';
 import type { DailyLikeInputDevices } from '../../lib/call/daily-types';
 import type { StartOutcome } from '../../lib/call/start-error';
 import type { Handler } from 'mitt';
@@ -9,9 +15,12 @@ import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state'
 export interface VoiceCall<TCall = unknown> {
   readonly state: CallEvents['state-change']['state'];
   on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void;
-  /** Joins the web call `request` creates; its signal aborts the request when stopped. */
+  /**
+   * Joins the web call `request` creates; its signal aborts the request when stopped, and it
+   * reports its place while it waits in line.
+   */
   startWith(
-    request: (signal: AbortSignal) => Promise<TCall>,
+    request: WebCallRequest<TCall>,
     options?: { microphone?: boolean },
   ): Promise<StartOutcome<TCall>>;
   stop(): Promise<void>;
@@ -26,8 +35,8 @@ export interface VoiceCall<TCall = unknown> {
 /** What the section can do to the call besides its verbs, each also reflected in the state. */
 export interface VoiceCallControls {
   setMuted(muted: boolean): void;
-  /** Says `text` to Pepa as the visitor's typed line; Pepa answers it. */
-  sendText(text: string): void;
+  /** Says `text` to Pepa as the visitor's typed line; Pepa answers it. False: it did not go out. */
+  sendText(text: string): boolean;
   /** The next call joins without the microphone (true) or with it. */
   setTypingNext(typing: boolean): void;
 }
@@ -48,7 +57,11 @@ export interface VoiceNotifications {
 export function useVoiceCall<TCall>(
   createCall: () => VoiceCall<TCall>,
   notifications: VoiceNotifications,
-  options: { starting?: boolean } = {},
+  options: {
+    starting?: boolean;
+    /** What a server message may show (captions guarded), before the state ever holds it. */
+    screenMessage?: (message: ServerMessage) => ServerMessage;
+  } = {},
 ): { call: VoiceCall<TCall>; state: VoiceState } & VoiceCallControls {
   const [call] = useState(createCall);
   const [state, dispatch] = useReducer(voiceReducer, options.starting ?? false, (starting) =>
@@ -56,6 +69,8 @@ export function useVoiceCall<TCall>(
   );
   const [notify] = useState(() => ({ current: notifications }));
   notify.current = notifications;
+  const [screen] = useState(() => ({ current: options.screenMessage }));
+  screen.current = options.screenMessage;
   const [typingNext] = useState(() => ({ current: false }));
 
   useEffect(() => {
@@ -81,8 +96,11 @@ export function useVoiceCall<TCall>(
       call.on('local-volume-level', ({ volume }) =>
         dispatch({ type: 'local-volume-level', volume, at: now() }),
       ),
-      call.on('message', (message) => dispatch({ type: 'message', message })),
+      call.on('message', (message) =>
+        dispatch({ type: 'message', message: screen.current?.(message) ?? message }),
+      ),
       call.on('call-start-failed', ({ error }) => dispatch({ type: 'start-failed', error })),
+      call.on('line-update', (place) => dispatch({ type: 'line', place })),
       call.on('audio-playback-resumed', () => dispatch({ type: 'audio-resumed' })),
       call.on('error', (error) => {
         if (error.type === 'audio-playback-blocked') {
@@ -98,7 +116,7 @@ export function useVoiceCall<TCall>(
       for (const unsubscribe of unsubscribes) unsubscribe();
       void call.stop();
     };
-  }, [call, notify, typingNext]);
+  }, [call, notify, typingNext, screen]);
 
   const [controls] = useState<VoiceCallControls>(() => ({
     setMuted: (muted) => {
@@ -118,9 +136,10 @@ export function useVoiceCall<TCall>(
         });
       } catch {
         // The call ended as the visitor pressed Send: there is no one to say it to.
-        return;
+        return false;
       }
       dispatch({ type: 'typed', text });
+      return true;
     },
     setTypingNext: (typing) => {
       typingNext.current = typing;

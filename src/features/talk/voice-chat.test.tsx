@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import mitt, { type Handler } from 'mitt';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallEvents, CallState, ClientMessage } from '../../lib/call/call-events';
+import type { CallEvents, CallState, ClientMessage, LinePlace } from '../../lib/call/call-events';
+import type { WebCallRequest } from '../../lib/call/call-options';
 import type { DailyLikeInputDevices } from '../../lib/call/daily-types';
 import { CallStartError, type StartOutcome } from '../../lib/call/start-error';
 import {
@@ -53,6 +54,8 @@ class FakeCall implements VoiceCall<{ id: string }> {
   pending: Deferred<StartOutcome<{ id: string }>> | null = null;
   /** The signal the current start gave its web-call request. */
   signal: AbortSignal | null = null;
+  /** What the start's request resolved with: the call the gate admitted. */
+  admitted: { id: string } | null = null;
   private controller: AbortController | null = null;
 
   on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void {
@@ -67,10 +70,7 @@ class FakeCall implements VoiceCall<{ id: string }> {
     this.state = state;
     this.emit('state-change', { state, previous });
   }
-  startWith(
-    request: (signal: AbortSignal) => Promise<{ id: string }>,
-    options: { microphone?: boolean } = {},
-  ) {
+  startWith(request: WebCallRequest<{ id: string }>, options: { microphone?: boolean } = {}) {
     this.starts.push('start');
     this.microphones.push(options.microphone !== false);
     this.pending = deferred();
@@ -78,7 +78,14 @@ class FakeCall implements VoiceCall<{ id: string }> {
     this.signal = this.controller.signal;
     this.setStateQuietly('starting');
     // Like the call object: the request runs once, inside the start.
-    request(this.controller.signal).catch(() => undefined);
+    const line = { waiting: (place: LinePlace) => this.emit('line-update', place) };
+    request(this.controller.signal, line)
+      .then((webCall) => {
+        this.admitted = webCall;
+        // Like the call object: out of the line, the start goes on to the room.
+        this.emit('line-update', null);
+      })
+      .catch(() => undefined);
     return this.pending.promise;
   }
   /** The call object changes state synchronously inside start(). */
@@ -144,15 +151,27 @@ class FakeCall implements VoiceCall<{ id: string }> {
 
 let call: FakeCall;
 
-/** Every request the page sent, answered as the provider answers POST /call/web. */
+const ADMITTED = {
+  status: 'admitted',
+  call: { id: 'call-1', webCallUrl: 'https://pepa.daily.co/r', maxDurationSeconds: 180 },
+  waitedSeconds: 0,
+};
+const waiting = (position: number, estimatedWaitSeconds: number) => ({
+  status: 'waiting',
+  ticket: { id: 'ticket-0123456789abcdef', position, estimatedWaitSeconds, checkInBySeconds: 12 },
+  retryAfterSeconds: 2,
+});
+const jsonAnswer = (body: unknown, status: number) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** Every request the page sent, answered as the gate answers them (admitted at once). */
 let sent: Request[] = [];
+/** What the gate answers next, in order; admitted at once when empty. */
+let answers: Response[] = [];
 const providerFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
   const request = new Request(input, init);
   sent.push(request);
-  return new Response(JSON.stringify({ id: 'call-1', webCallUrl: 'https://pepa.daily.co/r' }), {
-    status: 201,
-    headers: { 'content-type': 'application/json' },
-  });
+  return answers.shift() ?? jsonAnswer(ADMITTED, 201);
 };
 
 function renderChat(props: { pressedAt?: number } = {}) {
@@ -174,6 +193,7 @@ beforeEach(() => {
   vi.useFakeTimers();
   call = new FakeCall();
   sent = [];
+  answers = [];
   vi.stubGlobal('fetch', vi.fn(providerFetch));
 });
 
@@ -188,25 +208,65 @@ afterEach(() => {
 });
 
 describe('VoiceChat', () => {
-  it('creates the web call with one POST /call/web through the generated mutation, and aborts it when stopped', async () => {
+  it('asks the court gate for the call with one POST /api/calls through its generated mutation, with no key, and aborts it when stopped', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     await flush();
     expect(sent.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
-      'POST /call/web',
+      'POST /api/calls',
     ]);
     const [request] = sent;
-    expect(request?.headers.get('authorization')).toBe('Bearer demo-public-key');
-    expect(await request?.clone().json()).toEqual({
-      assistantId: 'demo-pepa-assistant',
-      roomDeleteOnUserLeaveEnabled: false,
-    });
+    expect(request?.headers.get('authorization')).toBeNull();
+    // The demo's bot check is Cloudflare's documented dummy token; the gate holds the assistant.
+    expect(await request?.clone().json()).toEqual({ botCheckToken: 'XXXX.DUMMY.TOKEN.XXXX' });
+    expect(call.admitted).toEqual(ADMITTED.call);
     expect(call.signal?.aborted).toBe(false);
 
     act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
     await user.click(mainButton('End Call'));
     expect(call.signal?.aborted).toBe(true);
     expect(sent).toHaveLength(1);
+  });
+
+  it('shows the line while Pepa is with other guests, checks in as asked, and joins once admitted', async () => {
+    answers = [jsonAnswer(waiting(12, 40), 202), jsonAnswer(waiting(2, 10), 200)];
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    await flush();
+    expect(status()).toHaveTextContent('Pepa is with other guests.');
+    expect(screen.getByText("You're 12th in line — about 40 s.")).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Leave the line' })).toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    expect(screen.getByText("You're 2nd in line — about 10 s.")).toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    expect(sent.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+      'POST /api/calls',
+      'POST /api/tickets/ticket-0123456789abcdef',
+      'POST /api/tickets/ticket-0123456789abcdef',
+    ]);
+    expect(call.admitted).toEqual(ADMITTED.call);
+    expect(status()).toHaveTextContent('Connecting to Pepa...');
+    call.connect();
+    expect(status()).toHaveTextContent('Listening...');
+  });
+
+  it('gives the place up when the visitor leaves the line', async () => {
+    answers = [jsonAnswer(waiting(5, 30), 202)];
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    await flush();
+    act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+    await user.click(screen.getByRole('button', { name: 'Leave the line' }));
+    await flush();
+    expect(call.signal?.aborted).toBe(true);
+    expect(sent.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+      'POST /api/calls',
+      'DELETE /api/tickets/ticket-0123456789abcdef',
+    ]);
   });
 
   it('shows each status, hint and toast of a whole call in order', async () => {
@@ -492,7 +552,8 @@ describe('VoiceChat', () => {
     call.connect();
     const field = screen.getByRole('textbox', { name: TYPE_LABEL });
     const send = screen.getByRole('button', { name: SEND_LABEL });
-    expect(send).toBeDisabled();
+    // Nothing to send yet: Send rests, but keeps its place in the keyboard order.
+    expect(send).toHaveAttribute('aria-disabled', 'true');
     await user.type(field, '  Should I buy? {Enter}');
     expect(call.sentMessages).toEqual([
       {
@@ -579,6 +640,28 @@ describe('VoiceChat', () => {
     expect(screen.getByText(TYPING_INDICATOR)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Mute' })).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: TYPE_LABEL })).toBeInTheDocument();
+  });
+
+  it('in a typing-only call, does not ask the visitor to speak', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({ type: 'microphone-permission-denied', message: 'Permission denied' });
+    await user.click(await screen.findByRole('button', { name: TYPE_INSTEAD }));
+    call.connect();
+    expect(status()).toHaveTextContent('Listening...');
+    expect(screen.getByText(TYPING_INDICATOR)).toBeInTheDocument();
+    expect(screen.queryByText('Speak naturally, Pepa is all ears')).not.toBeInTheDocument();
+  });
+
+  it('with no microphone at all, says so without blaming permissions, and offers typing', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.failStart({ type: 'microphone-missing', message: 'Requested device not found' });
+    expect(await screen.findByText(FAILURE_REASONS.noMicrophone)).toBeInTheDocument();
+    expect(screen.queryByText(TOASTS.startFailed.description)).not.toBeInTheDocument();
+    expect(screen.queryByText(/microphone is blocked/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: TYPE_INSTEAD }));
+    expect(call.microphones).toEqual([true, false]);
   });
 
   it('does not offer typing instead for a failure the microphone cannot cause', async () => {

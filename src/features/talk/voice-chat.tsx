@@ -1,15 +1,25 @@
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
-import { callControllerCreateWebCallMutation } from '../../api/vapi';
+import { createCallMutation } from '../../api/court';
 import { siteConfig } from '../../config/site';
 import type { StartOutcome } from '../../lib/call/start-error';
-import { createPepaCall, loadRoomFactory, pepaWebCallBody } from './voice-runtime';
+import {
+  createPepaCall,
+  loadRoomFactory,
+  pageWebCallRequest,
+  prefetchBotCheck,
+} from './voice-runtime';
 import { CallExtras } from './call-extras';
+import { useCourtExtras } from './court-extras';
+import { useCaptionGuard } from './use-caption-guard';
 import { DOUBLE_TAP_MS, TalkView } from './talk-view';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from './use-voice-call';
 import { useWakeLock } from './use-wake-lock';
+import { switchMicrophone, switchSpeaker } from './device-switch';
+import { useFocusRescue } from './focus-rescue';
+import { TYPE_FIELD_ATTRIBUTE } from './type-to-pepa';
 import { StartFailureNotice } from './start-failure-notice';
 import { cooldownMs, describeStartFailure } from './start-failure';
 import { phaseOf } from './voice-state';
@@ -17,9 +27,10 @@ import { phaseOf } from './voice-state';
 /** Warms what a call needs next (the room runtime), so pressing the button goes straight out. */
 export function prefetchCallRuntime(): void {
   loadRoomFactory().catch(() => undefined);
+  prefetchBotCheck();
 }
 
-/** React Query's key for the page's one mutation, `POST /call/web`. */
+/** React Query's key for the page's one mutation, `POST /api/calls` (the court gate). */
 export const WEB_CALL_MUTATION_KEY = ['web-call'] as const;
 
 /** The spec's toasts, word for word. */
@@ -123,15 +134,26 @@ function VoiceChatPanel({
   }) {
   const controlsRef = useRef<HTMLDivElement>(null);
   const placeToasts = () => onPlaceToasts(controlsRef.current);
+  const guard = useCaptionGuard();
   const { call, state, setMuted, sendText, setTypingNext } = useVoiceCall(
     createCall,
     notificationsFor(placeToasts),
     {
       // Starting at once: show it from the first frame rather than flash 'Ready to chat'.
       starting: pressedAt !== undefined,
+      screenMessage: guard.screenMessage,
     },
   );
   const phase = phaseOf(state);
+  const court = useCourtExtras({
+    call,
+    state,
+    phase,
+    setMuted,
+    sendText,
+    guard,
+    panelRef: controlsRef,
+  });
   const lastPress = useRef(pressedAt ?? Number.NEGATIVE_INFINITY);
   const primaryRef = useRef<HTMLButtonElement>(null);
   const failuresInARow = useRef(0);
@@ -139,16 +161,25 @@ function VoiceChatPanel({
   const [cooldownUntil, setCooldownUntil] = useState<number | null>(null);
   const endCooldown = useCallback(() => setCooldownUntil(null), []);
 
-  // The web-call mutation as the generated client describes it: React Query sends POST /call/web
-  // (once per start; the call object's signal aborts it when the visitor stops), the section
-  // awaits it, and the call object joins the Call it returns. One call at a time: the call object
-  // refuses a second start, and the button ends a call instead of starting another.
-  const { mutateAsync: createWebCall } = useMutation({
-    ...callControllerCreateWebCallMutation(),
+  // The call's mutation as the gate's generated client describes it: React Query sends
+  // POST /api/calls (once per start; the call object's signal aborts it when the visitor stops),
+  // the section awaits it and walks the line it may be given, and the call object joins the call
+  // the gate admits. One call at a time: the call object refuses a second start, and the button
+  // ends a call (or leaves the line) instead of starting another.
+  const { mutateAsync: askCourt } = useMutation({
+    ...createCallMutation(),
     mutationKey: WEB_CALL_MUTATION_KEY,
   });
+  const request = useMemo(
+    () =>
+      pageWebCallRequest((botCheckToken, signal) => askCourt({ body: { botCheckToken }, signal })),
+    [askCourt],
+  );
   const onOutcome = (outcome: StartOutcome<unknown>) => {
-    if (outcome.status === 'started') failuresInARow.current = 0;
+    if (outcome.status === 'started') {
+      failuresInARow.current = 0;
+      court.onStarted(outcome.call);
+    }
     if (outcome.status !== 'failed') return;
     const view = describeStartFailure(outcome.error.cause);
     failuresInARow.current += 1;
@@ -165,12 +196,10 @@ function VoiceChatPanel({
     (typing = false) => {
       setTypingNext(typing);
       void call
-        .startWith((signal) => createWebCall({ body: pepaWebCallBody(), signal }), {
-          microphone: !typing,
-        })
+        .startWith(request, { microphone: !typing })
         .then((outcome) => outcomeHandler.current(outcome));
     },
-    [call, createWebCall, setTypingNext],
+    [call, request, setTypingNext],
   );
 
   const endCall = useCallback(() => void call.end(), [call]);
@@ -200,7 +229,11 @@ function VoiceChatPanel({
   useEffect(() => {
     if (!inCall) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.defaultPrevented) endCall();
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      // A field's or a picker's Escape is theirs: ending the call stays one deliberate action.
+      if (event.target instanceof Element && event.target.closest('input, select, textarea'))
+        return;
+      endCall();
     };
     document.addEventListener('keydown', onKey);
     window.addEventListener('pagehide', endCall);
@@ -210,18 +243,29 @@ function VoiceChatPanel({
     };
   }, [inCall, endCall]);
   useWakeLock(inCall && phase !== 'ending');
+  // Focus that the call takes away (a control it removes) lands in the field, else on the button.
+  useFocusRescue(
+    controlsRef,
+    () =>
+      controlsRef.current?.querySelector<HTMLElement>(`[${TYPE_FIELD_ATTRIBUTE}]`) ??
+      primaryRef.current,
+  );
 
   return (
     <TalkView
       phase={phase}
+      line={state.line}
       onPrimary={onPrimary}
       volume={state.volume}
       demo={siteConfig.voice.mode === 'demo'}
       recording={siteConfig.voice.recording}
       primaryRef={primaryRef}
       controlsRef={controlsRef}
-      muted={inCall && state.muted}
+      muted={inCall && state.muted && court.showMuted}
+      typing={inCall && state.typing}
       resting={!inCall && cooldownUntil !== null}
+      turn={court.turn}
+      cue={inCall ? court.cue : undefined}
     >
       {!inCall && state.failure && (
         <StartFailureNotice
@@ -236,20 +280,26 @@ function VoiceChatPanel({
         limitSeconds={siteConfig.voice.maxCallSeconds}
         onToggleMute={() => setMuted(!state.muted)}
         onResumeAudio={() => void call.resumeAudio()}
-        onSendText={sendText}
-        onMicrophone={(deviceId) =>
-          void call.setInputDevicesAsync({ audioDeviceId: deviceId }).catch(() => undefined)
-        }
-        onSpeaker={(deviceId) =>
-          void call.setOutputDeviceAsync({ outputDeviceId: deviceId }).catch(() => undefined)
-        }
+        onSendText={court.onSendText}
+        onMicrophone={async (deviceId) => {
+          const result = await switchMicrophone(call, deviceId);
+          // Hold to talk: the microphone goes back to what the mode says after a switch.
+          court.reapplyMicrophone();
+          return result;
+        }}
+        onSpeaker={(deviceId) => switchSpeaker(call, deviceId)}
         microphoneTrouble={
           !inCall &&
           cooldownUntil === null &&
           state.failure !== null &&
-          describeStartFailure(state.failure).microphoneToast
+          (describeStartFailure(state.failure).microphoneToast ||
+            state.failure.type === 'microphone-missing')
         }
         onTypeInstead={() => start(true)}
+        holdButton={court.holdButton}
+        modeSwitch={court.modeSwitch}
+        afterCaptions={court.afterCaptions}
+        afterCall={court.afterCall}
       />
     </TalkView>
   );

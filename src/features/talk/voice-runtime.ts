@@ -4,11 +4,14 @@
  * offline room simulator. The web call itself is created by the section's mutation (the
  * generated client, configured in src/api), and handed to the call object to join.
  */
-import type { Call } from '../../api/vapi';
+import { demoToken, loadTurnstile, turnstileToken } from '../../api/bot-check';
+import { enterCourt, gateDoor, type CourtCall, type CourtDoor } from '../../api/court';
 import { siteConfig } from '../../config/site';
+import type { WebCallRequest } from '../../lib/call/call-options';
 import type { DailyCallFactory } from '../../lib/call/daily-types';
 import { PepaCall, type ResourceCounts } from '../../lib/call/pepa-call';
 import { lazyOnce } from '../../lib/lazy-once';
+import { reloadToResume } from './chunk-recovery';
 
 /**
  * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
@@ -32,23 +35,38 @@ export function simulatorOptionsFrom<TFault>(
  */
 const DEMO = import.meta.env.VITE_PEPA_DEMO === 'true' && siteConfig.voice.mode === 'demo';
 
+/** Tells the demo's stand-in provider (the mock API's origin) that a simulated room was left. */
+function tellStandInRoomLeft(roomUrl: string): void {
+  void fetch(`${siteConfig.voice.apiUrl}/__demo/rooms/left`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ roomUrl }),
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
 /** One room factory for the page: the simulator's rooms share its (simulated) network. */
-export const loadRoomFactory = lazyOnce<DailyCallFactory>(() =>
-  DEMO
-    ? Promise.all([
-        import('../../lib/call/simulator/room-simulator'),
-        import('../../lib/call/simulator/simulator-faults'),
-        import('../../../assistant/pepa'),
-      ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }, { PEPA_DEMO_PERSONA }]) =>
-        // The demo's Pepa is the repository's Pepa: her first message and her refusals.
-        createSimulatorFactory({
-          ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
-          persona: PEPA_DEMO_PERSONA,
-        }),
-      )
-    : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>
-        createDailyCallFactory(),
-      ),
+export const loadRoomFactory = lazyOnce<DailyCallFactory>(
+  () =>
+    DEMO
+      ? Promise.all([
+          import('../../lib/call/simulator/room-simulator'),
+          import('../../lib/call/simulator/simulator-faults'),
+          import('../../../assistant/pepa'),
+        ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }, { PEPA_DEMO_PERSONA }]) =>
+          // The demo's Pepa is the repository's Pepa: her first message and her refusals.
+          createSimulatorFactory({
+            ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
+            persona: PEPA_DEMO_PERSONA,
+            // The provider hears the visitor leave; the demo's stand-in provider then tells the
+            // gate the call ended, as the provider's server messages would.
+            onRoomLeft: tellStandInRoomLeft,
+          }),
+        )
+      : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>
+          createDailyCallFactory(),
+        ),
+  { retry: reloadToResume },
 );
 
 const createDailyCall: DailyCallFactory = (options) =>
@@ -61,14 +79,37 @@ declare global {
   }
 }
 
+/** The calls the page joins: the gate's, or on a static-only host the provider's own. */
+export type PageCall = CourtCall;
+
 /** The page's call object: it joins the web calls the section creates, through Daily's rooms. */
-export function createPepaCall(): PepaCall<Call> {
-  const call = new PepaCall<Call>({ createDailyCall, roomHosts: siteConfig.voice.roomHosts });
+export function createPepaCall(): PepaCall<PageCall> {
+  const call = new PepaCall<PageCall>({ createDailyCall, roomHosts: siteConfig.voice.roomHosts });
   if (DEMO) window.__pepaCallResources = () => call.getResourceCounts();
   return call;
 }
 
-/** The body of the page's web call: Pepa, in a room that outlives a dropped visitor. */
-export function pepaWebCallBody() {
-  return { assistantId: siteConfig.voice.assistantId, roomDeleteOnUserLeaveEnabled: false };
+/** The bot check: the demo's offline stand-in, or Turnstile with the site's key. */
+const botCheck: CourtDoor['botCheck'] = DEMO
+  ? demoToken
+  : (signal) => turnstileToken(siteConfig.voice.botCheckSiteKey, signal);
+
+/** Warms the bot check with the voice chunk, so pressing Start does not wait for its script. */
+export function prefetchBotCheck(): void {
+  if (DEMO || siteConfig.voice.route !== 'gate') return;
+  loadTurnstile().catch(() => undefined);
+}
+
+/**
+ * How the page asks for a call: through the court gate, whose line it walks (`ask` is the
+ * section's mutation, `POST /api/calls`); or, on a static-only host with the public key in the
+ * page, straight from the provider.
+ */
+export function pageWebCallRequest(ask: CourtDoor['ask']): WebCallRequest<PageCall> {
+  if (siteConfig.voice.route === 'direct') {
+    return (signal) =>
+      import('./direct-web-call').then(({ createDirectWebCall }) => createDirectWebCall(signal));
+  }
+  const door = gateDoor(ask, botCheck);
+  return (signal, line) => enterCourt(door, signal, line);
 }

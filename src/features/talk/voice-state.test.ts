@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   CAPTION_MAX_CHARS,
-  TRANSCRIPT_MAX_LINES,
   captionText,
   initialVoiceState,
+  transcriptAfterCall,
   transcriptText,
   phaseOf,
   voiceReducer,
   type VoiceAction,
 } from './voice-state';
 
-function run(actions: VoiceAction[]) {
-  return actions.reduce(voiceReducer, initialVoiceState);
+function run(actions: VoiceAction[], from = initialVoiceState) {
+  return actions.reduce(voiceReducer, from);
 }
 
 describe('phaseOf', () => {
@@ -102,14 +102,68 @@ describe('voiceReducer', () => {
     expect(next.typing).toBe(true);
   });
 
-  it('keeps at most the last TRANSCRIPT_MAX_LINES lines of a very long call', () => {
-    const lines = Array.from({ length: TRANSCRIPT_MAX_LINES + 3 }, (_, index): VoiceAction => ({
+  it('keeps every line of a very long call, its first (the greeting) included', () => {
+    const greeting: VoiceAction = {
+      type: 'message',
+      message: {
+        type: 'transcript',
+        role: 'assistant',
+        transcriptType: 'final',
+        transcript: 'Ribbit! Welcome to my court.',
+      },
+    };
+    const lines = Array.from({ length: 800 }, (_, index): VoiceAction => ({
       type: 'typed',
       text: `line ${index}`,
     }));
-    const state = run(lines);
-    expect(state.transcript).toHaveLength(TRANSCRIPT_MAX_LINES);
-    expect(state.transcript[0]?.text).toBe('line 3');
+    const state = run([greeting, ...lines]);
+    expect(state.transcript).toHaveLength(801);
+    expect(state.transcript[0]?.text).toBe('Ribbit! Welcome to my court.');
+    const text = transcriptText(state.transcript).split('\n');
+    expect(text).toHaveLength(801);
+    expect(text[0]).toBe('Pepa: Ribbit! Welcome to my court.');
+    expect(text.at(-1)).toBe('You: line 799');
+  });
+
+  it("keeps the last call's transcript through a start that is refused, until a call really starts", () => {
+    const said: VoiceAction = {
+      type: 'message',
+      message: { type: 'transcript', role: 'user', transcriptType: 'final', transcript: 'hi' },
+    };
+    const ended = run([
+      { type: 'state-change', state: 'starting' },
+      { type: 'call-start', at: 1 },
+      said,
+      { type: 'call-end' },
+      { type: 'state-change', state: 'idle' },
+    ]);
+    // Pressed again: the provider refuses (429), and the start ends without a call.
+    const refused = [
+      { type: 'state-change', state: 'starting' },
+      {
+        type: 'start-failed',
+        error: { type: 'web-call-creation-error', kind: 'http', status: 429, message: 'busy' },
+      },
+      { type: 'state-change', state: 'ending' },
+      { type: 'state-change', state: 'idle' },
+    ] satisfies VoiceAction[];
+    const afterRefusal = refused.reduce(voiceReducer, ended);
+    expect(transcriptAfterCall(afterRefusal).map((line) => line.text)).toEqual(['hi']);
+    // Refused twice: still kept.
+    const twice = refused.reduce(voiceReducer, afterRefusal);
+    expect(transcriptAfterCall(twice).map((line) => line.text)).toEqual(['hi']);
+    // A call that really starts begins a transcript of its own.
+    const started = run(
+      [
+        { type: 'state-change', state: 'starting' },
+        { type: 'state-change', state: 'started' },
+        { type: 'call-start', at: 2 },
+        { type: 'call-end' },
+        { type: 'state-change', state: 'idle' },
+      ],
+      twice,
+    );
+    expect(transcriptAfterCall(started)).toEqual([]);
   });
 
   it('follows the connection quality the room reports', () => {

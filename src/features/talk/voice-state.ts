@@ -1,13 +1,11 @@
 import type {
   CallError,
   CallState,
+  LinePlace,
   NetworkQuality,
   ServerMessage,
 } from '../../lib/call/call-events';
 import type { TalkPhase } from './talk-view';
-
-/** The most lines one call's transcript keeps (the earliest go first). */
-export const TRANSCRIPT_MAX_LINES = 500;
 
 /** During a call, a caption longer than this shows only its last characters, after an ellipsis. */
 export const CAPTION_MAX_CHARS = 300;
@@ -35,8 +33,13 @@ export interface VoiceState {
   /** Assistant loudness 0..1. */
   volume: number;
   muted: boolean;
-  /** The call's finished lines, kept after it ends until the next call starts. */
+  /** The call's finished lines, all of them, kept after it ends until the next call starts. */
   transcript: TranscriptLine[];
+  /**
+   * The last call's lines while a new start is under way: a start that is refused or fails
+   * must not erase them; they go once the new call has really started.
+   */
+  keptTranscript: TranscriptLine[];
   /** What each side is saying right now, as the transcriber hears it so far. */
   partials: Record<Speaker, string | null>;
   /** The call joined without the microphone: the visitor types. */
@@ -51,6 +54,8 @@ export interface VoiceState {
   audioBlocked: boolean;
   /** Why the last start failed, until the next start. */
   failure: CallError | null;
+  /** The start's place in line while Pepa is with other guests. */
+  line: LinePlace | null;
   nextCaptionId: number;
 }
 
@@ -61,6 +66,7 @@ export const initialVoiceState: VoiceState = {
   volume: 0,
   muted: false,
   transcript: [],
+  keptTranscript: [],
   partials: { user: null, assistant: null },
   typing: false,
   networkQuality: 'unknown',
@@ -68,6 +74,7 @@ export const initialVoiceState: VoiceState = {
   lastHeardAt: null,
   audioBlocked: false,
   failure: null,
+  line: null,
   nextCaptionId: 0,
 };
 
@@ -85,7 +92,8 @@ export type VoiceAction =
   | { type: 'muted'; muted: boolean }
   | { type: 'audio-blocked' }
   | { type: 'audio-resumed' }
-  | { type: 'start-failed'; error: CallError };
+  | { type: 'start-failed'; error: CallError }
+  | { type: 'line'; place: LinePlace | null };
 
 /** The end of a long transcript: the part the visitor is hearing now. */
 export function captionText(transcript: string): string {
@@ -109,11 +117,14 @@ function readTranscript(
 function appendLine(state: VoiceState, line: Omit<TranscriptLine, 'id'>): VoiceState {
   return {
     ...state,
-    transcript: [...state.transcript, { id: state.nextCaptionId, ...line }].slice(
-      -TRANSCRIPT_MAX_LINES,
-    ),
+    transcript: [...state.transcript, { id: state.nextCaptionId, ...line }],
     nextCaptionId: state.nextCaptionId + 1,
   };
+}
+
+/** The finished lines to show after a call: this call's, else those a failed start kept. */
+export function transcriptAfterCall(state: VoiceState): TranscriptLine[] {
+  return state.transcript.length > 0 ? state.transcript : state.keptTranscript;
 }
 
 /** The transcript as plain text, one line per turn, for copying or saving. */
@@ -132,6 +143,7 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
           ...initialVoiceState,
           callState: 'starting',
           typing: action.typing ?? false,
+          keptTranscript: state.transcript.length > 0 ? state.transcript : state.keptTranscript,
           nextCaptionId: state.nextCaptionId,
         };
       }
@@ -139,6 +151,7 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
         return {
           ...state,
           callState: 'idle',
+          line: null,
           connected: false,
           speaking: false,
           volume: 0,
@@ -149,9 +162,17 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
           networkQuality: 'unknown',
         };
       }
-      return { ...state, callState: action.state };
+      return { ...state, callState: action.state, line: null };
+    case 'line':
+      return state.callState === 'starting' ? { ...state, line: action.place } : state;
     case 'call-start':
-      return { ...state, connected: true, connectedAt: action.at, lastHeardAt: action.at };
+      return {
+        ...state,
+        connected: true,
+        connectedAt: action.at,
+        lastHeardAt: action.at,
+        keptTranscript: [],
+      };
     case 'call-end':
       return { ...state, connected: false, speaking: false, volume: 0, connectedAt: null };
     case 'speech-start':
@@ -190,13 +211,13 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
 
 /** The phase the section shows, derived from the call state and the spec's two flags. */
 export function phaseOf(
-  state: Pick<VoiceState, 'callState' | 'connected' | 'speaking'>,
+  state: Pick<VoiceState, 'callState' | 'connected' | 'speaking'> & { line?: LinePlace | null },
 ): TalkPhase {
   switch (state.callState) {
     case 'idle':
       return 'idle';
     case 'starting':
-      return 'connecting';
+      return state.line ? 'waiting' : 'connecting';
     case 'ending':
       return 'ending';
     case 'reconnecting':

@@ -13,6 +13,8 @@ export type CallState = 'idle' | 'starting' | 'started' | 'reconnecting' | 'endi
 export type StartStage =
   | 'validation'
   | 'web-call-creation'
+  /** The web call's request is waiting its turn in a line (the site's gate). */
+  | 'queued'
   | 'call-object-creation'
   | 'mobile-wait'
   | 'join'
@@ -58,13 +60,20 @@ interface ErrorBase {
 export type CallError =
   | (ErrorBase & { type: 'validation-error' })
   | (ErrorBase & {
-      /** POST /call/web failed: `http` carries the status, `network` means no response. */
+      /**
+       * POST /call/web failed: `http` carries the status, `network` means no response,
+       * `malformed` an answer that is not a Call with a room.
+       */
       type: 'web-call-creation-error';
-      kind: 'http' | 'network' | 'unknown';
+      kind: 'http' | 'network' | 'malformed' | 'unknown';
       status?: number;
       body?: unknown;
       /** How long the provider asked to wait before trying again (its `Retry-After`). */
       retryAfterMs?: number;
+      /** The site's gate says why it refused, in its own words (its problem `code`). */
+      code?: string;
+      /** With the gate's `court-closed`: when it opens again (ISO 8601). */
+      reopensAt?: string;
     })
   | (ErrorBase & {
       /** The provider's answer named a room the page does not join (wrong scheme or host). */
@@ -77,6 +86,10 @@ export type CallError =
       /** The browser or the visitor refused the microphone: show how to re-enable it. */
       type: 'microphone-permission-denied';
       blockedBy?: 'user' | 'browser';
+    })
+  | (ErrorBase & {
+      /** The machine has no microphone to open (none connected, or none the browser can use). */
+      type: 'microphone-missing';
     })
   | (ErrorBase & { type: 'video-recording-setup-error' })
   | (ErrorBase & { type: 'audio-observer-setup-error' })
@@ -174,7 +187,15 @@ export interface NetworkConnection {
 }
 
 /** The one event map of the call object: one payload object, or nothing, per event. */
+/** A place in the line for a call: 1 is next. */
+export interface LinePlace {
+  position: number;
+  estimatedWaitSeconds: number;
+}
+
 export type CallEvents = {
+  /** The start is waiting in line, sent each time the place changes; null once it is admitted. */
+  'line-update': LinePlace | null;
   'state-change': { state: CallState; previous: CallState };
   /** The assistant is ready (`listening` arrived): the visitor is connected. */
   'call-start': undefined;
@@ -226,6 +247,7 @@ export const CALL_EVENT_NAMES = [
   'network-connection',
   'daily-participant-updated',
   'audio-playback-resumed',
+  'line-update',
 ] as const satisfies readonly CallEventName[];
 
 type MissingEventNames = Exclude<CallEventName, (typeof CALL_EVENT_NAMES)[number]>;

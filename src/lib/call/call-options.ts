@@ -2,7 +2,7 @@
 import type { CallControllerCreateWebCallData } from '../../../generated/types.gen';
 import type { DailyCallFactory, DailyLikeAdvancedConfig } from './daily-types';
 import type { CallObjectOverrides } from './sanitise-config';
-import type { StartStage } from './call-events';
+import type { LinePlace, StartStage } from './call-events';
 
 export const VALIDATION_MESSAGE = 'Assistant or Squad or Workflow must be provided';
 export const BUSY_MESSAGE = 'A call is already in progress';
@@ -49,8 +49,17 @@ export interface WebCall {
   assistant?: { voice?: { provider?: string | null } | null } | null;
 }
 
-/** Creates the web call; `signal` aborts the request when the start is stopped. */
-export type WebCallRequest<TCall> = (signal: AbortSignal) => Promise<TCall>;
+/** What a web call's request tells the call object while it waits its turn. */
+export interface LineReporter {
+  /** The request is in line at this place (again, each time it changes). */
+  waiting(place: LinePlace): void;
+}
+
+/**
+ * Creates the web call; `signal` aborts the request when the start is stopped. A request that
+ * waits in a line reports its place through `line`: the start's timeout does not run meanwhile.
+ */
+export type WebCallRequest<TCall> = (signal: AbortSignal, line: LineReporter) => Promise<TCall>;
 
 export interface CallLogger {
   warn(message: string, ...details: unknown[]): void;

@@ -1,10 +1,12 @@
-import type { AssistantAudio } from './assistant-audio';
+import { AssistantAudio } from './assistant-audio';
+import type { CallEventName, CallEvents, StartStage } from './call-events';
+import type { CallLogger } from './call-options';
 import type { WebCall } from './call-options';
 import type { DailySession } from './daily-session';
 import { AssistantRecogniser } from './protocol';
-import type { SpeechDetector } from './speech-detector';
+import { SpeechDetector } from './speech-detector';
 import type { StartOutcome } from './start-error';
-import type { StartPipeline } from './start-pipeline';
+import { StartPipeline, type StartReporter } from './start-pipeline';
 import { CallTimers } from './timers';
 
 /** A promise settled once, by whoever comes first. */
@@ -50,6 +52,8 @@ export class CallSession<TCall extends WebCall> {
   muted = false;
   /** The visitor joined with the microphone (false: typing only). */
   microphone = true;
+  /** The microphone the visitor chose and the room confirmed, reopened by a rejoin. */
+  inputDeviceId: string | null = null;
   /** The one teardown, once begun. */
   teardown: Promise<void> | null = null;
 
@@ -65,4 +69,35 @@ export class CallSession<TCall extends WebCall> {
     this.speech = parts.speech;
     this.pipeline = parts.pipeline;
   }
+}
+
+/** A new start's session: its audio, its speech detection and its stages, reporting to the call. */
+export function openSession<TCall extends WebCall>(
+  firstStage: StartStage,
+  call: {
+    logger: CallLogger;
+    emit<K extends CallEventName>(type: K, payload: CallEvents[K]): void;
+    stage: StartReporter['stage'];
+    progress: StartReporter['progress'];
+  },
+): CallSession<TCall> {
+  return new CallSession<TCall>((self) => ({
+    audio: new AssistantAudio(call.logger),
+    speech: new SpeechDetector(self.timers, {
+      volume: (volume) => call.emit('volume-level', { volume }),
+      speechStart: () => call.emit('speech-start', undefined),
+      speechEnd: () => call.emit('speech-end', undefined),
+    }),
+    pipeline: new StartPipeline(
+      self.controller.signal,
+      self.timers,
+      {
+        stage: call.stage,
+        progress: call.progress,
+        optionalFailed: (error) => call.emit('error', error),
+      },
+      firstStage,
+      Date.now(),
+    ),
+  }));
 }

@@ -96,12 +96,12 @@ describe('a typed start (startWith)', () => {
     await expect(first).resolves.toEqual({ status: 'stopped' });
   });
 
-  it('a Call with no room fails as a refused room, not as the microphone', async () => {
+  it('a Call with no room fails as a malformed answer, not as the microphone', async () => {
     const h = createHarness();
     const outcome = await h.call.startWith(async () => ({ id: 'call-9' }));
     expect(outcome.status === 'failed' && outcome.error.cause).toMatchObject({
-      type: 'room-url-refused',
-      reason: 'missing',
+      type: 'web-call-creation-error',
+      kind: 'malformed',
     });
     await flush();
   });
@@ -111,5 +111,77 @@ describe('a typed start (startWith)', () => {
     const call = new PepaCall({ createDailyCall: factory, logger: { warn() {}, error() {} } });
     await expect(call.start('assistant-1')).rejects.toThrow(NO_WEB_CALL_CREATOR_MESSAGE);
     expect(call.state).toBe('idle');
+  });
+});
+
+describe('a start that waits in line', () => {
+  it('reports each place, holds the start timeout while waiting, and joins once admitted', async () => {
+    const h = createHarness({ startTimeoutMs: 5000 });
+    const admitted = deferred<typeof WEB_CALL>();
+    const outcome = h.call.startWith(async (_signal, line) => {
+      line.waiting({ position: 3, estimatedWaitSeconds: 40 });
+      line.waiting({ position: 2, estimatedWaitSeconds: 25 });
+      return admitted.promise;
+    });
+    await flush();
+    expect(h.call.status).toEqual({ kind: 'starting', stage: 'queued' });
+    expect(h.instances).toHaveLength(0);
+    // Far longer than the start timeout: waiting one's turn is not the service being slow.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(h.call.status).toEqual({ kind: 'starting', stage: 'queued' });
+    expect(h.payloads.filter(([name]) => name === 'line-update').map(([, place]) => place)).toEqual(
+      [
+        { position: 3, estimatedWaitSeconds: 40 },
+        { position: 2, estimatedWaitSeconds: 25 },
+      ],
+    );
+    admitted.resolve(WEB_CALL);
+    await expect(h.connect(() => outcome)).resolves.toEqual({ status: 'started', call: WEB_CALL });
+    // Out of the line: the place is cleared once, as the start goes on to the room.
+    expect(h.payloads.filter(([name]) => name === 'line-update').at(-1)).toEqual([
+      'line-update',
+      null,
+    ]);
+    await h.call.stop();
+  });
+
+  it('runs the start timeout again once admitted', async () => {
+    const h = createHarness({ startTimeoutMs: 5000 });
+    const admitted = deferred<typeof WEB_CALL>();
+    const outcome = h.call.startWith(async (_signal, line) => {
+      line.waiting({ position: 1, estimatedWaitSeconds: 5 });
+      return admitted.promise;
+    });
+    await vi.advanceTimersByTimeAsync(30_000);
+    admitted.resolve(WEB_CALL);
+    await flush();
+    expect(h.call.state).toBe('starting');
+    expect(h.call.status).not.toEqual({ kind: 'starting', stage: 'queued' });
+    // Nobody in the room says listening: the timeout runs from the admission.
+    await vi.advanceTimersByTimeAsync(5000);
+    const result = await outcome;
+    expect(result.status).toBe('failed');
+    if (result.status === 'failed') expect(result.error.cause.type).toBe('start-timeout');
+  });
+
+  it('aborts the waiting request when the visitor stops, and reports no place after', async () => {
+    const h = createHarness();
+    let signal: AbortSignal | null = null;
+    let report: ((position: number) => void) | null = null;
+    const outcome = h.call.startWith(
+      (requestSignal, line) =>
+        new Promise<typeof WEB_CALL>(() => {
+          signal = requestSignal;
+          report = (position) => line.waiting({ position, estimatedWaitSeconds: 10 });
+          report(4);
+        }),
+    );
+    await flush();
+    await h.call.stop();
+    await expect(outcome).resolves.toEqual({ status: 'stopped' });
+    expect(signal!.aborted).toBe(true);
+    h.clearEvents();
+    report!(3);
+    expect(h.events).toEqual([]);
   });
 });

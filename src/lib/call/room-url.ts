@@ -50,11 +50,11 @@ export function checkRoomUrl(
  * The room URL of a web call: `webCallUrl`, else the transport's `callUrl` (newer answers carry a
  * `VapiWebCallTransport { provider: 'daily', callUrl }`; other transports have no room).
  */
-export function roomUrlOf(call: {
-  webCallUrl?: string | null;
-  transport?: unknown;
-}): string | null {
-  const transport = call.transport;
+export function roomUrlOf(
+  call: { webCallUrl?: unknown; transport?: unknown } | null,
+): string | null {
+  // Read as unknown: the answer comes from another system and may not be what its type says.
+  const transport = call?.transport;
   const callUrl =
     typeof transport === 'object' &&
     transport !== null &&
@@ -62,5 +62,6 @@ export function roomUrlOf(call: {
     typeof transport.callUrl === 'string'
       ? transport.callUrl
       : null;
-  return call.webCallUrl?.trim() || callUrl?.trim() || null;
+  const webCallUrl = typeof call?.webCallUrl === 'string' ? call.webCallUrl : null;
+  return webCallUrl?.trim() || callUrl?.trim() || null;
 }

@@ -1,4 +1,4 @@
-import type { SimulatorPersona, SimulatorTimings } from './options';
+import type { SimulatorPersona, SimulatorTimings, SimulatorToolCue } from './options';
 import { assistantLevelAt, type Line } from './turn-taking';
 
 /** What the script needs of the room it plays in. */
@@ -31,6 +31,7 @@ export class PepaScript {
   private replies = 0;
   private greeted = false;
   private replyPending = false;
+  private toolCalls = 0;
   private assistantMuted = false;
   private readonly conversation: Array<{ role: 'assistant' | 'user'; message: string }> = [];
 
@@ -86,7 +87,7 @@ export class PepaScript {
     this.replyPending = true;
     this.stage.after(this.stage.timings.replyDelayMs, () => {
       this.replyPending = false;
-      this.reply();
+      this.reply(line);
     });
   }
 
@@ -122,14 +123,14 @@ export class PepaScript {
       case 'add-message': {
         // A line the visitor typed: part of the conversation, answered like a spoken one.
         const added = message.message as { role?: unknown; content?: unknown } | undefined;
-        if (
-          typeof added?.content === 'string' &&
-          (added.role === 'user' || added.role === 'assistant')
-        ) {
-          this.conversation.push({ role: added.role, message: added.content });
+        const content = typeof added?.content === 'string' ? added.content : '';
+        if (content && (added?.role === 'user' || added?.role === 'assistant')) {
+          this.conversation.push({ role: added.role, message: content });
         }
+        // Silent messages (the page telling Pepa what the visitor sees) get no reply.
         if (message.triggerResponseEnabled === true) {
-          this.stage.after(this.stage.timings.replyDelayMs, () => this.reply());
+          const asked = added?.role === 'user' ? content : '';
+          this.stage.after(this.stage.timings.replyDelayMs, () => this.reply(asked));
         }
         return;
       }
@@ -149,10 +150,26 @@ export class PepaScript {
     return lines[this.replies % lines.length] ?? '';
   }
 
-  private reply(): void {
+  /** Pepa answers `asked`: with a tool call and its words when it asks for one, else canned. */
+  private reply(asked = ''): void {
     const replies = this.persona.replies;
-    const reply = replies[this.replies % replies.length] ?? '';
+    const cue = toolCueFor(this.persona.toolCues ?? [], asked);
+    const reply = cue ? cue.reply : (replies[this.replies % replies.length] ?? '');
     this.replies += 1;
+    if (cue && this.stage.joined()) {
+      this.toolCalls += 1;
+      this.stage.sendServer({
+        type: 'tool-calls',
+        toolCallList: [
+          {
+            id: `call_demo_${this.toolCalls}`,
+            type: 'function',
+            function: { name: cue.tool.name, arguments: JSON.stringify(cue.tool.arguments) },
+          },
+        ],
+        toolWithToolCallList: [],
+      });
+    }
     this.speak(reply, this.stage.timings.replyMs);
   }
 
@@ -195,4 +212,13 @@ export class PepaScript {
   ): void {
     this.stage.sendServer({ type: 'transcript', role, transcriptType, transcript });
   }
+}
+
+/** The first cue whose question matches the visitor's line. */
+export function toolCueFor(
+  cues: readonly SimulatorToolCue[],
+  line: string,
+): SimulatorToolCue | undefined {
+  if (line.trim() === '') return undefined;
+  return cues.find((cue) => new RegExp(cue.asks, 'i').test(line));
 }

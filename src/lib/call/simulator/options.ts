@@ -60,6 +60,17 @@ export interface SimulatorPersona {
   visitorLines: readonly string[];
   /** The assistant's replies, in order. */
   replies: readonly string[];
+  /** Lines that make the assistant call a client-side tool, and what it says as it does. */
+  toolCues?: readonly SimulatorToolCue[];
+}
+
+/** A visitor line (typed or canned) that the assistant answers with a tool call. */
+export interface SimulatorToolCue {
+  /** A case-insensitive regular expression the visitor's line matches. */
+  asks: string;
+  tool: { name: string; arguments: Readonly<Record<string, unknown>> };
+  /** Said as the tool is called. */
+  reply: string;
 }
 
 export interface SimulatorOptions {
@@ -75,4 +86,9 @@ export interface SimulatorOptions {
   audio?: SimulatorAudioFactory;
   /** Default: `navigator.mediaDevices.getUserMedia`. */
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
+  /**
+   * The visitor left a room they had joined (left, or the call object destroyed): what the
+   * provider's side hears, so the demo's stand-in provider can end the call as the provider would.
+   */
+  onRoomLeft?: (roomUrl: string) => void;
 }

@@ -260,6 +260,27 @@ describe('the simulated room with the call object', () => {
     expect(voice.voiceTrack.readyState).toBe('ended');
   });
 
+  it('tells the provider side once when the visitor leaves a joined room', async () => {
+    const onRoomLeft = vi.fn();
+    const { h } = setup({ onRoomLeft });
+    const started = h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800);
+    await expect(started).resolves.toMatchObject({ id: 'call-1' });
+    expect(onRoomLeft).not.toHaveBeenCalled();
+    await h.call.stop();
+    expect(onRoomLeft.mock.calls).toEqual([['https://pepa.daily.co/room-1']]);
+  });
+
+  it('does not tell the provider side of a room the visitor never joined', async () => {
+    const onRoomLeft = vi.fn();
+    const { h } = setup({ onRoomLeft, faults: ['join-failure'] });
+    const started = h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800);
+    await expect(started).resolves.toBeNull();
+    await h.call.stop();
+    expect(onRoomLeft).not.toHaveBeenCalled();
+  });
+
   it('reports remote levels that rise and fall while the greeting is spoken', async () => {
     const { h } = setup();
     void h.call.start('assistant-1');
@@ -384,6 +405,25 @@ describe('the simulated room with the call object', () => {
       ['network-quality-change', { state: 'good', reasons: [] }],
     ]);
     expect(h.call.state).toBe('started');
+    await h.call.stop();
+  });
+
+  it('network-rejoin: Daily gives up, the call joins a fresh room with the chosen microphone and goes on', async () => {
+    const { h, microphone } = setup({ faults: ['network-rejoin'] });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300);
+    expect(h.call.state).toBe('started');
+    await h.call.setInputDevicesAsync({ audioDeviceId: 'headset' });
+    await vi.advanceTimersByTimeAsync(2000 + 1000 + 2000 + 2000);
+    const states = h.events.filter(
+      (event) => typeof event === 'string' && event.startsWith('state:'),
+    );
+    expect(states.slice(-2)).toEqual(['state:reconnecting', 'state:started']);
+    expect(h.payloads.filter(([name]) => name === 'error')).toEqual([]);
+    // The fresh room opened the microphone the visitor chose.
+    expect(microphone.getUserMedia).toHaveBeenLastCalledWith({
+      audio: { deviceId: { exact: 'headset' } },
+    });
     await h.call.stop();
   });
 
@@ -572,6 +612,61 @@ describe('the simulated room on its own', () => {
     expect(updates.at(-1)?.messages).toEqual([
       { role: 'user', message: 'Should I buy?' },
       { role: 'assistant', message: PEPA_DEMO_PERSONA.replies[0] },
+    ]);
+    await room.close();
+  });
+
+  it("calls the tool a typed line asks for, answers it, and stays silent after the page's note", async () => {
+    const room = recordRoom();
+    const daily = await room.open();
+    void daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false });
+    await vi.advanceTimersByTimeAsync(500);
+    daily.sendAppMessage(
+      JSON.stringify({
+        type: 'add-message',
+        message: { role: 'user', content: 'What is the contract address?' },
+        triggerResponseEnabled: true,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    daily.sendAppMessage(
+      JSON.stringify({
+        type: 'add-message',
+        message: { role: 'system', content: '[The page shows the contract card.]' },
+        triggerResponseEnabled: false,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    const sent = room.seen
+      .filter(([name]) => name === 'app-message')
+      .map(
+        ([, payload]) =>
+          JSON.parse((payload as { data: string }).data) as ServerUpdate & Record<string, unknown>,
+      );
+    expect(sent.filter((entry) => entry.type === 'tool-calls')).toEqual([
+      {
+        type: 'tool-calls',
+        toolCallList: [
+          {
+            id: 'call_demo_1',
+            type: 'function',
+            function: { name: 'show_contract', arguments: '{}' },
+          },
+        ],
+        toolWithToolCallList: [],
+      },
+    ]);
+    const cue = PEPA_DEMO_PERSONA.toolCues.find((entry) => entry.tool.name === 'show_contract');
+    // One reply only: the silent note triggered none.
+    expect(
+      sent.filter(
+        (entry) =>
+          entry.type === 'transcript' &&
+          entry.role === 'assistant' &&
+          entry.transcriptType === 'final',
+      ),
+    ).toEqual([
+      { type: 'transcript', role: 'assistant', transcriptType: 'final', transcript: cue?.reply },
     ]);
     await room.close();
   });

@@ -1,11 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SIMULATOR_TIMINGS } from './options';
-import { SCENARIOS, playScenarios, type ScenarioRoom } from './scenarios';
+import {
+  FOREIGN_LINK,
+  LOOK_ALIKE_ADDRESS,
+  SCENARIOS,
+  playScenarios,
+  type ScenarioRoom,
+} from './scenarios';
 import { SIMULATOR_FAULTS } from './simulator-faults';
 
 /** A room that records what a scenario does to it, running its delays at once. */
 function recordingRoom() {
   const done: string[] = [];
+  const played = new Set<string>();
   const room: ScenarioRoom = {
     timings: DEFAULT_SIMULATOR_TIMINGS,
     after: (_delayMs, run) => run(),
@@ -15,6 +22,11 @@ function recordingRoom() {
     leaveMeeting: () => done.push('leave'),
     assistantLeaves: () => done.push('assistant leaves'),
     cutNetwork: () => done.push('network down'),
+    firstOnPage: (fault) => {
+      if (played.has(fault)) return false;
+      played.add(fault);
+      return true;
+    },
   };
   return { room, done };
 }
@@ -64,5 +76,29 @@ describe('the simulator scenarios', () => {
     playScenarios(new Set(['network-interruption']), 'after-greeting', blip.room);
     expect(cut).not.toHaveBeenCalled();
     expect(blip.done.at(-2)).toBe('network-connection {"type":"signaling","event":"connected"}');
+  });
+
+  it('a network that comes back for the rejoin drops once and is not cut', () => {
+    const rejoin = recordingRoom();
+    const cut = vi.spyOn(rejoin.room, 'cutNetwork');
+    playScenarios(new Set(['network-rejoin']), 'after-greeting', rejoin.room);
+    expect(cut).not.toHaveBeenCalled();
+    expect(rejoin.done.slice(-2)).toEqual([
+      expect.stringMatching(/^error .*"connection-error"/),
+      'leave',
+    ]);
+    // The rejoined room (same page) does not drop again.
+    const before = rejoin.done.length;
+    playScenarios(new Set(['network-rejoin']), 'after-greeting', rejoin.room);
+    expect(rejoin.done).toHaveLength(before);
+  });
+
+  it("hostile-caption puts a look-alike address and a foreign link in Pepa's own captions", () => {
+    const { room, done } = recordingRoom();
+    playScenarios(new Set(['hostile-caption']), 'after-greeting', room);
+    const sent = done.join('\n');
+    expect(sent).toContain(LOOK_ALIKE_ADDRESS.slice(0, 24));
+    expect(sent).toContain(LOOK_ALIKE_ADDRESS);
+    expect(sent).toContain(FOREIGN_LINK);
   });
 });

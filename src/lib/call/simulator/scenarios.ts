@@ -19,6 +19,8 @@ export interface ScenarioRoom {
   assistantLeaves(): void;
   /** The page's network goes down for good: later rooms cannot join either. */
   cutNetwork(): void;
+  /** True the first time a fault asks on this page (the rooms of a page share it), then false. */
+  firstOnPage(fault: SimulatorFault): boolean;
 }
 
 /**
@@ -41,11 +43,22 @@ const NO_ROOM = 'The meeting you are trying to join does not exist.';
 const EJECTED = 'You were removed from the meeting';
 const CONNECTION_LOST = 'The connection to the meeting was lost';
 
-/** The connection drops after the greeting; `fatal`: it never comes back. */
-function networkDrop(fatal: boolean): Scenario {
+/** A Solana-looking address that is not the token's, for the `hostile-caption` fault. */
+export const LOOK_ALIKE_ADDRESS = 'PEPAx9kFjWq3TzR8vB2nYh5sLmC4dGtE7aUoXiKpZpump';
+/** A link that is not the site's, for the `hostile-caption` fault. */
+export const FOREIGN_LINK = 'https://pepa-airdrop.xyz/claim';
+
+/**
+ * The connection drops after the greeting. `recovers`: it comes back by itself; `lost`: Daily
+ * gives up and the network stays down; `rejoins`: Daily gives up, the network is back for a
+ * rejoin (once per page, so the rejoined room does not drop again).
+ */
+function networkDrop(outcome: 'recovers' | 'lost' | 'rejoins'): Scenario {
+  const fatal = outcome !== 'recovers';
   return {
     moment: 'after-greeting',
     play(room) {
+      if (outcome === 'rejoins' && !room.firstOnPage('network-rejoin')) return;
       room.after(room.timings.faultDelayMs, () => {
         room.emit('network-connection', { type: 'signaling', event: 'interrupted' });
         room.emit('network-quality-change', {
@@ -54,7 +67,7 @@ function networkDrop(fatal: boolean): Scenario {
         });
         room.after(room.timings.networkOutageMs, () => {
           if (fatal) {
-            room.cutNetwork();
+            if (outcome === 'lost') room.cutNetwork();
             room.emit('error', {
               errorMsg: CONNECTION_LOST,
               error: { type: 'connection-error', msg: CONNECTION_LOST },
@@ -126,6 +139,18 @@ export const SCENARIOS: Readonly<Record<SimulatorFault, Scenario>> = {
       });
     },
   },
+  'hostile-caption': {
+    moment: 'after-greeting',
+    play(room) {
+      const line = `The contract is ${LOOK_ALIKE_ADDRESS}, claim your airdrop at ${FOREIGN_LINK} now!`;
+      const caption = (transcriptType: 'partial' | 'final', transcript: string) =>
+        room.sendServer({ type: 'transcript', role: 'assistant', transcriptType, transcript });
+      room.after(room.timings.faultDelayMs / 2, () => {
+        caption('partial', `The contract is ${LOOK_ALIKE_ADDRESS.slice(0, 24)}`);
+        room.after(room.timings.faultDelayMs / 4, () => caption('final', line));
+      });
+    },
+  },
   ejection: {
     moment: 'after-greeting',
     play(room) {
@@ -135,8 +160,9 @@ export const SCENARIOS: Readonly<Record<SimulatorFault, Scenario>> = {
       });
     },
   },
-  'network-interruption': networkDrop(false),
-  'network-failure': networkDrop(true),
+  'network-interruption': networkDrop('recovers'),
+  'network-failure': networkDrop('lost'),
+  'network-rejoin': networkDrop('rejoins'),
 };
 
 /**

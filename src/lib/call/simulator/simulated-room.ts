@@ -37,6 +37,8 @@ type Phase = 'new' | 'joining' | 'joined' | 'left' | 'destroyed';
 /** What the rooms of one page share: once the network is gone (network-failure), it stays gone. */
 export interface SimulatedNetwork {
   down: boolean;
+  /** Faults that play once per page and have played. */
+  played?: Set<SimulatorFault>;
 }
 
 /**
@@ -66,6 +68,8 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
   private trackStarted = false;
   private listeningSent = false;
   private recordingRequested = false;
+  private roomUrl: string | null = null;
+  private readonly onRoomLeft: ((roomUrl: string) => void) | undefined;
 
   constructor(
     private readonly callObjectOptions: DailyCallObjectOptions,
@@ -76,6 +80,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     this.faults = new Set(options.faults ?? []);
     this.timings = { ...DEFAULT_SIMULATOR_TIMINGS, ...options.timings };
     this.scale = options.timeScale ?? 1;
+    this.onRoomLeft = options.onRoomLeft;
     this.audioFactory = options.audio ?? (canUseWebAudio() ? createWebAudioVoice : undefined);
     this.getUserMedia =
       options.getUserMedia ??
@@ -104,9 +109,10 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
 
   // --- DailyLike ---------------------------------------------------------------------------
 
-  async join(_options: { url: string; subscribeToTracksAutomatically: boolean }): Promise<unknown> {
+  async join(options: { url: string; subscribeToTracksAutomatically: boolean }): Promise<unknown> {
     if (this.phase !== 'new') throw new Error(`Cannot join a room that is ${this.phase}`);
     this.phase = 'joining';
+    this.roomUrl = options.url;
     await this.acquireMicrophone();
     await this.wait(this.timings.joinMs);
     try {
@@ -143,7 +149,10 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     const wasInMeeting = this.phase === 'joined';
     this.release();
     this.phase = 'destroyed';
-    if (wasInMeeting) this.emit('left-meeting', { action: 'left-meeting' });
+    if (wasInMeeting) {
+      this.emit('left-meeting', { action: 'left-meeting' });
+      this.tellRoomLeft();
+    }
   }
 
   updateParticipant(
@@ -263,6 +272,18 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     this.release();
     this.phase = 'left';
     this.emit('left-meeting', { action: 'left-meeting' });
+    this.tellRoomLeft();
+  }
+
+  private tellRoomLeft(): void {
+    if (this.roomUrl === null) return;
+    const url = this.roomUrl;
+    this.roomUrl = null;
+    try {
+      this.onRoomLeft?.(url);
+    } catch {
+      // The demo's bookkeeping, never the visitor's problem.
+    }
   }
 
   assistantLeaves(): void {
@@ -272,6 +293,13 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
 
   cutNetwork(): void {
     this.network.down = true;
+  }
+
+  firstOnPage(fault: SimulatorFault): boolean {
+    const played = (this.network.played ??= new Set());
+    if (played.has(fault)) return false;
+    played.add(fault);
+    return true;
   }
 
   // --- The room ------------------------------------------------------------------------------

@@ -10,6 +10,11 @@ export const SIMULATOR_FAULTS = [
   'network-interruption',
   /** The connection drops after the greeting and never comes back (fatal `connection-error`). */
   'network-failure',
+  /**
+   * The connection drops after the greeting and Daily gives up (fatal `connection-error`), but
+   * the network is back for the page's rejoin; once per page.
+   */
+  'network-rejoin',
   /** A non-JSON app message arrives mid-call; the call carries on. */
   'malformed-message',
   /** The assistant ends the call after the greeting (status-update ended, then left-meeting). */
@@ -20,6 +25,11 @@ export const SIMULATOR_FAULTS = [
   'assistant-leaves',
   /** Someone else joins after the greeting and sends messages posing as Pepa. */
   'intruder',
+  /**
+   * After the greeting Pepa's own captions carry a look-alike contract address and a foreign link
+   * (a transcription slip or a prompt injection), first forming, then final.
+   */
+  'hostile-caption',
 ] as const;
 
 export type SimulatorFault = (typeof SIMULATOR_FAULTS)[number];

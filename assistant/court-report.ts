@@ -1,0 +1,188 @@
+/**
+ * `npm run court:report`: the court gate's daily totals (`GET /api/report`, for the owner only,
+ * with `GATE_ADMIN_TOKEN`), through the gate's generated client, printed as a table a day.
+ */
+import { createClient, createConfig } from '../generated/gate/client';
+import { getReport } from '../generated/gate/sdk.gen';
+import type { DayTotals, Report } from '../generated/gate/types.gen';
+import { gateOrigin } from './sync';
+
+/** Thrown with a one-line message the script prints as is. */
+export class ReportError extends Error {
+  override name = 'ReportError';
+}
+
+export interface ReportOptions {
+  /** `GATE_URL`: the site's public origin. */
+  gateUrl: string | undefined;
+  /** `GATE_ADMIN_TOKEN`, as put on the Worker. */
+  token: string | undefined;
+  days?: number;
+  fetch?: typeof fetch;
+}
+
+export const MAX_REPORT_DAYS = 90;
+
+/** `--days`: a whole number from 1 to 90 (the gate's own bounds), 7 when not given. */
+export function parseDays(value: string | undefined): number {
+  if (value === undefined) return 7;
+  const days = Number(value);
+  if (!/^\d+$/.test(value) || days < 1 || days > MAX_REPORT_DAYS) {
+    throw new ReportError(
+      `--days must be a whole number from 1 to ${MAX_REPORT_DAYS} (got "${value}").`,
+    );
+  }
+  return days;
+}
+
+/** Fetches the report; every failure is a {@link ReportError} saying what to do. */
+export async function fetchReport(options: ReportOptions): Promise<Report> {
+  const raw = options.gateUrl?.trim();
+  if (!raw)
+    throw new ReportError(
+      "Set GATE_URL to the site's public origin, where the gate answers /api/.",
+    );
+  const origin = gateOrigin(raw);
+  if ('problem' in origin) throw new ReportError(`${origin.problem}.`);
+  const token = options.token?.trim();
+  if (!token) {
+    throw new ReportError(
+      'Set GATE_ADMIN_TOKEN to the token put on the Worker (`wrangler secret put GATE_ADMIN_TOKEN`); never as a VITE_ variable.',
+    );
+  }
+  const client = createClient(
+    createConfig({
+      baseUrl: origin.origin,
+      auth: () => token,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
+  );
+  let answer;
+  try {
+    answer = await getReport({ client, query: { days: options.days ?? 7 } });
+  } catch (error) {
+    throw new ReportError(
+      `Cannot reach the gate at ${origin.origin} (${error instanceof Error ? error.message : String(error)}).`,
+    );
+  }
+  if (!answer.response) {
+    // The client answers a network failure with the error and no response.
+    const cause = answer.error as unknown;
+    throw new ReportError(
+      `Cannot reach the gate at ${origin.origin} (${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}).`,
+    );
+  }
+  const status = answer.response.status;
+  if (status === 401) {
+    throw new ReportError(
+      `The gate refused GATE_ADMIN_TOKEN (HTTP 401): use the token put with \`wrangler secret put GATE_ADMIN_TOKEN\`.`,
+    );
+  }
+  if (answer.error || !answer.data) {
+    const detail = (answer.error as { detail?: string; title?: string } | undefined) ?? {};
+    const why = detail.detail ?? detail.title;
+    throw new ReportError(
+      `The gate answered HTTP ${status}${why ? `: ${why}` : ''} (is GATE_URL the site with the gate deployed?).`,
+    );
+  }
+  return answer.data;
+}
+
+const usd = (value: number) => value.toFixed(2);
+const minutes = (value: number) => value.toFixed(1);
+const share = (part: number, whole: number) =>
+  whole === 0 ? '-' : `${Math.round((part / whole) * 100)}%`;
+const counts = (record: Record<string, number>) =>
+  Object.entries(record)
+    .filter(([, count]) => count > 0)
+    .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ') || '-';
+
+function total(days: readonly DayTotals[]): DayTotals {
+  const sum = (pick: (day: DayTotals) => number) => days.reduce((acc, day) => acc + pick(day), 0);
+  const merge = (pick: (day: DayTotals) => Record<string, number>) => {
+    const out: Record<string, number> = {};
+    for (const day of days) {
+      for (const [name, count] of Object.entries(pick(day))) out[name] = (out[name] ?? 0) + count;
+    }
+    return out;
+  };
+  return {
+    day: 'Total',
+    calls: sum((day) => day.calls),
+    minutes: sum((day) => day.minutes),
+    spendUsd: sum((day) => day.spendUsd),
+    starts: sum((day) => day.starts),
+    waited: sum((day) => day.waited),
+    ratings: {
+      delighted: sum((day) => day.ratings.delighted),
+      content: sum((day) => day.ratings.content),
+      displeased: sum((day) => day.ratings.displeased),
+      comments: sum((day) => day.ratings.comments),
+    },
+    refusals: merge((day) => day.refusals),
+    failures: merge((day) => day.failures),
+  };
+}
+
+const COLUMNS = [
+  'Day',
+  'Calls',
+  'Minutes',
+  'Spend USD',
+  'Starts',
+  'Waited',
+  'Delighted',
+  'Content',
+  'Displeased',
+  'Comments',
+  'Refusals',
+  'Failures',
+] as const;
+
+/** The report as text: a line of limits, then one row a day (newest first) and a total. */
+export function formatReport(report: Report, days: number): string {
+  const { limits } = report;
+  const head = `Court report, the last ${days} day(s) (UTC): ${limits.maxConcurrentCalls} calls at once, ${limits.dailyBudgetUsd} USD a day at ${limits.costPerMinuteUsd} USD a minute.`;
+  if (report.days.length === 0) return `${head}\n\nNo starts in that time.`;
+  const row = (day: DayTotals) => [
+    day.day,
+    String(day.calls),
+    minutes(day.minutes),
+    day.day === 'Total' ? usd(day.spendUsd) : `${usd(day.spendUsd)}/${usd(limits.dailyBudgetUsd)}`,
+    String(day.starts),
+    share(day.waited, day.starts),
+    String(day.ratings.delighted),
+    String(day.ratings.content),
+    String(day.ratings.displeased),
+    String(day.ratings.comments),
+    counts(day.refusals),
+    counts(day.failures),
+  ];
+  const rows = [
+    ...report.days.map(row),
+    ...(report.days.length > 1 ? [row(total(report.days))] : []),
+  ];
+  const widths = COLUMNS.map((name, column) =>
+    Math.max(name.length, ...rows.map((cells) => (cells[column] ?? '').length)),
+  );
+  // Text columns (day, refusals, failures) align left; figures align right.
+  const left = new Set([0, COLUMNS.length - 2, COLUMNS.length - 1]);
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) =>
+        left.has(column) ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join('  ')
+      .trimEnd();
+  return [
+    head,
+    '',
+    line(COLUMNS),
+    line(widths.map((width) => '-'.repeat(width))),
+    ...rows.map(line),
+    '',
+    'Waited: the share of starts that stood in line. Spend: reported cost plus what open calls hold.',
+  ].join('\n');
+}

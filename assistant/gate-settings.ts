@@ -1,0 +1,135 @@
+/**
+ * The court gate's settings as the owner's shell and `gate/wrangler.jsonc` give them, read from
+ * Node for `npm run doctor` and `npm run deploy`: which secrets are set, and the limits the
+ * deployed Worker will run with.
+ */
+import { readFile } from 'node:fs/promises';
+
+/** What the gate cannot admit anyone without; each is put with `wrangler secret put NAME`. */
+export const GATE_SECRETS = [
+  'VAPI_PRIVATE_KEY',
+  'VAPI_ASSISTANT_ID',
+  'TURNSTILE_SECRET_KEY',
+  'GATE_WEBHOOK_SECRET',
+  'GATE_VISITOR_SALT',
+  'GATE_ADMIN_TOKEN',
+] as const;
+
+/** Secrets the owner makes up, which must be long enough not to be guessed. */
+export const MADE_UP_SECRETS = ['GATE_WEBHOOK_SECRET', 'GATE_VISITOR_SALT', 'GATE_ADMIN_TOKEN'];
+
+/** The limits `npm run doctor` requires to be set, and `npm run deploy` passes on when exported. */
+export const GATE_LIMIT_VARS = [
+  'GATE_MAX_CONCURRENT_CALLS',
+  'GATE_DAILY_BUDGET_USD',
+  'GATE_COST_PER_MINUTE_USD',
+  'GATE_MAX_CALL_SECONDS',
+] as const;
+
+/** Every variable of the gate that the shell may override at deploy time (`--var`). */
+export const GATE_OVERRIDABLE_VARS = [
+  ...GATE_LIMIT_VARS,
+  'GATE_VISITOR_CONCURRENT',
+  'GATE_VISITOR_STARTS_PER_WINDOW',
+  'GATE_VISITOR_WINDOW_SECONDS',
+] as const;
+
+export const WRANGLER_CONFIG = 'gate/wrangler.jsonc';
+
+/**
+ * Cloudflare Turnstile's published test keys (always pass, always fail, force a challenge…):
+ * right for the demo and tests, never for a live site.
+ */
+export function isTurnstileTestKey(key: string): boolean {
+  return /^[123]x0{10,}[A-F]{2}$/.test(key);
+}
+
+/** JSON with comments and trailing commas (wrangler's format), as plain JSON text. */
+export function stripJsonComments(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i] as string;
+    if (char === '"') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out += text.slice(i, end + 1);
+      i = end + 1;
+    } else if (char === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i += 1;
+    } else if (char === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end === -1 ? text.length : end + 2;
+    } else if (char === ',' && /^\s*[}\]]/.test(text.slice(i + 1))) {
+      i += 1;
+    } else {
+      out += char;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** The `vars` of the Worker's configuration, or why they could not be read. */
+export async function wranglerVars(
+  file: string = WRANGLER_CONFIG,
+): Promise<{ vars: Record<string, string> } | { problem: string }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return { problem: `cannot read ${file}` };
+  }
+  try {
+    const config = JSON.parse(stripJsonComments(text)) as { vars?: Record<string, unknown> };
+    const vars = Object.fromEntries(
+      Object.entries(config.vars ?? {}).map(([name, value]) => [name, String(value)]),
+    );
+    return { vars };
+  } catch (error) {
+    return { problem: `${file} is not valid JSONC (${(error as Error).message})` };
+  }
+}
+
+/** The gate's limits (the subset the go-live scripts read). */
+export interface GateLimits {
+  maxConcurrent: number;
+  dailyBudgetUsd: number;
+  costPerMinuteUsd: number;
+  maxCallSeconds: number;
+}
+
+type LimitsFrom = (env: Record<string, string | undefined>) => GateLimits;
+
+// Loaded by path when this module loads: the gate's module graph is typed against the Workers
+// runtime, which these Node scripts are not, but `limitsFrom` itself is plain TypeScript. Reading
+// the limits with the gate's own parser means the doctor and the gate cannot disagree. (Loaded
+// up front: the scripts' module runner closes once their modules are imported.)
+const GATE_CONFIG_MODULE = '../gate/src/config.ts';
+const gateConfig = (await import(/* @vite-ignore */ GATE_CONFIG_MODULE)) as {
+  limitsFrom: LimitsFrom;
+};
+
+/** The gate's limits from its variables; throws the gate's own message naming a bad one. */
+export function gateLimitsFrom(env: Record<string, string | undefined>): GateLimits {
+  return gateConfig.limitsFrom(env);
+}
+
+/** The variables the deployed gate runs with: the shell's overrides over wrangler.jsonc `vars`. */
+export function effectiveGateVars(
+  env: Record<string, string | undefined>,
+  vars: Record<string, string>,
+): { values: Record<string, string>; from: Record<string, 'environment' | 'wrangler'> } {
+  const values: Record<string, string> = { ...vars };
+  const from: Record<string, 'environment' | 'wrangler'> = Object.fromEntries(
+    Object.keys(vars).map((name) => [name, 'wrangler' as const]),
+  );
+  for (const name of GATE_OVERRIDABLE_VARS) {
+    const value = env[name]?.trim();
+    if (value) {
+      values[name] = value;
+      from[name] = 'environment';
+    }
+  }
+  return { values, from };
+}

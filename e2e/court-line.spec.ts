@@ -1,0 +1,141 @@
+import { resolve } from 'node:path';
+import type { BrowserContext, Page, TestInfo } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { startCourtStack } from '../scripts/lib/court-stack.mjs';
+import { suggestFreePort } from '../scripts/lib/ports.mjs';
+import { expectStatusesSeen, installCallProbe, statusHistory } from './support/call-probe';
+import { expect, test } from './support/fixtures';
+
+/**
+ * The court gate's line, end to end: the built demo served by the site's Worker in workerd, in
+ * front of the stand-in provider, with room for two calls at once. Its own stack, so the line is
+ * the only thing these visitors wait for.
+ */
+const FAST = 0.2;
+/** Where the demo build tells its stand-in provider about rooms left (the suite's MOCK_PORT). */
+const BUILT_STAND_IN = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 4099}`;
+
+let court: Awaited<ReturnType<typeof startCourtStack>> | null = null;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  const sitePort = await suggestFreePort(5600);
+  const mockPort = await suggestFreePort(4600, [sitePort]);
+  court = await startCourtStack({
+    sitePort,
+    mockPort,
+    assetsDir: resolve(import.meta.dirname, '..', '.e2e-dist'),
+    vars: {
+      GATE_MAX_CONCURRENT_CALLS: '2',
+      // Every tab of this test is one visitor (one address).
+      GATE_VISITOR_CONCURRENT: '5',
+      GATE_VISITOR_STARTS_PER_WINDOW: '100',
+    },
+    quiet: true,
+  });
+});
+
+test.afterAll(async () => {
+  await court?.stop();
+  court = null;
+});
+
+function talk(page: Page) {
+  const section = page.locator('#talk');
+  return {
+    section,
+    status: section.getByRole('status'),
+    start: section.getByRole('button', { name: 'Start Talking' }),
+    end: section.getByRole('button', { name: 'End Call' }),
+    leave: section.getByRole('button', { name: 'Leave the line' }),
+  };
+}
+
+/** A tab on this stack's gate; the build's word to its stand-in goes to this stack's. */
+async function tab(context: BrowserContext): Promise<Page> {
+  if (!court) throw new Error('The court stack did not start');
+  const standIn = court.standInUrl;
+  await context.route(`${BUILT_STAND_IN}/__demo/**`, (route) =>
+    route.continue({ url: route.request().url().replace(BUILT_STAND_IN, standIn) }),
+  );
+  const page = await context.newPage();
+  await installCallProbe(page);
+  await page.goto(`${court.url}/?simScale=${FAST}`);
+  await talk(page).section.scrollIntoViewIfNeeded();
+  await expect(talk(page).status).toHaveText('Ready to chat');
+  return page;
+}
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  await page.screenshot({
+    path: `test-results/screenshots/court-${name}-${testInfo.project.name}.png`,
+  });
+}
+
+test('with two places, a third visitor waits in line, sees their place, and joins when a call ends', async ({
+  context,
+}, testInfo) => {
+  const first = await tab(context);
+  const second = await tab(context);
+  const third = await tab(context);
+
+  await talk(first).start.click();
+  await expectStatusesSeen(first, ['Listening...']);
+  await talk(second).start.click();
+  await expectStatusesSeen(second, ['Listening...']);
+
+  await talk(third).start.click();
+  await expect(talk(third).status).toHaveText('Pepa is with other guests.');
+  await expect(talk(third).section.getByText(/^You're next — about \d+ s\.$/)).toBeVisible();
+  await expect(talk(third).leave).toBeVisible();
+  await screenshot(third, testInfo, 'waiting');
+  expect((await new AxeBuilder({ page: third }).include('#talk').analyze()).violations).toEqual([]);
+
+  // The first call ends: the stand-in provider tells the gate, the place frees, and the third
+  // visitor is admitted without another press.
+  await talk(first).end.click();
+  await expectStatusesSeen(
+    third,
+    ['Pepa is with other guests.', 'Connecting to Pepa...', 'Listening...'],
+    30_000,
+  );
+  // Admitted without another press: the panel never went back to idle in between.
+  const history = await statusHistory(third);
+  expect(history.slice(history.indexOf('Pepa is with other guests.'))).not.toContain(
+    'Ready to chat',
+  );
+
+  await talk(second).end.click();
+  await talk(third).end.click();
+  await expect(talk(third).status).toHaveText('Ready to chat');
+});
+
+test('a visitor who leaves the line gives the place up, and the next one moves up', async ({
+  context,
+}) => {
+  const pages = [await tab(context), await tab(context), await tab(context), await tab(context)];
+  const [first, second, third, fourth] = pages as [Page, Page, Page, Page];
+  await talk(first).start.click();
+  await expectStatusesSeen(first, ['Listening...']);
+  await talk(second).start.click();
+  await expectStatusesSeen(second, ['Listening...']);
+  await talk(third).start.click();
+  await expect(talk(third).section.getByText(/^You're next/)).toBeVisible();
+  await talk(fourth).start.click();
+  await expect(
+    talk(fourth).section.getByText(/^You're 2nd in line — about \d+ s\.$/),
+  ).toBeVisible();
+
+  await talk(third).leave.click();
+  await expect(talk(third).status).toHaveText('Ready to chat');
+  await expect(talk(fourth).section.getByText(/^You're next/)).toBeVisible({ timeout: 30_000 });
+
+  // The fourth may be admitted at any moment now: whichever the button says, it ends the start.
+  for (const page of [first, second, fourth]) {
+    await talk(page)
+      .section.getByRole('button', { name: /^(End Call|Leave the line)$/ })
+      .click();
+  }
+  for (const page of pages) await expect(talk(page).status).toHaveText('Ready to chat');
+});

@@ -1,0 +1,465 @@
+// Drives the two other engines the visitors use, both from Debian and both offline: Gecko
+// (firefox-esr, over WebDriver BiDi through puppeteer-core, which downloads nothing) and WebKit
+// (WebKitGTK's MiniBrowser through WebKitWebDriver, classic WebDriver over HTTP, under Xvfb since
+// MiniBrowser has no headless mode). Both get the same small interface, so a test is written once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import { findControl, type ControlQuery } from './controls';
+
+export type EngineName = 'firefox' | 'webkit';
+
+export interface EngineOptions {
+  /** Feed a synthetic microphone (true) or leave the engine with no microphone at all (false). */
+  microphone: boolean;
+}
+
+export interface EnginePage {
+  readonly engine: EngineName;
+  /** Opens `path` on the site and waits until the app has hydrated the prerendered page. */
+  goto(path: string, options?: { hydrated?: boolean }): Promise<void>;
+  /** Runs `fn` in the page with JSON arguments and returns its (awaited, JSON) result. */
+  evaluate<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R>;
+  /** Polls `fn` in the page until it returns something truthy; fails after `timeoutMs`. */
+  waitFor<A extends unknown[], R>(
+    what: string,
+    fn: (...args: A) => R | Promise<R>,
+    args: A,
+    timeoutMs?: number,
+  ): Promise<R>;
+  /** Runs a whole script (a library's source) in the page, outside the page's CSP. */
+  inject(source: string): Promise<void>;
+  /** A real pointer click on the control found by role and accessible name. */
+  click(query: ControlQuery): Promise<void>;
+  /** Types `text` into the field found by role and name, then presses Enter when asked. */
+  type(query: ControlQuery, text: string, options?: { enter?: boolean }): Promise<void>;
+  /** Sets the width and height of the page's viewport (WebKit: see `viewportWidth`). */
+  resize(width: number, height: number): Promise<void>;
+  /** The page's viewport width, which a MiniBrowser window cannot make narrower than its toolbar. */
+  viewportWidth(): Promise<number>;
+  screenshot(path: string): Promise<void>;
+  /** What went wrong in the page (console errors, uncaught errors) since it was opened. */
+  problems(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Resolves true once the prerendered root carries React's marker (the app has hydrated it). */
+function isHydrated(): boolean {
+  const root = document.getElementById('root');
+  return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
+}
+
+/**
+ * How long a control or a state is waited for: generous, since the machine running the suite may
+ * be busy with other jobs; a test asserts on what appeared, never on how fast.
+ */
+const CONTROL_TIMEOUT_MS = 30_000;
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function pollUntil<R>(
+  what: string,
+  probe: () => Promise<R>,
+  timeoutMs: number,
+): Promise<NonNullable<R>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: R | undefined;
+  for (;;) {
+    last = await probe();
+    if (last) return last as NonNullable<R>;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)})`,
+      );
+    }
+    await sleep(100);
+  }
+}
+
+async function savePng(path: string, base64: string) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, Buffer.from(base64, 'base64'));
+}
+
+// --- Gecko ----------------------------------------------------------------------------------
+
+export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+/**
+ * Firefox's preferences for a call without a person: a synthetic microphone and speaker, no
+ * permission prompt, and audio that may play without a gesture it cannot see.
+ */
+export function firefoxPrefs({ microphone }: EngineOptions): Record<string, unknown> {
+  return {
+    'media.navigator.streams.fake': microphone,
+    'media.navigator.permission.disabled': true,
+    // The mock audio backend plays the call's sound, and offers capture devices of its own: a
+    // machine with no microphone gets no audio backend at all (nothing here has a sound card).
+    'media.cubeb.force_mock_context': microphone,
+    'media.autoplay.default': 0,
+    'media.autoplay.blocking_policy': 0,
+    // No update checks, telemetry or remote settings: the page's own hosts only.
+    'app.update.enabled': false,
+    'browser.shell.checkDefaultBrowser': false,
+    'datareporting.policy.dataSubmissionEnabled': false,
+    'toolkit.telemetry.enabled': false,
+    'network.captive-portal-service.enabled': false,
+    'network.connectivity-service.enabled': false,
+    'browser.safebrowsing.update.enabled': false,
+  };
+}
+
+class GeckoPage implements EnginePage {
+  readonly engine = 'firefox' as const;
+  private readonly seen: string[] = [];
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.seen.push(`console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => {
+      this.seen.push(`page error: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  async goto(path: string, { hydrated = true } = {}) {
+    await this.page.goto(new URL(path, this.baseUrl).href, { waitUntil: 'load' });
+    if (hydrated) await this.waitFor('hydration', isHydrated, [], 30_000);
+  }
+
+  evaluate<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, ...args: A) {
+    return this.page.evaluate(fn as (...args: unknown[]) => R, ...args) as Promise<R>;
+  }
+
+  waitFor<A extends unknown[], R>(
+    what: string,
+    fn: (...args: A) => R | Promise<R>,
+    args: A,
+    timeoutMs = 45_000,
+  ) {
+    return pollUntil(what, () => this.evaluate(fn, ...args), timeoutMs);
+  }
+
+  async inject(source: string) {
+    await this.page.evaluate(`${source};undefined`);
+  }
+
+  private async control(query: ControlQuery): Promise<ElementHandle<Element>> {
+    return pollUntil(
+      `the control ${JSON.stringify(query)}`,
+      async () => {
+        const handle = await this.page.evaluateHandle(findControl, query);
+        const element = handle.asElement() as ElementHandle<Element> | null;
+        if (!element) await handle.dispose();
+        return element;
+      },
+      CONTROL_TIMEOUT_MS,
+    );
+  }
+
+  async click(query: ControlQuery) {
+    const element = await this.control(query);
+    await element.evaluate((node) => node.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await element.click();
+    await element.dispose();
+  }
+
+  async type(query: ControlQuery, text: string, { enter = false } = {}) {
+    const element = await this.control(query);
+    await element.type(text);
+    if (enter) await element.press('Enter');
+    await element.dispose();
+  }
+
+  async resize(width: number, height: number) {
+    await this.page.setViewport({ width, height });
+  }
+
+  viewportWidth() {
+    return this.evaluate(() => window.innerWidth);
+  }
+
+  async screenshot(path: string) {
+    await savePng(path, await this.page.screenshot({ encoding: 'base64' }));
+  }
+
+  problems() {
+    return Promise.resolve([...this.seen]);
+  }
+
+  async close() {
+    await this.browser.close();
+  }
+}
+
+export async function openFirefox(baseUrl: string, options: EngineOptions): Promise<EnginePage> {
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    extraPrefsFirefox: firefoxPrefs(options),
+  });
+  const page = await browser.newPage();
+  return new GeckoPage(browser, page, baseUrl);
+}
+
+// --- WebKit ---------------------------------------------------------------------------------
+
+export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
+
+/** Debian installs MiniBrowser beside WebKitGTK, under the machine's multiarch folder. */
+export function miniBrowserPath(): string {
+  if (process.env.MINIBROWSER_PATH) return process.env.MINIBROWSER_PATH;
+  for (const arch of readdirSync('/usr/lib').filter((name) => name.includes('-linux-'))) {
+    for (const api of ['webkit2gtk-4.1', 'webkit2gtk-4.0', 'webkitgtk-6.0']) {
+      const candidate = `/usr/lib/${arch}/${api}/MiniBrowser`;
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  throw new Error('MiniBrowser is missing: install webkit2gtk-driver (scripts/ensure-engines.sh)');
+}
+
+const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
+
+/** Starts a process and resolves the first line it writes on file descriptor 3. */
+function spawnWithReadyFd(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(command, args, {
+    env,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  const ready = new Promise<string>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${command} did not start`)), 20_000);
+    child.stdio[3]?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('\n')) {
+        clearTimeout(timer);
+        resolve(output.trim());
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited (${code}) before it was ready`));
+    });
+  });
+  child.stderr?.resume();
+  return { child, ready };
+}
+
+async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+class WebKitPage implements EnginePage {
+  readonly engine = 'webkit' as const;
+
+  constructor(
+    private readonly driverUrl: string,
+    private readonly session: string,
+    private readonly baseUrl: string,
+    private readonly processes: ChildProcess[],
+  ) {}
+
+  private async command<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.driverUrl}/session/${this.session}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await response.json()) as { value: T & { error?: string; message?: string } };
+    if (!response.ok) {
+      throw new Error(`WebDriver ${method} ${path}: ${json.value.error} ${json.value.message}`);
+    }
+    return json.value;
+  }
+
+  async goto(path: string, { hydrated = true } = {}) {
+    await this.command('POST', '/url', { url: new URL(path, this.baseUrl).href });
+    await this.evaluate(() => {
+      // Classic WebDriver cannot listen to the console: the page records its own errors from here.
+      const record = ((window as unknown as { __problems?: string[] }).__problems ??= []);
+      addEventListener('error', (event) => record.push(`page error: ${event.message}`));
+      addEventListener('unhandledrejection', (event) =>
+        record.push(`page error: ${String(event.reason)}`),
+      );
+    });
+    if (hydrated) await this.waitFor('hydration', isHydrated, [], 30_000);
+  }
+
+  evaluate<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R> {
+    return this.command<R>('POST', '/execute/sync', {
+      script: `return (${fn.toString()}).apply(null, arguments);`,
+      args,
+    });
+  }
+
+  waitFor<A extends unknown[], R>(
+    what: string,
+    fn: (...args: A) => R | Promise<R>,
+    args: A,
+    timeoutMs = 45_000,
+  ) {
+    return pollUntil(what, () => this.evaluate(fn, ...args), timeoutMs);
+  }
+
+  async inject(source: string) {
+    await this.command('POST', '/execute/sync', { script: `${source};\nreturn null;`, args: [] });
+  }
+
+  private async control(query: ControlQuery): Promise<string> {
+    return pollUntil(
+      `the control ${JSON.stringify(query)}`,
+      async () => {
+        const element = await this.command<Record<string, string> | null>('POST', '/execute/sync', {
+          script: `return (${findControl.toString()}).apply(null, arguments);`,
+          args: [query],
+        });
+        return element?.[ELEMENT] ?? null;
+      },
+      CONTROL_TIMEOUT_MS,
+    );
+  }
+
+  /**
+   * Brings the element to the middle of the viewport at once: the page scrolls smoothly, and
+   * WebKitWebDriver checks that an element is in view before its smooth scroll has moved it.
+   */
+  private async bringIntoView(id: string) {
+    await this.command('POST', '/execute/sync', {
+      script: 'arguments[0].scrollIntoView({ block: "center", behavior: "instant" });',
+      args: [{ [ELEMENT]: id }],
+    });
+  }
+
+  async click(query: ControlQuery) {
+    const id = await this.control(query);
+    await this.bringIntoView(id);
+    await this.command('POST', `/element/${id}/click`, {});
+  }
+
+  async type(query: ControlQuery, text: string, { enter = false } = {}) {
+    const id = await this.control(query);
+    await this.bringIntoView(id);
+    await this.command('POST', `/element/${id}/value`, { text: enter ? `${text}\uE007` : text });
+  }
+
+  async resize(width: number, height: number) {
+    // The window's outer size: the toolbar takes the top, and the window is at least as wide as
+    // its toolbar (447 px), so a phone width is approached, not reached; tests read the result.
+    const outer = await this.evaluate(() => [
+      window.outerWidth - window.innerWidth,
+      window.outerHeight - window.innerHeight,
+    ]);
+    await this.command('POST', '/window/rect', {
+      width: width + (outer[0] ?? 0),
+      height: height + (outer[1] ?? 0),
+    });
+  }
+
+  viewportWidth() {
+    return this.evaluate(() => window.innerWidth);
+  }
+
+  async screenshot(path: string) {
+    await savePng(path, await this.command<string>('GET', '/screenshot'));
+  }
+
+  problems() {
+    return this.evaluate(() => (window as unknown as { __problems?: string[] }).__problems ?? []);
+  }
+
+  async close() {
+    await this.command('DELETE', '').catch(() => undefined);
+    for (const child of this.processes) await stopProcess(child);
+  }
+}
+
+export async function openWebKit(baseUrl: string, options: EngineOptions): Promise<EnginePage> {
+  const processes: ChildProcess[] = [];
+  try {
+    // Xvfb picks a free display itself and names it on file descriptor 3.
+    const xvfb = spawnWithReadyFd(
+      'Xvfb',
+      ['-displayfd', '3', '-screen', '0', '1920x1200x24', '-nolisten', 'tcp'],
+      process.env,
+    );
+    processes.push(xvfb.child);
+    const display = `:${await xvfb.ready}`;
+
+    const port = await freePort();
+    const driver = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], {
+      env: { ...process.env, DISPLAY: display },
+      detached: true,
+      stdio: 'ignore',
+    });
+    processes.push(driver);
+    const driverUrl = `http://127.0.0.1:${port}`;
+    await pollUntil(
+      'WebKitWebDriver',
+      () =>
+        fetch(`${driverUrl}/status`)
+          .then((response) => response.ok)
+          .catch(() => false),
+      20_000,
+    );
+
+    const args = ['--automation', '--autoplay-policy=allow'];
+    if (options.microphone) args.push('--enable-mock-capture-devices=true');
+    const response = await fetch(`${driverUrl}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        capabilities: {
+          alwaysMatch: { 'webkitgtk:browserOptions': { binary: miniBrowserPath(), args } },
+        },
+      }),
+    });
+    const json = (await response.json()) as { value: { sessionId?: string; message?: string } };
+    if (!response.ok || !json.value.sessionId) {
+      throw new Error(`WebKitWebDriver refused a session: ${json.value.message}`);
+    }
+    return new WebKitPage(driverUrl, json.value.sessionId, baseUrl, processes);
+  } catch (error) {
+    for (const child of processes) await stopProcess(child);
+    throw error;
+  }
+}
+
+export function openEngine(engine: EngineName, baseUrl: string, options: EngineOptions) {
+  return engine === 'firefox' ? openFirefox(baseUrl, options) : openWebKit(baseUrl, options);
+}

@@ -1,0 +1,287 @@
+// The visitor's part of the browser suite in Gecko and WebKit: the first screen, the court's
+// token, the menu, a whole demo call with typed lines, a typing-only call, a machine with no
+// microphone at all, and axe-core on each. Chromium runs the full suite through Playwright (e2e/).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openEngine, type EngineName, type EnginePage } from './driver';
+
+const ENGINES = (process.env.ENGINES ?? 'firefox,webkit')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name): name is EngineName => name === 'firefox' || name === 'webkit');
+
+/** The simulated room, twice as fast: every step, in order. */
+const FAST = 'simScale=0.5';
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+const SHOTS = 'test-results/screenshots/engines';
+
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+const talk = (name: string) => ({ role: 'button' as const, name, within: '#talk' });
+const typeField = { role: 'textbox' as const, name: 'Type to Pepa', within: '#talk' };
+
+/** The Talk panel's status line. */
+function talkStatus() {
+  return document.querySelector('#talk [role="status"]')?.textContent?.trim() ?? '';
+}
+
+/** Records every status the Talk panel shows, in the order the page showed them. */
+function recordStatuses() {
+  const record: string[] = [];
+  (window as unknown as { __statuses?: string[] }).__statuses = record;
+  const note = () => {
+    const text = document.querySelector('#talk [role="status"]')?.textContent?.trim() ?? '';
+    if (text && record[record.length - 1] !== text) record.push(text);
+  };
+  note();
+  new MutationObserver(note).observe(document.body, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+  });
+}
+
+function statusesSeen() {
+  return (window as unknown as { __statuses?: string[] }).__statuses ?? [];
+}
+
+/** The caption lines, as the visitor reads them. */
+function captionLines() {
+  return [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].map(
+    (line) => line.textContent ?? '',
+  );
+}
+
+/** Pepa answered `line`: a line of hers follows it. */
+function answered(line: string) {
+  const lines = [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].map(
+    (node) => node.textContent ?? '',
+  );
+  const asked = lines.indexOf(`You: ${line}`);
+  return asked >= 0 && lines.slice(asked + 1).some((text) => text.startsWith('Pepa: '));
+}
+
+function textIn(selector: string) {
+  return document.querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+function scrollToTalk() {
+  document
+    .querySelector('#talk [role="status"]')
+    ?.scrollIntoView({ block: 'center', behavior: 'instant' });
+}
+
+async function axeViolations(page: EnginePage, selector: string) {
+  // Injected by the driver, as the axe-core integrations do: outside the page's CSP.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.inject(axeSource);
+  return page.evaluate(async (include: string) => {
+    const { axe } = window as unknown as {
+      axe: {
+        run(
+          context: unknown,
+          options: unknown,
+        ): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }>;
+      };
+    };
+    const results = await axe.run({ include: [include] }, {});
+    return results.violations.map(
+      (violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((n) => n.target))}`,
+    );
+  }, selector);
+}
+
+/** Every image drawn in the viewport has decoded (the avatar is lazy). */
+function imagesInViewReady() {
+  return [...document.images].every((image) => {
+    const box = image.getBoundingClientRect();
+    const inView = box.bottom > 0 && box.top < window.innerHeight;
+    return !inView || (image.complete && image.naturalWidth > 0);
+  });
+}
+
+/**
+ * A screenshot named by engine and the viewport's real width (a MiniBrowser window is at least
+ * 447 px wide, so WebKit's phone captures are 447 px, not 390).
+ */
+async function capture(page: EnginePage, name: string) {
+  await page.waitFor('the images in view', imagesInViewReady, []);
+  const width = await page.viewportWidth();
+  await page.screenshot(`${SHOTS}/${page.engine}-${name}-${width}.png`);
+}
+
+describe.each(ENGINES)('in %s', (engine) => {
+  let page: EnginePage;
+  const site = inject('siteUrl');
+  const shot = (name: string) => capture(page, name);
+
+  beforeAll(async () => {
+    page = await openEngine(engine, site, { microphone: true });
+    await page.resize(PHONE.width, PHONE.height);
+  });
+  afterAll(async () => {
+    await page?.close();
+  });
+
+  it('paints the first screen from the page, fetches no font file, and hydrates', async () => {
+    for (const size of [DESKTOP, PHONE]) {
+      await page.resize(size.width, size.height);
+      await page.goto('/');
+      const fonts = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => entry.name)
+          .filter((name) => /\.(woff2?|ttf|otf)(\?|$)/.test(name)),
+      );
+      expect(fonts).toEqual([]);
+      const faces = await page.evaluate(() =>
+        [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family),
+      );
+      expect(faces.join(' ')).toMatch(/Cinzel/);
+      expect(await page.evaluate(() => document.querySelector('h1')?.textContent ?? '')).toBe(
+        '$PEPA',
+      );
+      const overflow = await page.evaluate(
+        () => (document.scrollingElement?.scrollWidth ?? 0) - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await shot('first-screen');
+      expect(await page.problems()).toEqual([]);
+    }
+  });
+
+  it('copies the contract address, or selects it where the clipboard is refused', async () => {
+    await page.goto('/');
+    await page.click({ role: 'button', name: 'Copy contract address', within: '#home' });
+    const said = await page.waitFor('the copy to be announced', textIn, ['#home [role="status"]']);
+    expect(said).toMatch(/^(Contract address copied|.*select.*)$/i);
+    expect(await page.problems()).toEqual([]);
+  });
+
+  it('the phone menu opens and lists Talk to Pepa', async () => {
+    await page.resize(PHONE.width, PHONE.height);
+    await page.goto('/');
+    await page.click({ role: 'button', name: 'Menu' });
+    await page.waitFor(
+      'the menu to open',
+      () => document.getElementById('mobile-menu')?.hidden === false,
+      [],
+    );
+    expect(await page.evaluate(textIn, '#mobile-menu')).toContain('Talk to Pepa');
+    expect(await axeViolations(page, 'header')).toEqual([]);
+  });
+
+  it('a whole demo call: statuses in order, the greeting, a typed line answered, End Call, the transcript kept', async () => {
+    for (const size of [PHONE, DESKTOP]) {
+      await page.resize(size.width, size.height);
+      await page.goto(`/?${FAST}`);
+      await page.evaluate(scrollToTalk);
+      await page.evaluate(recordStatuses);
+      await page.click(talk('Start Talking'));
+      await page.waitFor(
+        'the greeting',
+        () =>
+          [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].some((line) =>
+            line.textContent?.includes('Ribbit! Welcome to my court'),
+          ),
+        [],
+      );
+      expect(await page.evaluate(statusesSeen)).toEqual(
+        expect.arrayContaining(['Ready to chat', 'Connecting to Pepa...', 'Listening...']),
+      );
+      const seen = await page.evaluate(statusesSeen);
+      expect(seen.indexOf('Connecting to Pepa...')).toBeLessThan(seen.indexOf('Listening...'));
+
+      await page.type(typeField, 'Should I buy?', { enter: true });
+      await page.waitFor('an answer', answered, ['Should I buy?']);
+      await page.evaluate(scrollToTalk);
+      await shot('in-call');
+      expect(await axeViolations(page, '#talk')).toEqual([]);
+
+      await page.click(talk('End Call'));
+      await page.waitFor(
+        'the call to end',
+        () =>
+          document.querySelector('#talk [role="status"]')?.textContent?.trim() === 'Ready to chat',
+        [],
+      );
+      const transcript = await page.evaluate(
+        textIn,
+        '#talk [role="region"][aria-label="Transcript"]',
+      );
+      expect(transcript).toContain('You: Should I buy?');
+      expect(transcript).toContain('Pepa: Ribbit! Welcome to my court.');
+      expect(await page.evaluate(captionLines)).toEqual([]);
+      expect(await page.problems()).toEqual([]);
+    }
+  });
+
+  it('a typing-only call says it cannot hear, and does not ask the visitor to speak', async () => {
+    await page.resize(PHONE.width, PHONE.height);
+    await page.goto(`/?${FAST}&sim=mic-denied`);
+    await page.evaluate(scrollToTalk);
+    await page.click(talk('Start Talking'));
+    await page.click(talk('Type to Pepa instead'));
+    await page.waitFor(
+      'the typing-only call',
+      () =>
+        (document.querySelector('#talk')?.textContent ?? '').includes(
+          "Typing only: Pepa can't hear you",
+        ),
+      [],
+    );
+    await page.type(typeField, 'Hello from the train', { enter: true });
+    await page.waitFor('an answer', answered, ['Hello from the train']);
+    expect(await page.evaluate(talkStatus)).toMatch(/Listening|Pepa is speaking/);
+    expect(await page.evaluate(textIn, '#talk')).not.toContain('Speak naturally');
+    await page.evaluate(scrollToTalk);
+    await shot('typing-only');
+    await page.click(talk('End Call'));
+  });
+});
+
+describe.each(ENGINES)('in %s with no microphone at all', (engine) => {
+  let page: EnginePage;
+  const site = inject('siteUrl');
+
+  beforeAll(async () => {
+    page = await openEngine(engine, site, { microphone: false });
+    await page.resize(PHONE.width, PHONE.height);
+  });
+  afterAll(async () => {
+    await page?.close();
+  });
+
+  it('says no microphone was found, blames no permission, and offers typing', async () => {
+    await page.goto(`/?${FAST}`);
+    await page.evaluate(scrollToTalk);
+    await page.click(talk('Start Talking'));
+    await page.waitFor(
+      'the reason',
+      () =>
+        (document.querySelector('#talk')?.textContent ?? '').includes('No microphone was found'),
+      [],
+    );
+    const panel = await page.evaluate(textIn, '#talk');
+    expect(panel).not.toMatch(/microphone is blocked|permission/i);
+    await page.evaluate(scrollToTalk);
+    await capture(page, 'no-microphone');
+    await page.click(talk('Type to Pepa instead'));
+    // The field is offered from the typed call's first moment and sends once Pepa listens.
+    await page.waitFor(
+      'the typing-only call',
+      () =>
+        (document.querySelector('#talk')?.textContent ?? '').includes(
+          "Typing only: Pepa can't hear you",
+        ),
+      [],
+    );
+    await page.type(typeField, 'Hello without a microphone', { enter: true });
+    await page.waitFor('an answer', answered, ['Hello without a microphone']);
+    await page.click(talk('End Call'));
+  });
+});

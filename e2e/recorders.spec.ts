@@ -1,0 +1,28 @@
+import { installCallProbe, toastHistory } from './support/call-probe';
+import { expect, test } from './support/fixtures';
+
+test.describe('the browser tests’ own records', () => {
+  test('toasts shown in one busy moment are recorded in the order the page showed them', async ({
+    page,
+  }) => {
+    await installCallProbe(page);
+    await page.goto('/');
+    // What the toaster holds after 'Connected' and then 'Call ended' landed in one frame (a
+    // loaded machine): newest first, each with its place in the toaster's list.
+    await page.evaluate(() => {
+      const list = document.createElement('ol');
+      list.setAttribute('data-sonner-toaster', '');
+      for (const [index, title] of ['Call ended', 'Connected'].entries()) {
+        const toast = document.createElement('li');
+        toast.setAttribute('data-sonner-toast', '');
+        toast.dataset.index = String(index);
+        toast.innerHTML = `<div data-title>${title}</div><div data-description></div>`;
+        list.append(toast);
+      }
+      document.body.append(list);
+    });
+    await expect
+      .poll(async () => (await toastHistory(page)).map((toast) => toast.title))
+      .toEqual(['Connected', 'Call ended']);
+  });
+});

@@ -1,0 +1,404 @@
+// The demo's stand-in for the provider, in front of the Prism mock of its API (scripts/lib/prism.mjs).
+// Prism answers every request from the vendored spec's examples (and still validates each one),
+// but it cannot keep calls or send the provider's server messages. The stand-in does what Prism
+// cannot: each `POST /call/web` answer gets a fresh call id and its own room on the demo host;
+// `GET /call/{id}` answers from the stand-in's records; and when a call ends (the demo page says
+// its room was left, or the call's maximum duration passes) the gate hears what it would from
+// the provider: a `status-update` with status `ended`, then an `end-of-call-report` with the cost.
+//
+// It also stands in for Cloudflare Turnstile's siteverify (`POST /turnstile/v0/siteverify`),
+// following Cloudflare's documented dummy secret keys.
+//
+// For the surge (scripts/surge.mjs): call lengths drawn from a range, a fraction of calls whose
+// server messages are lost, time compression, and the count of calls under way at once as the
+// provider sees it.
+import { randomUUID } from 'node:crypto';
+import { createServer, request as httpRequest, Agent } from 'node:http';
+
+/** Where the demo's rooms live: the room simulator accepts any room on this host. */
+export const DEMO_ROOM_HOST = 'pepa-demo.daily.co';
+
+/** Cloudflare's documented dummy Turnstile secret keys. */
+export const TURNSTILE_TEST_SECRETS = {
+  pass: '1x0000000000000000000000000000000AA',
+  fail: '2x0000000000000000000000000000000AA',
+  spent: '3x0000000000000000000000000000000AA',
+};
+/** The token Cloudflare's dummy site keys produce. */
+export const TURNSTILE_DUMMY_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const CALL_PATH = /^\/call\/([^/?]+)$/;
+
+function readBody(req) {
+  return new Promise((resolveBody, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolveBody(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+function send(res, status, body, headers = {}) {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, {
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '600',
+};
+
+/** A short, URL-safe room name. */
+function roomName() {
+  return randomUUID().replaceAll('-', '').slice(0, 12);
+}
+
+/**
+ * @param {{
+ *   prismUrl: string,
+ *   gateUrl?: string,
+ *   webhookSecret?: string,
+ *   port?: number,
+ *   host?: string,
+ *   costPerMinuteUsd?: number,
+ *   callSeconds?: { min: number, max: number } | null,
+ *   dropEndMessages?: number,
+ *   timeScale?: number,
+ *   random?: () => number,
+ *   quiet?: boolean,
+ * }} options
+ *   `costPerMinuteUsd`: what a (provider) minute costs, reported in each end-of-call report.
+ *   `callSeconds`: when set, each call ends by itself after a length drawn from this range
+ *   (provider seconds); otherwise a call lasts until its room is left or its maximum passes.
+ *   `dropEndMessages`: the fraction of calls whose server messages never reach the gate.
+ *   `timeScale`: provider seconds per real second for drawn call lengths and costs (the call's
+ *   maximum duration is the gate's, already in real seconds).
+ */
+export async function startProviderStandIn({
+  prismUrl,
+  gateUrl,
+  webhookSecret = '',
+  port = 0,
+  host = '127.0.0.1',
+  costPerMinuteUsd = 0.15,
+  callSeconds = null,
+  dropEndMessages = 0,
+  timeScale = 1,
+  random = Math.random,
+  quiet = false,
+}) {
+  const prism = new URL(prismUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  /** @type {Map<string, any>} */
+  const calls = new Map();
+  const callsByRoom = new Map();
+  const stats = { created: 0, ended: 0, active: 0, peak: 0, dropped: 0, sent: 0, sendFailures: 0 };
+  const pendingSends = new Set();
+  let gate = gateUrl ? gateUrl.replace(/\/+$/, '') : null;
+  let closing = false;
+  const log = (line) => {
+    if (!quiet) console.log(`provider stand-in: ${line}`);
+  };
+
+  /** Forwards the request to Prism as it came; resolves Prism's status, headers and body. */
+  function forward(req, body) {
+    return new Promise((resolveForward, reject) => {
+      const headers = { ...req.headers, host: prism.host };
+      delete headers.connection;
+      delete headers['content-length'];
+      if (body.length > 0) headers['content-length'] = String(body.length);
+      const out = httpRequest(
+        {
+          host: prism.hostname,
+          port: prism.port,
+          method: req.method,
+          path: req.url,
+          headers,
+          agent,
+        },
+        (answer) => {
+          readBody(answer).then(
+            (text) =>
+              resolveForward({
+                status: answer.statusCode ?? 502,
+                headers: answer.headers,
+                body: text,
+              }),
+            reject,
+          );
+        },
+      );
+      out.once('error', reject);
+      out.end(body);
+    });
+  }
+
+  function relay(res, answer) {
+    const headers = { ...answer.headers };
+    delete headers['content-length'];
+    delete headers['transfer-encoding'];
+    delete headers.connection;
+    res.writeHead(answer.status, headers);
+    res.end(answer.body);
+  }
+
+  function costOf(call, endedAt) {
+    const providerSeconds = ((endedAt - call.startedAt) / 1000) * timeScale;
+    return Math.round((providerSeconds / 60) * costPerMinuteUsd * 1e4) / 1e4;
+  }
+
+  async function tellGate(message) {
+    if (!gate) return;
+    await fetch(`${gate}/api/provider-events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${webhookSecret}` },
+      body: JSON.stringify({ message }),
+      signal: AbortSignal.timeout(10_000),
+    })
+      .then(async (answer) => {
+        await answer.arrayBuffer();
+        if (answer.ok) stats.sent += 1;
+        else {
+          stats.sendFailures += 1;
+          log(`the gate answered ${answer.status} to ${message.type}`);
+        }
+      })
+      .catch((error) => {
+        stats.sendFailures += 1;
+        if (!closing) log(`could not reach the gate with ${message.type}: ${error.message}`);
+      });
+  }
+
+  /** Ends a call under way, then tells the gate as the provider would (unless dropped). */
+  function endCall(id, endedReason) {
+    const call = calls.get(id);
+    if (!call || call.status === 'ended') return false;
+    const endedAt = Date.now();
+    clearTimeout(call.timer);
+    call.status = 'ended';
+    call.endedReason = endedReason;
+    call.endedAt = new Date(endedAt).toISOString();
+    call.cost = costOf(call, endedAt);
+    stats.ended += 1;
+    stats.active -= 1;
+    log(`call ${id} ended (${endedReason}, $${call.cost})`);
+    if (dropEndMessages > 0 && random() < dropEndMessages) {
+      stats.dropped += 1;
+      return true;
+    }
+    const callRef = { id };
+    const sequence = (async () => {
+      await tellGate({ type: 'status-update', status: 'ended', call: callRef, endedReason });
+      await tellGate({
+        type: 'end-of-call-report',
+        call: callRef,
+        endedReason,
+        cost: call.cost,
+        startedAt: new Date(call.startedAt).toISOString(),
+        endedAt: call.endedAt,
+      });
+    })();
+    pendingSends.add(sequence);
+    void sequence.finally(() => pendingSends.delete(sequence));
+    return true;
+  }
+
+  function startCall(requestBody, created) {
+    const id = randomUUID();
+    const roomUrl = `https://${DEMO_ROOM_HOST}/${roomName()}`;
+    const maxSeconds = Number(requestBody?.assistantOverrides?.maxDurationSeconds) || 600;
+    const call = {
+      id,
+      roomUrl,
+      status: 'in-progress',
+      startedAt: Date.now(),
+      endedAt: null,
+      endedReason: null,
+      cost: 0,
+      timer: null,
+    };
+    let lastsMs = maxSeconds * 1000;
+    let reason = 'exceeded-max-duration';
+    if (callSeconds) {
+      const drawn = callSeconds.min + random() * (callSeconds.max - callSeconds.min);
+      const drawnMs = (drawn * 1000) / timeScale;
+      if (drawnMs < lastsMs) {
+        lastsMs = drawnMs;
+        reason = 'customer-ended-call';
+      }
+    }
+    call.timer = setTimeout(() => endCall(id, reason), lastsMs);
+    calls.set(id, call);
+    callsByRoom.set(roomUrl, id);
+    stats.created += 1;
+    stats.active += 1;
+    stats.peak = Math.max(stats.peak, stats.active);
+    log(`call ${id} started in ${roomUrl}`);
+    return {
+      ...created,
+      id,
+      status: 'in-progress',
+      webCallUrl: roomUrl,
+      ...(created?.transport && typeof created.transport === 'object'
+        ? { transport: { ...created.transport, callUrl: roomUrl } }
+        : {}),
+    };
+  }
+
+  function callRecord(base, call) {
+    return {
+      ...base,
+      id: call.id,
+      status: call.status,
+      webCallUrl: call.roomUrl,
+      startedAt: new Date(call.startedAt).toISOString(),
+      ...(call.endedAt ? { endedAt: call.endedAt, endedReason: call.endedReason } : {}),
+      cost: call.cost,
+    };
+  }
+
+  async function siteverify(req, res, body) {
+    let form;
+    try {
+      form = await new Response(body, {
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+      }).formData();
+    } catch {
+      form = new FormData();
+    }
+    const secret = String(form.get('secret') ?? '');
+    const token = String(form.get('response') ?? '');
+    const failed = (codes) =>
+      send(res, 200, { success: false, 'error-codes': codes, messages: [] });
+    if (!secret) return failed(['missing-input-secret']);
+    if (!token) return failed(['missing-input-response']);
+    if (secret === TURNSTILE_TEST_SECRETS.fail) return failed(['invalid-input-response']);
+    if (secret === TURNSTILE_TEST_SECRETS.spent) return failed(['timeout-or-duplicate']);
+    if (secret !== TURNSTILE_TEST_SECRETS.pass) return failed(['invalid-input-secret']);
+    return send(res, 200, {
+      success: true,
+      challenge_ts: new Date().toISOString(),
+      hostname: 'localhost',
+      'error-codes': [],
+      action: '',
+      cdata: '',
+      metadata: { interactive: false },
+    });
+  }
+
+  async function roomLeft(res, body) {
+    let roomUrl;
+    try {
+      roomUrl = JSON.parse(body.toString('utf8') || '{}').roomUrl;
+    } catch {
+      return send(res, 400, { message: 'The body must be JSON' }, CORS);
+    }
+    if (typeof roomUrl !== 'string') {
+      return send(res, 400, { message: 'roomUrl is required' }, CORS);
+    }
+    const id = callsByRoom.get(roomUrl);
+    if (!id) return send(res, 404, { message: 'No call in that room' }, CORS);
+    endCall(id, 'customer-ended-call');
+    return send(res, 204, undefined, CORS);
+  }
+
+  async function handle(req, res) {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/__demo/rooms/left') {
+      if (req.method === 'OPTIONS') return send(res, 204, undefined, CORS);
+      if (req.method !== 'POST')
+        return send(res, 405, undefined, { ...CORS, allow: 'POST, OPTIONS' });
+      return roomLeft(res, await readBody(req));
+    }
+    if (path === '/turnstile/v0/siteverify') {
+      if (req.method !== 'POST') return send(res, 405, undefined, { allow: 'POST' });
+      return siteverify(req, res, await readBody(req));
+    }
+    const body = await readBody(req);
+    const answer = await forward(req, body);
+    const ok = answer.status >= 200 && answer.status < 300;
+    if (ok && req.method === 'POST' && path === '/call/web') {
+      let requestBody = {};
+      let created = {};
+      try {
+        requestBody = JSON.parse(body.toString('utf8') || '{}');
+        created = JSON.parse(answer.body.toString('utf8') || '{}');
+      } catch {
+        // Prism validated the request; an unreadable example still gets a fresh call.
+      }
+      return send(res, answer.status, startCall(requestBody, created));
+    }
+    const match = CALL_PATH.exec(path);
+    if (ok && req.method === 'GET' && match) {
+      const call = calls.get(decodeURIComponent(match[1] ?? ''));
+      if (!call)
+        return send(res, 404, { message: 'Call not found', error: 'Not Found', statusCode: 404 });
+      let base = {};
+      try {
+        base = JSON.parse(answer.body.toString('utf8') || '{}');
+      } catch {
+        // The record stands on its own.
+      }
+      return send(res, 200, callRecord(base, call));
+    }
+    return relay(res, answer);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      if (!res.headersSent) send(res, 502, { message: `stand-in: ${error.message}` });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolveListen());
+  });
+  const address = server.address();
+  const listenPort = typeof address === 'object' && address ? address.port : port;
+  const url = `http://${host}:${listenPort}`;
+
+  return {
+    url,
+    port: listenPort,
+    siteverifyUrl: `${url}/turnstile/v0/siteverify`,
+    stats,
+    calls,
+    /** Where the gate listens, when it was not known at start. */
+    setGateUrl(next) {
+      gate = next.replace(/\/+$/, '');
+    },
+    endCall,
+    /** Ends every call under way (their messages sent as usual) and waits for the sends. */
+    async endAll(reason = 'customer-ended-call') {
+      for (const call of calls.values()) if (call.status !== 'ended') endCall(call.id, reason);
+      await Promise.allSettled([...pendingSends]);
+    },
+    async stop() {
+      closing = true;
+      for (const call of calls.values()) clearTimeout(call.timer);
+      await Promise.allSettled([...pendingSends]);
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise((done) => server.close(() => done()));
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The bot check: a Turnstile token verified with Cloudflare's siteverify before any ticket. It
+ * fails closed: no answer, a slow answer or an unreadable one is not a pass.
+ */
+import { TURNSTILE_SITEVERIFY } from './config';
+
+export type BotCheck =
+  { ok: true } | { ok: false; reason: 'failed' | 'unavailable'; detail: string };
+
+export const SITEVERIFY_TIMEOUT_MS = 5000;
+
+export async function verifyBotCheck(
+  token: string,
+  {
+    secret,
+    remoteIp,
+    url = TURNSTILE_SITEVERIFY,
+  }: { secret: string; remoteIp: string | null; url?: string },
+): Promise<BotCheck> {
+  const form = new FormData();
+  form.set('secret', secret);
+  form.set('response', token);
+  if (remoteIp) form.set('remoteip', remoteIp);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      body: form,
+      signal: AbortSignal.timeout(SITEVERIFY_TIMEOUT_MS),
+    });
+  } catch (error) {
+    return { ok: false, reason: 'unavailable', detail: `siteverify: ${String(error)}` };
+  }
+  if (!response.ok) {
+    return { ok: false, reason: 'unavailable', detail: `siteverify answered ${response.status}` };
+  }
+  let outcome: unknown;
+  try {
+    outcome = await response.json();
+  } catch {
+    return { ok: false, reason: 'unavailable', detail: 'siteverify answered something not JSON' };
+  }
+  const record =
+    typeof outcome === 'object' && outcome !== null ? (outcome as Record<string, unknown>) : {};
+  if (record.success === true) return { ok: true };
+  const codes = Array.isArray(record['error-codes'])
+    ? record['error-codes'].join(', ')
+    : 'no reason';
+  return { ok: false, reason: 'failed', detail: `siteverify refused the token (${codes})` };
+}

@@ -1,0 +1,263 @@
+/**
+ * The court: one Durable Object for the whole site, so there is one count of calls at once, one
+ * line and one budget. It runs the rules of court-state.ts against the clock, creates admitted
+ * calls with the provider, keeps what costs money in storage, and sweeps on an alarm: tickets
+ * that stopped checking in, places held past a call's limit, and calls the provider never
+ * reported.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { CourtState, type CourtSnapshot, type Decision, type Score } from './court-state';
+import type { StoredTicket } from './line';
+import { limitsFrom, type GateEnv } from './config';
+import { createCourtCall, lookUpCall, ProviderFailure, type ProviderSettings } from './provider';
+import type { ProblemCode } from './problem';
+import { randomId } from './visitor';
+
+/** What the court answers the Worker with; the Worker turns it into the HTTP answer. */
+export type CourtAnswer =
+  | {
+      kind: 'admitted';
+      call: { id: string; webCallUrl: string; maxDurationSeconds: number };
+      waitedSeconds: number;
+    }
+  | {
+      kind: 'waiting';
+      ticket: {
+        id: string;
+        position: number;
+        estimatedWaitSeconds: number;
+        checkInBySeconds: number;
+      };
+      retryAfterSeconds: number;
+    }
+  | {
+      kind: 'refused';
+      code: ProblemCode;
+      retryAfterSeconds?: number;
+      reopensAt?: string;
+      detail?: string;
+    };
+
+/** The sweep runs this often while anyone waits or talks. */
+export const SWEEP_MS = 2000;
+/** The backstop asks the provider about this many calls per sweep at most. */
+const PROBES_PER_SWEEP = 5;
+
+const KEYS = { leases: 'leases', pending: 'pending', days: 'days', typical: 'typical' } as const;
+
+export class Court extends DurableObject<GateEnv> {
+  private state!: CourtState;
+  private readonly now: () => number = () => Date.now();
+
+  constructor(ctx: DurableObjectState, env: GateEnv) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => {
+      const stored = await ctx.storage.get([KEYS.leases, KEYS.pending, KEYS.days, KEYS.typical]);
+      const calls = await ctx.storage.list<CourtSnapshot['calls'][number][1]>({ prefix: 'call:' });
+      const snapshot: CourtSnapshot | undefined = stored.size
+        ? {
+            leases: (stored.get(KEYS.leases) as CourtSnapshot['leases'] | undefined) ?? [],
+            pending: (stored.get(KEYS.pending) as CourtSnapshot['pending'] | undefined) ?? [],
+            days: (stored.get(KEYS.days) as CourtSnapshot['days'] | undefined) ?? [],
+            typicalCallSeconds: (stored.get(KEYS.typical) as number | undefined) ?? 90,
+            calls: [...calls.entries()].map(([key, call]) => [key.slice('call:'.length), call]),
+          }
+        : undefined;
+      this.state = new CourtState(limitsFrom(env), randomId, snapshot);
+      // The line outlives a restart of the court (a deploy, an eviction): everyone keeps their
+      // place, and gets a fresh deadline to check in by, as a hidden page would.
+      const tickets = await ctx.storage.list<StoredTicket>({ prefix: 'ticket:' });
+      if (tickets.size > 0) {
+        const now = Date.now();
+        const grace = this.state.limits.hiddenCheckInGraceSeconds * 1000;
+        this.state.line.restore([...tickets.values()], now + grace, now);
+        await ctx.storage.setAlarm(now + SWEEP_MS);
+      }
+    });
+  }
+
+  private provider(): ProviderSettings {
+    return {
+      privateKey: this.env.VAPI_PRIVATE_KEY ?? '',
+      assistantId: this.env.VAPI_ASSISTANT_ID ?? '',
+      apiUrl: this.env.VAPI_API_URL,
+      maxCallSeconds: this.state.limits.maxCallSeconds,
+    };
+  }
+
+  /** Writes what costs money (places, reservations, the day's totals) before answering. */
+  private async persist(): Promise<void> {
+    const snapshot = this.state.snapshot(this.now());
+    const entries: Record<string, unknown> = {
+      [KEYS.leases]: snapshot.leases,
+      [KEYS.pending]: snapshot.pending,
+      [KEYS.days]: snapshot.days,
+      [KEYS.typical]: snapshot.typicalCallSeconds,
+    };
+    for (const [id, call] of this.state.takeChangedCalls()) entries[`call:${id}`] = call;
+    await this.ctx.storage.put(entries);
+    await this.saveLine();
+  }
+
+  /** Stores the tickets given and forgets the ones gone (two writes a ticket, none a check-in). */
+  private async saveLine(): Promise<void> {
+    const { added, gone } = this.state.line.takeChanges();
+    // The storage API takes at most 128 keys a call.
+    for (let i = 0; i < added.length; i += 128) {
+      const batch = added.slice(i, i + 128);
+      await this.ctx.storage.put(Object.fromEntries(batch.map((t) => [`ticket:${t.id}`, t])));
+    }
+    for (let i = 0; i < gone.length; i += 128) {
+      await this.ctx.storage.delete(gone.slice(i, i + 128).map((id) => `ticket:${id}`));
+    }
+  }
+
+  private async ensureSweep(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) === null) {
+      await this.ctx.storage.setAlarm(this.now() + SWEEP_MS);
+    }
+  }
+
+  private async answer(decision: Decision): Promise<CourtAnswer> {
+    if (decision.kind === 'refuse') {
+      // A refusal costs nothing: its count is written with the next change that does, so a
+      // surge of refusals is not a surge of storage writes. A ticket it ended is forgotten.
+      await this.saveLine();
+      return {
+        kind: 'refused',
+        code: decision.code,
+        ...(decision.retryAfterSeconds === undefined
+          ? {}
+          : { retryAfterSeconds: decision.retryAfterSeconds }),
+        ...(decision.reopensAt === undefined ? {} : { reopensAt: decision.reopensAt }),
+      };
+    }
+    if (decision.kind === 'wait') {
+      await this.saveLine();
+      await this.ensureSweep();
+      return {
+        kind: 'waiting',
+        ticket: {
+          id: decision.ticket.id,
+          position: decision.position,
+          estimatedWaitSeconds: decision.estimatedWaitSeconds,
+          checkInBySeconds: decision.checkInBySeconds,
+        },
+        retryAfterSeconds: decision.retryAfterSeconds,
+      };
+    }
+    // Admitted: the place and the worst case are held before the provider is asked.
+    const { lease } = decision;
+    await this.persist();
+    await this.ensureSweep();
+    try {
+      const call = await createCourtCall(this.provider());
+      this.state.attachCall(lease.id, call.id);
+      await this.persist();
+      return { kind: 'admitted', call, waitedSeconds: decision.waitedSeconds };
+    } catch (error) {
+      this.state.abandon(lease.id);
+      this.state.countRefusal('provider-error', this.now());
+      await this.persist();
+      const status = error instanceof ProviderFailure ? error.status : 0;
+      return {
+        kind: 'refused',
+        code: 'provider-error',
+        detail: status
+          ? `The voice service answered ${status}`
+          : 'The voice service did not answer',
+        ...(status === 429 ? { retryAfterSeconds: 5 } : {}),
+      };
+    }
+  }
+
+  async request(visitor: string): Promise<CourtAnswer> {
+    return this.answer(this.state.request(visitor, this.now()));
+  }
+
+  /** A refusal the visitor's start would get anyway, before the bot check is asked. */
+  async precheck(visitor: string): Promise<CourtAnswer | null> {
+    const refusal = this.state.precheck(visitor, this.now());
+    return refusal ? this.answer(refusal) : null;
+  }
+
+  async checkIn(ticketId: string, hidden: boolean): Promise<CourtAnswer> {
+    return this.answer(this.state.checkIn(ticketId, hidden, this.now()));
+  }
+
+  async leave(ticketId: string): Promise<boolean> {
+    const left = this.state.leave(ticketId);
+    await this.saveLine();
+    return left;
+  }
+
+  async refused(code: ProblemCode): Promise<void> {
+    this.state.countRefusal(code, this.now());
+  }
+
+  async providerEvent(event: {
+    type: string;
+    status?: string;
+    callId: string;
+    cost?: number;
+    endedReason?: string;
+    durationSeconds?: number;
+  }): Promise<boolean> {
+    const applied = this.state.providerEvent(event, this.now());
+    if (applied) await this.persist();
+    return applied;
+  }
+
+  async rate(
+    callId: string,
+    score: Score,
+    comment: boolean,
+  ): Promise<'ok' | 'not-found' | 'already-rated'> {
+    const outcome = this.state.rate(callId, score, comment);
+    if (outcome === 'ok') await this.persist();
+    return outcome;
+  }
+
+  async report(days: number) {
+    return {
+      days: this.state.report(this.now(), days),
+      limits: {
+        maxConcurrentCalls: this.state.limits.maxConcurrent,
+        dailyBudgetUsd: this.state.limits.dailyBudgetUsd,
+        costPerMinuteUsd: this.state.limits.costPerMinuteUsd,
+      },
+    };
+  }
+
+  /** For tests and the surge's report: what the court holds right now. */
+  async inspect() {
+    const now = this.now();
+    return {
+      activeCalls: this.state.activeLeases,
+      waiting: this.state.line.size,
+      committedUsd: this.state.committedUsd(now),
+      limits: this.state.limits,
+    };
+  }
+
+  override async alarm(): Promise<void> {
+    const now = this.now();
+    const { probe } = this.state.sweep(now);
+    const settings = this.provider();
+    await Promise.all(
+      probe.slice(0, PROBES_PER_SWEEP).map(async (callId) => {
+        try {
+          const { ended, costUsd } = await lookUpCall(settings, callId);
+          this.state.probed(callId, ended, costUsd, this.now());
+        } catch {
+          // The provider did not answer: the lease's own limit still frees it.
+          this.state.probed(callId, false, null, this.now());
+        }
+      }),
+    );
+    await this.persist();
+    if (this.state.activeLeases > 0 || this.state.line.size > 0 || this.state.unsettledCalls > 0) {
+      await this.ctx.storage.setAlarm(this.now() + SWEEP_MS);
+    }
+  }
+}

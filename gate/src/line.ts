@@ -1,0 +1,122 @@
+/**
+ * The line: tickets in the order they were given, each with its position found in O(log n)
+ * (a Fenwick tree over the tickets' sequence numbers), so 10,000 waiters checking in cost no more
+ * than ten.
+ */
+export interface Ticket {
+  id: string;
+  seq: number;
+  visitor: string;
+  issuedAt: number;
+  /** Dropped when it has not checked in by then (ms since the epoch). */
+  deadline: number;
+  /** The earliest the next check-in is accepted (a faster one is refused). */
+  notBefore: number;
+}
+
+class Fenwick {
+  private tree = new Int32Array(1024);
+
+  private grow(index: number): void {
+    if (index < this.tree.length) return;
+    let size = this.tree.length;
+    while (size <= index) size *= 2;
+    // Rebuild: a Fenwick tree's nodes depend on its size.
+    const counts = new Int32Array(size);
+    for (let i = 1; i < this.tree.length; i += 1) counts[i] = this.pointValue(i);
+    this.tree = new Int32Array(size);
+    for (let i = 1; i < size; i += 1) if (counts[i]) this.add(i, counts[i] ?? 0);
+  }
+
+  private pointValue(index: number): number {
+    return this.prefix(index) - this.prefix(index - 1);
+  }
+
+  add(index: number, delta: number): void {
+    this.grow(index);
+    for (let i = index; i < this.tree.length; i += i & -i)
+      this.tree[i] = (this.tree[i] ?? 0) + delta;
+  }
+
+  prefix(index: number): number {
+    let sum = 0;
+    for (let i = Math.min(index, this.tree.length - 1); i > 0; i -= i & -i)
+      sum += this.tree[i] ?? 0;
+    return sum;
+  }
+}
+
+/** What is kept of a ticket across a restart of the court (its deadlines start afresh). */
+export type StoredTicket = Pick<Ticket, 'id' | 'seq' | 'visitor' | 'issuedAt'>;
+
+export class Line {
+  private readonly tickets = new Map<string, Ticket>();
+  private counts = new Fenwick();
+  private nextSeq = 1;
+  /** Tickets given and gone since the last {@link takeChanges}, for the court's storage. */
+  private readonly added = new Map<string, StoredTicket>();
+  private readonly gone = new Set<string>();
+
+  /** Puts stored tickets back in their order, each due to check in by `deadline`. */
+  restore(stored: readonly StoredTicket[], deadline: number, now: number): void {
+    for (const ticket of [...stored].sort((a, b) => a.seq - b.seq)) {
+      this.tickets.set(ticket.id, { ...ticket, deadline, notBefore: now });
+      this.counts.add(ticket.seq, 1);
+      this.nextSeq = Math.max(this.nextSeq, ticket.seq + 1);
+    }
+  }
+
+  /** The tickets to store and to forget since last asked. */
+  takeChanges(): { added: StoredTicket[]; gone: string[] } {
+    const changes = { added: [...this.added.values()], gone: [...this.gone] };
+    this.added.clear();
+    this.gone.clear();
+    return changes;
+  }
+
+  get size(): number {
+    return this.tickets.size;
+  }
+
+  add(ticket: Omit<Ticket, 'seq'>): Ticket {
+    const entry = { ...ticket, seq: this.nextSeq };
+    this.nextSeq += 1;
+    this.tickets.set(entry.id, entry);
+    this.counts.add(entry.seq, 1);
+    this.added.set(entry.id, {
+      id: entry.id,
+      seq: entry.seq,
+      visitor: entry.visitor,
+      issuedAt: entry.issuedAt,
+    });
+    return entry;
+  }
+
+  get(id: string): Ticket | undefined {
+    return this.tickets.get(id);
+  }
+
+  remove(id: string): Ticket | undefined {
+    const ticket = this.tickets.get(id);
+    if (!ticket) return undefined;
+    this.tickets.delete(id);
+    this.counts.add(ticket.seq, -1);
+    if (!this.added.delete(id)) this.gone.add(id);
+    if (this.tickets.size === 0) {
+      // An empty line starts numbering again, so the tree stays as small as the busiest spell.
+      this.counts = new Fenwick();
+      this.nextSeq = 1;
+    }
+    return ticket;
+  }
+
+  /** 1 for the ticket next in line. */
+  position(ticket: Ticket): number {
+    return this.counts.prefix(ticket.seq);
+  }
+
+  /** Tickets in line order (oldest first). */
+  values(): IterableIterator<Ticket> {
+    return this.tickets.values();
+  }
+}

@@ -1,0 +1,99 @@
+/** The gate's errors: problem+json bodies with a stable `code` (openapi/gate.json, Problem). */
+import type { Problem } from '../../generated/gate/types.gen';
+
+export type ProblemCode = Problem['code'];
+
+const TITLES: Record<ProblemCode, string> = {
+  'bad-request': 'The request is malformed',
+  unauthorized: 'Missing or wrong credentials',
+  'bot-check-failed': 'The bot check did not pass',
+  'rate-limited': 'Too many requests from this visitor',
+  'court-closed': 'The court is closed for today: its budget is spent',
+  'gate-unavailable': 'The gate cannot take calls right now',
+  'provider-error': 'The voice service could not create the call',
+  'ticket-gone': 'That place in line is gone',
+  'not-found': 'Nothing with that id',
+  'already-rated': 'That call was already rated',
+};
+
+export const STATUS: Record<ProblemCode, number> = {
+  'bad-request': 400,
+  unauthorized: 401,
+  'bot-check-failed': 403,
+  'rate-limited': 429,
+  'court-closed': 503,
+  'gate-unavailable': 503,
+  'provider-error': 502,
+  'ticket-gone': 404,
+  'not-found': 404,
+  'already-rated': 409,
+};
+
+export function problem(
+  code: ProblemCode,
+  extra: { detail?: string; retryAfterSeconds?: number; reopensAt?: string } = {},
+): Response {
+  const status = STATUS[code];
+  const body: Problem = { code, title: TITLES[code], status, ...extra };
+  const headers = new Headers({
+    'content-type': 'application/problem+json',
+    'cache-control': 'no-store',
+  });
+  if (extra.retryAfterSeconds !== undefined) {
+    headers.set('retry-after', String(extra.retryAfterSeconds));
+  }
+  if (status === 401) headers.set('www-authenticate', 'Bearer');
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** The largest JSON body the gate reads; anything longer is refused unread. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Reads a JSON object body, or says why it is not one. */
+export async function readJsonObject(
+  request: Request,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; detail: string }> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) {
+    return { ok: false, detail: 'The body must be application/json' };
+  }
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) return { ok: false, detail: `The body is over ${maxBytes} bytes` };
+  const text = await request.text();
+  if (text.length > maxBytes) return { ok: false, detail: `The body is over ${maxBytes} bytes` };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, detail: 'The body is not JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, detail: 'The body must be a JSON object' };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** Compares two secrets in time that does not depend on where they differ. */
+export function sameSecret(given: string, expected: string): boolean {
+  const encoder = new TextEncoder();
+  const a = encoder.encode(given);
+  const b = encoder.encode(expected);
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < b.length; i += 1) diff |= (a[i % Math.max(1, a.length)] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0 && expected.length > 0;
+}
+
+/** The bearer token of a request, if it has one. */
+export function bearer(request: Request): string | null {
+  const header = request.headers.get('authorization') ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  return match?.[1]?.trim() ?? null;
+}

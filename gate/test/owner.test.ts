@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addr,
+  admit,
+  api,
+  body,
+  endOfCallReport,
+  queue,
+  start,
+  statusEnded,
+  world,
+  type ProblemBody,
+} from './support';
+
+const rate = (rating: Record<string, unknown>) =>
+  api('/api/ratings', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rating),
+  });
+
+const report = (query = '', authorization: string | null = 'Bearer test-admin-token') =>
+  api(`/api/report${query}`, { headers: authorization ? { authorization } : {} });
+
+describe('ratings', () => {
+  it('counts one rating per admitted call: 204, then 409 for the same call', async () => {
+    const call = await admit(addr(1));
+    expect((await rate({ callId: call, score: 'delighted', comment: 'Ribbit!' })).status).toBe(204);
+    const again = await rate({ callId: call, score: 'displeased' });
+    expect(again.status).toBe(409);
+    expect(await body<ProblemBody>(again)).toMatchObject({ code: 'already-rated' });
+  });
+
+  it('answers 404 for a call the gate never admitted', async () => {
+    const answer = await rate({ callId: 'call-from-elsewhere', score: 'content' });
+    expect(answer.status).toBe(404);
+    expect(await body<ProblemBody>(answer)).toMatchObject({ code: 'not-found' });
+  });
+
+  it('answers 400 for a rating that is not one', async () => {
+    const call = await admit(addr(1));
+    expect((await rate({ callId: call, score: 5 })).status).toBe(400);
+    expect((await rate({ callId: call, score: 'content' })).status).toBe(204);
+  });
+});
+
+describe('the report', () => {
+  it('is for the owner only: 401 without or with a wrong token', async () => {
+    for (const authorization of [null, 'Bearer not-the-token', 'test-admin-token']) {
+      const answer = await report('', authorization);
+      expect(answer.status).toBe(401);
+      expect(await body<ProblemBody>(answer)).toMatchObject({ code: 'unauthorized' });
+    }
+  });
+
+  it('answers 400 for a number of days out of range', async () => {
+    for (const days of ['0', '91', 'seven', '1.5']) {
+      expect((await report(`?days=${days}`)).status).toBe(400);
+    }
+  });
+
+  it('totals the day: calls, minutes, spend, starts, waits, ratings, refusals and failures', async () => {
+    const first = await admit(addr(1));
+    const second = await admit(addr(2));
+    await queue(addr(3));
+    expect((await start(addr(3))).status).toBe(429);
+    world.siteverify.mode = 'fail';
+    expect((await start(addr(4))).status).toBe(403);
+    await endOfCallReport(first, { cost: 0.1, seconds: 90 });
+    await statusEnded(second, 'pipeline-error-openai-llm-failed');
+    await endOfCallReport(second, {
+      cost: 0.05,
+      seconds: 30,
+      endedReason: 'pipeline-error-openai-llm-failed',
+    });
+    await rate({ callId: first, score: 'delighted', comment: 'A fine frog' });
+    await rate({ callId: second, score: 'displeased' });
+    const answer = await report('?days=2');
+    expect(answer.status).toBe(200);
+    expect(await body(answer)).toEqual({
+      days: [
+        {
+          day: '2030-01-15',
+          calls: 2,
+          minutes: 2,
+          spendUsd: 0.15,
+          starts: 4,
+          waited: 1,
+          ratings: { delighted: 1, content: 0, displeased: 1, comments: 1 },
+          refusals: { 'rate-limited': 1, 'bot-check-failed': 1 },
+          failures: { 'pipeline-error-openai-llm-failed': 1 },
+        },
+      ],
+      limits: { maxConcurrentCalls: 2, dailyBudgetUsd: 25, costPerMinuteUsd: 0.15 },
+    });
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The gate's tests, run inside the Workers runtime (workerd) by the Workers Vitest integration:
+ * the Worker and its court Durable Object run in the same isolate as the tests, so a stubbed
+ * `fetch` stands in for the provider and for Turnstile's siteverify. Referenced from the root
+ * config's `test.projects` as the `gate` project.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { experimental_readRawConfig } from 'wrangler';
+import { defineProject } from 'vitest/config';
+import { TEST_BINDINGS } from './test/bindings.ts';
+
+/**
+ * The Worker's own wrangler.jsonc, with the built site (dist/, absent before a build) swapped
+ * for a one-page stand-in, written to a temporary folder: the tests run on a clean clone.
+ */
+function testWranglerConfig(): string {
+  const here = import.meta.dirname;
+  const { rawConfig } = experimental_readRawConfig({ config: join(here, 'wrangler.jsonc') });
+  const { $schema: _schema, ...config } = rawConfig as Record<string, unknown>;
+  const assets = config.assets as Record<string, unknown>;
+  const path = join(mkdtempSync(join(tmpdir(), 'pepa-gate-test-')), 'wrangler.json');
+  const testConfig = {
+    ...config,
+    main: resolve(here, String(config.main)),
+    assets: { ...assets, directory: join(here, 'test', 'site') },
+  };
+  writeFileSync(path, JSON.stringify(testConfig));
+  return path;
+}
+
+export default defineProject({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: testWranglerConfig() },
+      miniflare: { bindings: TEST_BINDINGS },
+    }),
+  ],
+  test: {
+    name: 'gate',
+    root: import.meta.dirname,
+    include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup.ts'],
+  },
+});

@@ -1,0 +1,280 @@
+// The demo's provider stand-in, in front of a real Prism: fresh calls and rooms, the call records,
+// the server messages the gate hears when a call ends, and the Turnstile siteverify stand-in.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startProviderStandIn, TURNSTILE_TEST_SECRETS } from '../../gate/dev/provider-stand-in.mjs';
+import { startPrism } from '../../scripts/lib/prism.mjs';
+
+type StandIn = Awaited<ReturnType<typeof startProviderStandIn>>;
+
+let prism: Awaited<ReturnType<typeof startPrism>>;
+let gate: Server;
+let gateUrl = '';
+const heard: { authorization: string | undefined; message: Record<string, unknown> }[] = [];
+const running: StandIn[] = [];
+
+function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((done) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    req.on('end', () => done(JSON.parse(text || '{}') as Record<string, unknown>));
+  });
+}
+
+beforeAll(async () => {
+  prism = await startPrism({ quiet: true });
+  gate = createServer((req, res) => {
+    void readJson(req).then((body) => {
+      heard.push({
+        authorization: req.headers.authorization,
+        message: body.message as Record<string, unknown>,
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"applied":true}');
+    });
+  });
+  await new Promise<void>((done) => gate.listen(0, '127.0.0.1', () => done()));
+  const address = gate.address();
+  gateUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+afterAll(async () => {
+  await prism.stop();
+  gate.closeAllConnections();
+  await new Promise((done) => gate.close(done));
+});
+
+afterEach(async () => {
+  for (const standIn of running.splice(0)) await standIn.stop();
+  heard.length = 0;
+});
+
+async function standIn(options: Partial<Parameters<typeof startProviderStandIn>[0]> = {}) {
+  const started = await startProviderStandIn({
+    prismUrl: prism.url,
+    gateUrl,
+    webhookSecret: 'webhook-secret',
+    quiet: true,
+    ...options,
+  });
+  running.push(started);
+  return started;
+}
+
+const createWebCall = (url: string, key = 'private-key') =>
+  fetch(`${url}/call/web`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({
+      assistantId: 'demo-pepa-assistant',
+      assistantOverrides: { maxDurationSeconds: 180 },
+      roomDeleteOnUserLeaveEnabled: false,
+    }),
+  });
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
+describe('the provider stand-in', () => {
+  it('gives each POST /call/web a fresh call id and its own room on the demo host', async () => {
+    const provider = await standIn();
+    const calls = [];
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await createWebCall(provider.url);
+      expect(answer.status).toBe(201);
+      calls.push((await answer.json()) as { id: string; webCallUrl: string });
+    }
+    expect(new Set(calls.map((call) => call.id)).size).toBe(3);
+    expect(new Set(calls.map((call) => call.webCallUrl)).size).toBe(3);
+    for (const call of calls) {
+      expect(call.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(call.webCallUrl).toMatch(/^https:\/\/pepa-demo\.daily\.co\/[a-z0-9]+$/);
+    }
+    expect(provider.stats).toMatchObject({ created: 3, active: 3, peak: 3 });
+  });
+
+  it('still lets Prism validate: a request without a key gets Prism’s 401 and no call', async () => {
+    const provider = await standIn();
+    const answer = await fetch(`${provider.url}/call/web`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(answer.status).toBe(401);
+    expect(provider.stats.created).toBe(0);
+  });
+
+  it('answers GET /call/{id} from its records', async () => {
+    const provider = await standIn();
+    const { id } = (await (await createWebCall(provider.url)).json()) as { id: string };
+    const lookUp = () =>
+      fetch(`${provider.url}/call/${id}`, { headers: { authorization: 'Bearer private-key' } });
+    const during = (await (await lookUp()).json()) as Record<string, unknown>;
+    expect(during).toMatchObject({ id, status: 'in-progress' });
+    provider.endCall(id, 'customer-ended-call');
+    const after = (await (await lookUp()).json()) as Record<string, unknown>;
+    expect(after).toMatchObject({ id, status: 'ended', endedReason: 'customer-ended-call' });
+    expect(typeof after.cost).toBe('number');
+    const unknown = await fetch(`${provider.url}/call/00000000-0000-4000-8000-000000000000`, {
+      headers: { authorization: 'Bearer private-key' },
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('ends a call when the page says its room was left, and tells the gate as the provider would', async () => {
+    const provider = await standIn({ costPerMinuteUsd: 0.3 });
+    const { id, webCallUrl } = (await (await createWebCall(provider.url)).json()) as {
+      id: string;
+      webCallUrl: string;
+    };
+    const preflight = await fetch(`${provider.url}/__demo/rooms/left`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://127.0.0.1:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+    const left = await fetch(`${provider.url}/__demo/rooms/left`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:5173' },
+      body: JSON.stringify({ roomUrl: webCallUrl }),
+    });
+    expect(left.status).toBe(204);
+    expect(left.headers.get('access-control-allow-origin')).toBe('*');
+    await until(() => heard.length === 2);
+    expect(heard.map((entry) => entry.authorization)).toEqual([
+      'Bearer webhook-secret',
+      'Bearer webhook-secret',
+    ]);
+    expect(heard[0]?.message).toEqual({
+      type: 'status-update',
+      status: 'ended',
+      call: { id },
+      endedReason: 'customer-ended-call',
+    });
+    expect(heard[1]?.message).toMatchObject({
+      type: 'end-of-call-report',
+      call: { id },
+      endedReason: 'customer-ended-call',
+    });
+    const report = heard[1]?.message as { cost: number; startedAt: string; endedAt: string };
+    const minutes = (Date.parse(report.endedAt) - Date.parse(report.startedAt)) / 60_000;
+    expect(report.cost).toBeCloseTo(minutes * 0.3, 3);
+    expect(provider.stats).toMatchObject({ active: 0, ended: 1 });
+    // Told twice, the call ends once.
+    await fetch(`${provider.url}/__demo/rooms/left`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ roomUrl: webCallUrl }),
+    });
+    await new Promise((done) => setTimeout(done, 100));
+    expect(heard).toHaveLength(2);
+    const unknownRoom = await fetch(`${provider.url}/__demo/rooms/left`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ roomUrl: 'https://pepa-demo.daily.co/nobody' }),
+    });
+    expect(unknownRoom.status).toBe(404);
+  });
+
+  it('ends a call at its maximum duration', async () => {
+    const provider = await standIn();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { id } = (await (await createWebCall(provider.url)).json()) as { id: string };
+      vi.advanceTimersByTime(179_000);
+      expect(provider.stats.active).toBe(1);
+      vi.advanceTimersByTime(1_000);
+      expect(provider.stats).toMatchObject({ active: 0, ended: 1 });
+      vi.useRealTimers();
+      await until(() => heard.length === 2);
+      expect(heard[0]?.message).toMatchObject({
+        type: 'status-update',
+        call: { id },
+        endedReason: 'exceeded-max-duration',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('for the surge: draws call lengths, compresses time and loses a fraction of the messages', async () => {
+    let draw = 0;
+    // The first call is long (its messages lost), the second short (its messages heard).
+    const random = () => [0.99, 0, 0.9, 0.1][draw++ % 4] ?? 0;
+    const provider = await standIn({
+      callSeconds: { min: 30, max: 60 },
+      timeScale: 300,
+      dropEndMessages: 0.5,
+      costPerMinuteUsd: 0.15,
+      random,
+    });
+    await createWebCall(provider.url);
+    await createWebCall(provider.url);
+    await until(() => provider.stats.ended === 2);
+    await until(() => heard.length === 2);
+    expect(provider.stats).toMatchObject({ created: 2, ended: 2, dropped: 1, active: 0 });
+    // 30 provider seconds at $0.15 a minute, however fast they passed.
+    const report = heard[1]?.message as { cost: number };
+    expect(report.cost).toBeCloseTo(0.075, 2);
+  });
+});
+
+describe('the Turnstile siteverify stand-in', () => {
+  async function verify(url: string, secret: string, response: string) {
+    const form = new FormData();
+    form.set('secret', secret);
+    form.set('response', response);
+    form.set('remoteip', '203.0.113.9');
+    const answer = await fetch(`${url}/turnstile/v0/siteverify`, { method: 'POST', body: form });
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as { success: boolean; 'error-codes': string[] };
+  }
+
+  it('follows Cloudflare’s dummy secret keys', async () => {
+    const { url } = await standIn();
+    expect(await verify(url, TURNSTILE_TEST_SECRETS.pass, 'XXXX.DUMMY.TOKEN.XXXX')).toMatchObject({
+      success: true,
+      'error-codes': [],
+    });
+    expect(await verify(url, TURNSTILE_TEST_SECRETS.pass, 'any-token')).toMatchObject({
+      success: true,
+    });
+    expect(await verify(url, TURNSTILE_TEST_SECRETS.fail, 'XXXX.DUMMY.TOKEN.XXXX')).toEqual({
+      success: false,
+      'error-codes': ['invalid-input-response'],
+      messages: [],
+    });
+    expect(await verify(url, TURNSTILE_TEST_SECRETS.spent, 'XXXX.DUMMY.TOKEN.XXXX')).toMatchObject({
+      success: false,
+      'error-codes': ['timeout-or-duplicate'],
+    });
+    expect(await verify(url, TURNSTILE_TEST_SECRETS.pass, '')).toMatchObject({
+      success: false,
+      'error-codes': ['missing-input-response'],
+    });
+    expect(await verify(url, 'some-real-looking-secret', 'token')).toMatchObject({
+      success: false,
+      'error-codes': ['invalid-input-secret'],
+    });
+  });
+
+  it('reads a url-encoded form too', async () => {
+    const { url } = await standIn();
+    const answer = await fetch(`${url}/turnstile/v0/siteverify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ secret: TURNSTILE_TEST_SECRETS.pass, response: 'token' }),
+    });
+    expect(await answer.json()).toMatchObject({ success: true });
+  });
+});
