@@ -324,7 +324,7 @@ async function measureDemo() {
     // One visitor makes every tap and soak cycle; the budget is no part of what is measured.
     vars: {
       GATE_VISITOR_CONCURRENT: '20',
-      GATE_VISITOR_STARTS_PER_WINDOW: '100000',
+      GATE_VISITOR_STARTS_PER_WINDOW: '10000',
       GATE_DAILY_BUDGET_USD: '100000',
     },
     quiet: true,
