@@ -1,8 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import { MOCK_PORT, SITE_DIR, SITE_PORT as PORT } from './e2e/support/site';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './scripts/lib/chromium.mjs';
-
-const PORT = Number(process.env.E2E_PORT ?? 5199);
-const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 4099);
 
 /** Launch flags that work on machines without a GPU, sandbox or outside network. */
 const CHROMIUM_FLAGS = [...CHROMIUM_ARGS, ...MEDIA_ARGS];
@@ -41,7 +39,7 @@ export default defineConfig({
   ],
   webServer: {
     // Its own build folder, so a developer's dist/ is neither used nor overwritten.
-    command: 'node scripts/start.mjs --no-install --out=.e2e-dist',
+    command: `node scripts/start.mjs --no-install --out=${SITE_DIR}`,
     url: `http://127.0.0.1:${PORT}/`,
     env: { PORT: String(PORT), MOCK_PORT: String(MOCK_PORT) },
     timeout: 180_000,
