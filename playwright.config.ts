@@ -41,7 +41,15 @@ export default defineConfig({
     // Its own build folder, so a developer's dist/ is neither used nor overwritten.
     command: `node scripts/start.mjs --no-install --out=${SITE_DIR}`,
     url: `http://127.0.0.1:${PORT}/`,
-    env: { PORT: String(PORT), MOCK_PORT: String(MOCK_PORT) },
+    env: {
+      PORT: String(PORT),
+      MOCK_PORT: String(MOCK_PORT),
+      // The suite's court keeps one day's books for the whole run, and a run repeated three times
+      // (`--repeat-each=3`) spends about USD 25 of simulated calls: the demo's whole daily budget,
+      // after which it answers 'court-closed'. The cap has its own tests (the gate's, and the
+      // refusal in talk-field); here it must never be what a test runs into.
+      GATE_DAILY_BUDGET_USD: process.env.GATE_DAILY_BUDGET_USD ?? '100000',
+    },
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'pipe',
