@@ -1,8 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import { MOCK_PORT, SITE_DIR, SITE_PORT as PORT } from './e2e/support/site';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './scripts/lib/chromium.mjs';
-
-const PORT = Number(process.env.E2E_PORT ?? 5199);
-const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 4099);
 
 /** Launch flags that work on machines without a GPU, sandbox or outside network. */
 const CHROMIUM_FLAGS = [...CHROMIUM_ARGS, ...MEDIA_ARGS];
@@ -41,9 +39,17 @@ export default defineConfig({
   ],
   webServer: {
     // Its own build folder, so a developer's dist/ is neither used nor overwritten.
-    command: 'node scripts/start.mjs --no-install --out=.e2e-dist',
+    command: `node scripts/start.mjs --no-install --out=${SITE_DIR}`,
     url: `http://127.0.0.1:${PORT}/`,
-    env: { PORT: String(PORT), MOCK_PORT: String(MOCK_PORT) },
+    env: {
+      PORT: String(PORT),
+      MOCK_PORT: String(MOCK_PORT),
+      // The suite's court keeps one day's books for the whole run, and a run repeated three times
+      // (`--repeat-each=3`) spends about USD 25 of simulated calls: the demo's whole daily budget,
+      // after which it answers 'court-closed'. The cap has its own tests (the gate's, and the
+      // refusal in talk-field); here it must never be what a test runs into.
+      GATE_DAILY_BUDGET_USD: process.env.GATE_DAILY_BUDGET_USD ?? '100000',
+    },
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'pipe',

@@ -5,6 +5,7 @@ import { startCourtStack } from '../scripts/lib/court-stack.mjs';
 import { suggestFreePort } from '../scripts/lib/ports.mjs';
 import { expectStatusesSeen, installCallProbe, statusHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
+import { MOCK_PORT, SITE_DIR } from './support/site';
 
 /**
  * The court gate's line, end to end: the built demo served by the site's Worker in workerd, in
@@ -13,7 +14,7 @@ import { expect, test } from './support/fixtures';
  */
 const FAST = 0.2;
 /** Where the demo build tells its stand-in provider about rooms left (the suite's MOCK_PORT). */
-const BUILT_STAND_IN = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 4099}`;
+const BUILT_STAND_IN = `http://127.0.0.1:${MOCK_PORT}`;
 
 let court: Awaited<ReturnType<typeof startCourtStack>> | null = null;
 
@@ -25,7 +26,7 @@ test.beforeAll(async () => {
   court = await startCourtStack({
     sitePort,
     mockPort,
-    assetsDir: resolve(import.meta.dirname, '..', '.e2e-dist'),
+    assetsDir: resolve(import.meta.dirname, '..', SITE_DIR),
     vars: {
       GATE_MAX_CONCURRENT_CALLS: '2',
       // Every tab of this test is one visitor (one address).

@@ -12,6 +12,7 @@ import {
 } from './support/call-probe';
 import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
 import { expect, test } from './support/fixtures';
+import { wordsUnderDemoBadge } from './support/demo-badge';
 
 /** The demo's simulated room, twice as fast as a real one: still every step, in order. */
 const FAST = 0.5;
@@ -104,6 +105,7 @@ test.describe('Talk to Pepa', () => {
       'Listening...',
     ]);
     await screenshot(page, testInfo, 'listening');
+    expect(await page.evaluate(wordsUnderDemoBadge)).toEqual([]);
     await expectToastSeen(page, TOAST.connected);
     const toasts = await toastHistory(page);
     expect(toasts.find((toast) => toast.title === 'Connected')?.status).toMatch(

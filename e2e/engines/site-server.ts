@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { MOCK_PORT, SITE_PORT } from '../support/site';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,8 +21,8 @@ export default async function serveSite(project: TestProject) {
     project.provide('siteUrl', process.env.ENGINES_SITE_URL);
     return;
   }
-  const port = Number(process.env.E2E_PORT ?? 5199);
-  const mockPort = Number(process.env.E2E_MOCK_PORT ?? 4099);
+  const port = SITE_PORT;
+  const mockPort = MOCK_PORT;
   const outDir = await mkdtemp(join(tmpdir(), 'pepa-engines-'));
   // The site runs as `npm start` runs it: not with the test runner's own variables (NODE_ENV=test,
   // VITEST…), which the build and the local Worker runtime would otherwise inherit.

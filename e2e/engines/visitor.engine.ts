@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { wordsUnderDemoBadge } from '../support/demo-badge';
 import { openEngine, type EngineName, type EnginePage } from './driver';
 
 const ENGINES = (process.env.ENGINES ?? 'firefox,webkit')
@@ -175,11 +176,12 @@ describe.each(ENGINES)('in %s', (engine) => {
     expect(await axeViolations(page, 'header')).toEqual([]);
   });
 
-  it('a whole demo call: statuses in order, the greeting, a typed line answered, End Call, the transcript kept', async () => {
+  it('a whole demo call: statuses in order, the greeting, a typed line answered, the Demo badge over no words, End Call, the transcript kept', async () => {
     for (const size of [PHONE, DESKTOP]) {
       await page.resize(size.width, size.height);
       await page.goto(`/?${FAST}`);
       await page.evaluate(scrollToTalk);
+      expect(await page.evaluate(wordsUnderDemoBadge)).toEqual([]);
       await page.evaluate(recordStatuses);
       await page.click(talk('Start Talking'));
       await page.waitFor(
@@ -200,6 +202,7 @@ describe.each(ENGINES)('in %s', (engine) => {
       await page.waitFor('an answer', answered, ['Should I buy?']);
       await page.evaluate(scrollToTalk);
       await shot('in-call');
+      expect(await page.evaluate(wordsUnderDemoBadge)).toEqual([]);
       expect(await axeViolations(page, '#talk')).toEqual([]);
 
       await page.click(talk('End Call'));

@@ -1,8 +1,6 @@
 /** Reading an API's error body, whichever of the usual shapes it has. */
+import { isRecord } from '../lib/is-record';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return value ? [value] : [];
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');

@@ -3,6 +3,7 @@
  * against an allowlist. Pure: the page's actions live in page-actions.ts.
  */
 import type { ServerMessage } from '../../lib/call/call-events';
+import { isRecord } from '../../lib/is-record';
 
 /** The sections Pepa may show, by their element id. */
 export const PAGE_SECTIONS = ['home', 'talk', 'pond', 'stream', 'lounge', 'grotto'] as const;
@@ -29,10 +30,6 @@ export type PageToolName = PageToolCall['name'];
 /** Where dropped calls are told (debug level: they are expected, never an error). */
 export interface ToolLog {
   debug?(message: string, ...details: unknown[]): void;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The provider sends arguments as a JSON string; older payloads carry an object. */

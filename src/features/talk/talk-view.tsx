@@ -130,7 +130,7 @@ export function TalkView({
   return (
     <div className="relative">
       {demo && (
-        <span className="absolute -top-6 right-0 rounded-full border border-gold-300/60 bg-court-950/80 px-3 py-1 font-display text-xs font-bold tracking-widest text-gold-200 uppercase sm:-top-8">
+        <span className="absolute top-0 right-0 rounded-full border border-gold-300/60 bg-court-950/80 px-3 py-1 font-display text-xs font-bold tracking-widest text-gold-200 uppercase sm:-top-8">
           Demo
         </span>
       )}

@@ -5,10 +5,7 @@
  */
 import type { DailyCallObjectOptions, DailyLikeAdvancedConfig } from './daily-types';
 import { buildCallObjectOptions, type CallObjectOverrides } from './sanitise-config';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
+import { isRecord } from '../is-record';
 
 /**
  * The microphone a device switch left in use, as Daily's `setInputDevicesAsync` reports it

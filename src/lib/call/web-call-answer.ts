@@ -6,14 +6,11 @@
  */
 import type { CallError } from './call-events';
 import type { CallErrorSource } from './start-error';
+import { isRecord } from '../is-record';
 
 /** What was wrong with the answer, for logs. */
 export type MalformedAnswerProblem =
   'not-an-object' | 'room-url-not-a-string' | 'transport-url-not-a-string' | 'no-room-url';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const isOptionalString = (value: unknown) =>
   value === undefined || value === null || typeof value === 'string';
