@@ -21,8 +21,6 @@ export default async function serveSite(project: TestProject) {
     project.provide('siteUrl', process.env.ENGINES_SITE_URL);
     return;
   }
-  const port = SITE_PORT;
-  const mockPort = MOCK_PORT;
   const outDir = await mkdtemp(join(tmpdir(), 'pepa-engines-'));
   // The site runs as `npm start` runs it: not with the test runner's own variables (NODE_ENV=test,
   // VITEST…), which the build and the local Worker runtime would otherwise inherit.
@@ -33,12 +31,12 @@ export default async function serveSite(project: TestProject) {
   );
   const server = spawn(process.execPath, ['scripts/start.mjs', '--no-install', `--out=${outDir}`], {
     cwd: root,
-    env: { ...env, PORT: String(port), MOCK_PORT: String(mockPort) },
+    env: { ...env, PORT: String(SITE_PORT), MOCK_PORT: String(MOCK_PORT) },
     detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((done) => server.once('exit', done));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${SITE_PORT}`;
   await new Promise<void>((ready, fail) => {
     let output = '';
     const timer = setTimeout(() => fail(new Error(`The site did not start:\n${output}`)), 300_000);

@@ -9,6 +9,7 @@ import type { Admitted, CourtCall, Waiting } from '../../generated/gate/types.ge
 import type { CallError, LinePlace } from '../lib/call/call-events';
 import type { LineReporter } from '../lib/call/call-options';
 import type { CallErrorSource } from '../lib/call/start-error';
+import { isRecord } from '../lib/is-record';
 import { errorDetails } from './error-details';
 import { retryAfterMs } from './retry-after';
 
@@ -45,8 +46,9 @@ export class CourtApiError extends Error implements CallErrorSource {
   }
 }
 
+/** The fields of an answer or error body, or none when it is not an object. */
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }
 
 /** Every failed gate request becomes a {@link CourtApiError}: the gate's code, or no answer. */
