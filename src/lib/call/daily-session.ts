@@ -64,6 +64,7 @@ export class DailySession {
   private readonly detachers: Array<() => void> = [];
   private recording = false;
   private recordingRequestedAt: number | null = null;
+  private joinedRoom = false;
 
   constructor(
     readonly daily: DailyLike,
@@ -87,8 +88,18 @@ export class DailySession {
     this.events.all.clear();
   }
 
-  join(url: string): Promise<unknown> {
-    return this.daily.join({ url, subscribeToTracksAutomatically: false });
+  async join(url: string): Promise<unknown> {
+    const result = await this.daily.join({ url, subscribeToTracksAutomatically: false });
+    this.joinedRoom = true;
+    return result;
+  }
+
+  /**
+   * The visitor is in the room: from here the provider's side of the call runs, so a hang-up
+   * must tell it (`end-call`), whether or not the assistant has said `listening` yet.
+   */
+  get joined(): boolean {
+    return this.joinedRoom;
   }
 
   async startLevelObservers(): Promise<void> {

@@ -286,13 +286,31 @@ describe('stop and end during a start in flight', () => {
     expect(h.events).not.toContain('call-start');
   });
 
-  it('end during a start in flight cancels it without sending end-call', async () => {
+  it('end while the room is being joined cancels the start without sending end-call', async () => {
     const h = createHarness();
+    const join = deferred<unknown>();
+    h.configureNextDaily((daily) => daily.join.mockReturnValueOnce(join.promise));
     const started = h.call.start('assistant-1');
     await flush();
     await h.call.end();
+    join.resolve(undefined);
     await expect(started).resolves.toBeNull();
     expect(h.daily().sentMessages()).toEqual([]);
+    expect(h.daily().destroyed).toBe(true);
+  });
+
+  it("end after the room is joined but before listening tells the provider (end-call), then destroys: the provider's call would otherwise run on", async () => {
+    const h = createHarness();
+    const started = h.call.start('assistant-1');
+    await flush();
+    const daily = h.daily();
+    expect(daily.join).toHaveBeenCalledTimes(1);
+    expect(h.call.state).toBe('starting');
+    await h.call.end();
+    await expect(started).resolves.toBeNull();
+    expect(daily.sentMessages()).toEqual([{ type: 'end-call' }]);
+    const sent = daily.sendAppMessage.mock.invocationCallOrder[0] ?? Infinity;
+    expect(sent).toBeLessThan(daily.destroy.mock.invocationCallOrder[0] ?? -1);
   });
 
   it('stop and end are safe to call twice, and end sends end-call once', async () => {
