@@ -112,7 +112,7 @@ export function attachRoom<TCall extends WebCall>(
     else host.emit('video', { track, participantId: participant.session_id });
   });
   room.on('app-message', ({ data, fromId }) => {
-    // Only Pepa speaks for Pepa: anyone else in the room is ignored, whatever they send.
+    // Only Pepa speaks for Pepa: someone else in the room is ignored, whatever they send.
     if (!session.assistant.speaksForAssistant(fromId)) {
       host.logger.debug?.(
         'Ignored an app message from a participant who is not the assistant',
