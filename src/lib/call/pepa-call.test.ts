@@ -1066,6 +1066,45 @@ describe('audio settings', () => {
     await h.call.stop();
   });
 
+  it("observes the visitor's level only once noise cancellation has settled: Daily stops a level observer when the input processor changes", async () => {
+    const h = createHarness();
+    const settled = deferred<unknown>();
+    h.configureNextDaily((daily) => daily.updateInputSettings.mockReturnValueOnce(settled.promise));
+    const started = h.connect();
+    await flush();
+    const daily = h.daily();
+    expect(daily.updateInputSettings).toHaveBeenCalledTimes(1);
+    expect(daily.startRemoteParticipantsAudioLevelObserver).toHaveBeenCalledWith(100);
+    expect(daily.startLocalAudioLevelObserver).not.toHaveBeenCalled();
+    settled.resolve(undefined);
+    await started;
+    expect(daily.startLocalAudioLevelObserver).toHaveBeenCalledWith(100);
+    expect(daily.updateInputSettings.mock.invocationCallOrder[0]).toBeLessThan(
+      daily.startLocalAudioLevelObserver.mock.invocationCallOrder[0]!,
+    );
+    await h.call.stop();
+  });
+
+  it("observes the visitor's level after a failed noise cancellation too, and reports a failed local observer as audio-observer-setup-error", async () => {
+    const h = createHarness();
+    h.configureNextDaily((daily) => {
+      daily.updateInputSettings.mockRejectedValueOnce(new Error('no processor'));
+      daily.startLocalAudioLevelObserver.mockRejectedValueOnce(new Error('worklet aborted'));
+    });
+    await expect(h.connect()).resolves.toMatchObject({ id: 'call-1' });
+    expect(h.daily().startLocalAudioLevelObserver).toHaveBeenCalledWith(100);
+    const errors = h.payloads.filter(([name]) => name === 'error').map(([, error]) => error);
+    expect(errors).toHaveLength(2);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'audio-processing-setup-error', message: 'no processor' }),
+        expect.objectContaining({ type: 'audio-observer-setup-error', message: 'worklet aborted' }),
+      ]),
+    );
+    expect(h.call.state).toBe('started');
+    await h.call.stop();
+  });
+
   it('mutes with setLocalAudio(!muted) and no forced track discard', async () => {
     const h = createHarness();
     await h.connect();

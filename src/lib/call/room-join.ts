@@ -113,7 +113,7 @@ export async function joinRoom<TCall extends WebCall>(
     );
   }
   await pipeline.runOptional('audio-observer-setup', 'audio-observer-setup-error', () =>
-    daily.startLevelObservers(),
+    daily.startRemoteLevelObserver(),
   );
   await pipeline.runOptional('audio-processing-setup', 'audio-processing-setup-error', () =>
     daily.useNoiseCancellation(),
