@@ -969,6 +969,36 @@ describe('server messages', () => {
     ]);
   });
 
+  it.each([
+    ['ejected', 'You were ejected'],
+    ['exp-room', 'Meeting has ended'],
+  ])(
+    "after the server's ended status, Daily's fatal %s error is the room closing: an ordinary end, no error",
+    async (type, errorMsg) => {
+      const h = createHarness();
+      await h.connect();
+      h.clearEvents();
+      const ended = { type: 'status-update', status: 'ended', endedReason: 'assistant-ended-call' };
+      h.daily().emit('app-message', { data: JSON.stringify(ended), fromId: ASSISTANT.session_id });
+      h.daily().emit('error', { errorMsg, error: { type, msg: errorMsg } });
+      h.daily().emit('left-meeting', { action: 'left-meeting' });
+      await flush();
+      expect(h.events).toEqual([['message', ended], 'state:ending', 'call-end', 'state:idle']);
+      expect(h.daily().destroyed).toBe(true);
+    },
+  );
+
+  it("after the server's ended status, a fatal error with no left-meeting still ends the call quietly", async () => {
+    const h = createHarness();
+    await h.connect();
+    h.clearEvents();
+    const ended = { type: 'status-update', status: 'ended', endedReason: 'assistant-ended-call' };
+    h.daily().emit('app-message', { data: JSON.stringify(ended), fromId: ASSISTANT.session_id });
+    h.daily().emit('error', { errorMsg: 'Ejected', error: { type: 'ejected', msg: 'Ejected' } });
+    await flush();
+    expect(h.events).toEqual([['message', ended], 'state:ending', 'call-end', 'state:idle']);
+  });
+
   it('forwards network and participant events as small types', async () => {
     const h = createHarness();
     await h.connect();

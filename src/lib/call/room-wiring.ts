@@ -84,6 +84,13 @@ export function attachRoom<TCall extends WebCall>(
       );
       return;
     }
+    if (session.endedStatusSeen) {
+      // The server has ended the call: the room closing behind it (an ejection, the meeting
+      // ended) is the goodbye, not a failure the visitor should hear about.
+      host.logger.debug?.('The room closed after the call ended', error.message);
+      void host.close(session);
+      return;
+    }
     if (connectionLost) {
       // The connection is gone for good: rejoin the room rather than end the call.
       void host.rejoin(session);
