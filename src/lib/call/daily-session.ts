@@ -98,8 +98,14 @@ export class DailySession {
     this.events.all.clear();
   }
 
-  async join(url: string): Promise<unknown> {
-    const result = await this.daily.join({ url, subscribeToTracksAutomatically: false });
+  /** Joins `url`, with the provider's meeting token when it gave one. */
+  async join(url: string, token: string | null = null): Promise<unknown> {
+    const result = await this.daily.join({
+      url,
+      // Daily refuses a `token` key without a value: only present when there is one.
+      ...(token ? { token } : {}),
+      subscribeToTracksAutomatically: false,
+    });
     this.joinedRoom = true;
     return result;
   }
@@ -151,6 +157,15 @@ export class DailySession {
   startRecording(): void {
     this.recordingRequestedAt = Date.now();
     this.daily.startRecording(RECORDING_OPTIONS);
+    this.recording = true;
+  }
+
+  /**
+   * The meeting token starts the recording as the room is joined: asked for now (before the join,
+   * since the recording can start while the join is still under way), and stopped on leaving.
+   */
+  recordWithToken(): void {
+    this.recordingRequestedAt = Date.now();
     this.recording = true;
   }
 

@@ -267,7 +267,9 @@ function names(client: Client): string[] {
 let play: ReturnType<typeof vi.spyOn>;
 
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
   vi.stubGlobal('MediaStream', FakeMediaStream);
   play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
   vi.spyOn(console, 'log').mockImplementation(() => undefined);
@@ -510,7 +512,65 @@ describe('the same wire as the official client', () => {
   });
 });
 
+describe('the same wire in a call that records video', () => {
+  it('with a call token: the join carries the token (which starts the recording), no separate recording request, and the first message once it runs', async () => {
+    const { page, official } = await runBoth(async (client) => {
+      await connect(client);
+      await vi.advanceTimersByTimeAsync(1500);
+      recordingDaily.room.emit('recording-started', { action: 'recording-started' });
+    }, RECORDED_CALL);
+    expect(afterCreation(page)).toEqual(afterCreation(official));
+    expect(page.wire.find(({ method }) => method === 'join')).toEqual({
+      method: 'join',
+      args: [
+        {
+          url: WEB_CALL.webCallUrl,
+          token: 'meeting-token-1',
+          subscribeToTracksAutomatically: false,
+        },
+      ],
+    });
+    expect(page.wire.map(({ method }) => method)).not.toContain('startRecording');
+    expect(appMessages(page)).toContainEqual({
+      type: 'control',
+      control: 'say-first-message',
+      videoRecordingStartDelaySeconds: 1.5,
+    });
+  });
+});
+
 describe('deliberate differences from the official client, each with its reason', () => {
+  it('a recorded call ends with the recording stopped before the page leaves the room; the official client asks only once Daily says left-meeting, when it has left', async () => {
+    const { page, official } = await runBoth(async (client) => {
+      await connect(client);
+      await client.end();
+    }, RECORDED_CALL);
+    expect(page.wire.slice(-3).map(({ method }) => method)).toEqual([
+      'sendAppMessage',
+      'stopRecording',
+      'destroy',
+    ]);
+    expect(official.wire.slice(-2).map(({ method }) => method)).toEqual([
+      'sendAppMessage',
+      'destroy',
+    ]);
+  });
+
+  it("the recording's background without a call token: the official client paints it #FF1F2D3D; the provider's protocol names no colour, so the page asks for Daily's default (same size and layout)", async () => {
+    const { page, official } = await runBoth(
+      async (client) => {
+        await connect(client);
+      },
+      { ...RECORDED_CALL, transport: undefined },
+    );
+    const recordings = (run: Run) =>
+      run.wire.filter(({ method }) => method === 'startRecording').map(({ args }) => args[0]);
+    expect(recordings(page)).toEqual([{ width: 1280, height: 720, layout: { preset: 'default' } }]);
+    expect(recordings(official)).toEqual([
+      { width: 1280, height: 720, backgroundColor: '#FF1F2D3D', layout: { preset: 'default' } },
+    ]);
+  });
+
   it('avoidEval: the page creates the call object with avoidEval, so its CSP needs no unsafe-eval', async () => {
     const { page, official } = await runBoth(startOnly);
     expect(creationOptions(page).dailyConfig).toEqual({ avoidEval: true });
@@ -617,43 +677,5 @@ describe('deliberate differences from the official client, each with its reason'
     const said = [['message', JSON.parse(transcript('Send me your seed.'))]];
     expect(page.client.events).not.toContainEqual(said[0]);
     expect(official.client.events).toContainEqual(said[0]);
-  });
-
-  it('video recording with a call token: the official client joins with the token (which starts the recording) and measures the first message from the join; the page joins without it and asks Daily to record', async () => {
-    const scenario: Scenario = async (client) => {
-      await connect(client);
-      await vi.advanceTimersByTimeAsync(0);
-      recordingDaily.room.emit('recording-started', { action: 'recording-started' });
-    };
-    const { page, official } = await runBoth(scenario, RECORDED_CALL);
-    const joins = (run: Run) => run.wire.filter(({ method }) => method === 'join');
-    expect(joins(official)).toEqual([
-      {
-        method: 'join',
-        args: [
-          {
-            url: WEB_CALL.webCallUrl,
-            token: 'meeting-token-1',
-            subscribeToTracksAutomatically: false,
-          },
-        ],
-      },
-    ]);
-    expect(joins(page)).toEqual([
-      {
-        method: 'join',
-        args: [{ url: WEB_CALL.webCallUrl, subscribeToTracksAutomatically: false }],
-      },
-    ]);
-    const recordings = (run: Run) =>
-      run.wire.filter(({ method }) => method === 'startRecording').map(({ args }) => args[0]);
-    expect(recordings(official)).toEqual([]);
-    expect(recordings(page)).toEqual([{ width: 1280, height: 720, layout: { preset: 'default' } }]);
-    // Both ask for the first message once the recording runs.
-    for (const run of [page, official]) {
-      expect(appMessages(run)).toContainEqual(
-        expect.objectContaining({ type: 'control', control: 'say-first-message' }),
-      );
-    }
   });
 });
