@@ -5,7 +5,12 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildSite } from './build.mjs';
 import { analyseBuild, byteRows, formatKb, markdownTable } from './lib/bundle-stats.mjs';
-import { cspProblems, filesContaining, unsafeBlankLinks } from './lib/build-checks.mjs';
+import {
+  cspProblems,
+  filesContaining,
+  officialClientFiles,
+  unsafeBlankLinks,
+} from './lib/build-checks.mjs';
 import {
   dailyHostsInSource,
   installedDailySource,
@@ -47,6 +52,15 @@ check(
   leaks.length === 0,
   leaks.map((l) => l.file).join(', ') || 'none',
   'none',
+);
+
+// The provider's official web client is a test oracle, never part of the page.
+const oracle = await officialClientFiles(dist);
+check(
+  "provider's official web client in dist/",
+  oracle.length === 0,
+  oracle.map(({ file, marker }) => `${file} (${marker})`).join(', ') || 'absent',
+  'absent',
 );
 
 // The offline room simulator belongs to demo builds only. Its chunk is named after its module;

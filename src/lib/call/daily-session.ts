@@ -24,6 +24,14 @@ import type {
 } from './daily-types';
 import { encodeClientMessage } from './protocol';
 
+function attempt(work: () => Promise<void>): Promise<void> {
+  try {
+    return work();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 const RECORDING_OPTIONS = { width: 1280, height: 720, layout: { preset: 'default' } } as const;
 const NOISE_CANCELLATION = { audio: { processor: { type: 'noise-cancellation' } } } as const;
 const NO_AUDIO_PROCESSOR = { audio: { processor: { type: 'none' } } } as const;
@@ -41,6 +49,8 @@ export type RoomEvents = {
   'app-message': { data: unknown; fromId: string };
   'remote-levels': Record<string, number>;
   'local-level': number;
+  /** The visitor's level observer could not start. */
+  'local-observer-error': { cause: unknown };
   'recording-started': undefined;
   'recording-error': { message: string };
   'audio-processor-error': undefined;
@@ -64,6 +74,7 @@ export class DailySession {
   private readonly detachers: Array<() => void> = [];
   private recording = false;
   private recordingRequestedAt: number | null = null;
+  private joinedRoom = false;
 
   constructor(
     readonly daily: DailyLike,
@@ -87,17 +98,56 @@ export class DailySession {
     this.events.all.clear();
   }
 
-  join(url: string): Promise<unknown> {
-    return this.daily.join({ url, subscribeToTracksAutomatically: false });
+  /** Joins `url`, with the provider's meeting token when it gave one. */
+  async join(url: string, token: string | null = null): Promise<unknown> {
+    const result = await this.daily.join({
+      url,
+      // Daily refuses a `token` key without a value: only present when there is one.
+      ...(token ? { token } : {}),
+      subscribeToTracksAutomatically: false,
+    });
+    this.joinedRoom = true;
+    return result;
   }
 
+  /**
+   * The visitor is in the room: from here the provider's side of the call runs, so a hang-up
+   * must tell it (`end-call`), whether or not the assistant has said `listening` yet.
+   */
+  get joined(): boolean {
+    return this.joinedRoom;
+  }
+
+  /** Both level observers, on a call object whose input processor stays as it is (a rejoin). */
   async startLevelObservers(): Promise<void> {
-    await this.daily.startRemoteParticipantsAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
+    await this.startRemoteLevelObserver();
     await this.daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
   }
 
-  useNoiseCancellation(): Promise<unknown> {
-    return this.daily.updateInputSettings(NOISE_CANCELLATION);
+  /** The assistant's level, at once. */
+  startRemoteLevelObserver(): Promise<void> {
+    return this.daily.startRemoteParticipantsAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
+  }
+
+  /**
+   * Noise cancellation, then the visitor's level observer whether it worked or not: changing the
+   * input processor replaces the microphone track, and Daily stops a local level observer that
+   * is running (or still loading) then, which would silence the visitor's level for the call.
+   */
+  async useNoiseCancellation(): Promise<unknown> {
+    try {
+      return await this.daily.updateInputSettings(NOISE_CANCELLATION);
+    } finally {
+      if (this.isLive()) this.observeLocalLevel();
+    }
+  }
+
+  private observeLocalLevel(): void {
+    attempt(() => this.daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS)).catch(
+      (cause: unknown) => {
+        if (this.isLive()) this.events.emit('local-observer-error', { cause });
+      },
+    );
   }
 
   turnOffAudioProcessor(): Promise<unknown> {
@@ -107,6 +157,15 @@ export class DailySession {
   startRecording(): void {
     this.recordingRequestedAt = Date.now();
     this.daily.startRecording(RECORDING_OPTIONS);
+    this.recording = true;
+  }
+
+  /**
+   * The meeting token starts the recording as the room is joined: asked for now (before the join,
+   * since the recording can start while the join is still under way), and stopped on leaving.
+   */
+  recordWithToken(): void {
+    this.recordingRequestedAt = Date.now();
     this.recording = true;
   }
 

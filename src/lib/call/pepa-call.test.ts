@@ -286,13 +286,31 @@ describe('stop and end during a start in flight', () => {
     expect(h.events).not.toContain('call-start');
   });
 
-  it('end during a start in flight cancels it without sending end-call', async () => {
+  it('end while the room is being joined cancels the start without sending end-call', async () => {
     const h = createHarness();
+    const join = deferred<unknown>();
+    h.configureNextDaily((daily) => daily.join.mockReturnValueOnce(join.promise));
     const started = h.call.start('assistant-1');
     await flush();
     await h.call.end();
+    join.resolve(undefined);
     await expect(started).resolves.toBeNull();
     expect(h.daily().sentMessages()).toEqual([]);
+    expect(h.daily().destroyed).toBe(true);
+  });
+
+  it("end after the room is joined but before listening tells the provider (end-call), then destroys: the provider's call would otherwise run on", async () => {
+    const h = createHarness();
+    const started = h.call.start('assistant-1');
+    await flush();
+    const daily = h.daily();
+    expect(daily.join).toHaveBeenCalledTimes(1);
+    expect(h.call.state).toBe('starting');
+    await h.call.end();
+    await expect(started).resolves.toBeNull();
+    expect(daily.sentMessages()).toEqual([{ type: 'end-call' }]);
+    const sent = daily.sendAppMessage.mock.invocationCallOrder[0] ?? Infinity;
+    expect(sent).toBeLessThan(daily.destroy.mock.invocationCallOrder[0] ?? -1);
   });
 
   it('stop and end are safe to call twice, and end sends end-call once', async () => {
@@ -951,6 +969,36 @@ describe('server messages', () => {
     ]);
   });
 
+  it.each([
+    ['ejected', 'You were ejected'],
+    ['exp-room', 'Meeting has ended'],
+  ])(
+    "after the server's ended status, Daily's fatal %s error is the room closing: an ordinary end, no error",
+    async (type, errorMsg) => {
+      const h = createHarness();
+      await h.connect();
+      h.clearEvents();
+      const ended = { type: 'status-update', status: 'ended', endedReason: 'assistant-ended-call' };
+      h.daily().emit('app-message', { data: JSON.stringify(ended), fromId: ASSISTANT.session_id });
+      h.daily().emit('error', { errorMsg, error: { type, msg: errorMsg } });
+      h.daily().emit('left-meeting', { action: 'left-meeting' });
+      await flush();
+      expect(h.events).toEqual([['message', ended], 'state:ending', 'call-end', 'state:idle']);
+      expect(h.daily().destroyed).toBe(true);
+    },
+  );
+
+  it("after the server's ended status, a fatal error with no left-meeting still ends the call quietly", async () => {
+    const h = createHarness();
+    await h.connect();
+    h.clearEvents();
+    const ended = { type: 'status-update', status: 'ended', endedReason: 'assistant-ended-call' };
+    h.daily().emit('app-message', { data: JSON.stringify(ended), fromId: ASSISTANT.session_id });
+    h.daily().emit('error', { errorMsg: 'Ejected', error: { type: 'ejected', msg: 'Ejected' } });
+    await flush();
+    expect(h.events).toEqual([['message', ended], 'state:ending', 'call-end', 'state:idle']);
+  });
+
   it('forwards network and participant events as small types', async () => {
     const h = createHarness();
     await h.connect();
@@ -1045,6 +1093,45 @@ describe('audio settings', () => {
     daily.emit('nonfatal-error', { type: 'input-settings-error', errorMsg: 'other' });
     await flush();
     expect(daily.setLocalAudio).toHaveBeenCalledTimes(1);
+    await h.call.stop();
+  });
+
+  it("observes the visitor's level only once noise cancellation has settled: Daily stops a level observer when the input processor changes", async () => {
+    const h = createHarness();
+    const settled = deferred<unknown>();
+    h.configureNextDaily((daily) => daily.updateInputSettings.mockReturnValueOnce(settled.promise));
+    const started = h.connect();
+    await flush();
+    const daily = h.daily();
+    expect(daily.updateInputSettings).toHaveBeenCalledTimes(1);
+    expect(daily.startRemoteParticipantsAudioLevelObserver).toHaveBeenCalledWith(100);
+    expect(daily.startLocalAudioLevelObserver).not.toHaveBeenCalled();
+    settled.resolve(undefined);
+    await started;
+    expect(daily.startLocalAudioLevelObserver).toHaveBeenCalledWith(100);
+    expect(daily.updateInputSettings.mock.invocationCallOrder[0]).toBeLessThan(
+      daily.startLocalAudioLevelObserver.mock.invocationCallOrder[0]!,
+    );
+    await h.call.stop();
+  });
+
+  it("observes the visitor's level after a failed noise cancellation too, and reports a failed local observer as audio-observer-setup-error", async () => {
+    const h = createHarness();
+    h.configureNextDaily((daily) => {
+      daily.updateInputSettings.mockRejectedValueOnce(new Error('no processor'));
+      daily.startLocalAudioLevelObserver.mockRejectedValueOnce(new Error('worklet aborted'));
+    });
+    await expect(h.connect()).resolves.toMatchObject({ id: 'call-1' });
+    expect(h.daily().startLocalAudioLevelObserver).toHaveBeenCalledWith(100);
+    const errors = h.payloads.filter(([name]) => name === 'error').map(([, error]) => error);
+    expect(errors).toHaveLength(2);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'audio-processing-setup-error', message: 'no processor' }),
+        expect.objectContaining({ type: 'audio-observer-setup-error', message: 'worklet aborted' }),
+      ]),
+    );
+    expect(h.call.state).toBe('started');
     await h.call.stop();
   });
 

@@ -210,13 +210,15 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     return session ? this.close(session) : Promise.resolve();
   }
 
-  /** Asks the assistant to end the call (`end-call`), then stops. Safe to call twice. */
+  /**
+   * Asks the assistant to end the call (`end-call`), then stops. Safe to call twice. Once the
+   * room is joined the provider's call runs (and bills) even before the assistant is listening,
+   * and a call kept for a rejoin outlives the visitor leaving the room: so it is told then too.
+   */
   end(): Promise<void> {
     const session = this.session;
     if (!session) return Promise.resolve();
-    if (session.room && !session.teardown && this.machine.state === 'started') {
-      session.room.send({ type: 'end-call' });
-    }
+    if (session.room?.joined && !session.teardown) session.room.send({ type: 'end-call' });
     return this.close(session);
   }
 

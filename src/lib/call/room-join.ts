@@ -16,7 +16,7 @@ import type { DailySession } from './daily-session';
 import type { DailyCallFactory, DailyLike } from './daily-types';
 import { callObjectOptions } from './device-memory';
 import { joinFailure } from './join-failure';
-import { checkRoomUrl, roomUrlOf } from './room-url';
+import { checkRoomUrl, meetingTokenOf, roomUrlOf } from './room-url';
 import { StageFailure, StartCancelled } from './start-pipeline';
 
 /** What joining needs from the call object. */
@@ -105,15 +105,17 @@ export async function joinRoom<TCall extends WebCall>(
     );
   }
 
-  await pipeline.run('join', () => daily.join(room.url), joinFailure);
+  const token = meetingTokenOf(webCall);
+  if (videoRecordingEnabled && token) daily.recordWithToken();
+  await pipeline.run('join', () => daily.join(room.url, token), joinFailure);
 
-  if (videoRecordingEnabled) {
+  if (videoRecordingEnabled && !token) {
     await pipeline.runOptional('video-recording-setup', 'video-recording-setup-error', () =>
       daily.startRecording(),
     );
   }
   await pipeline.runOptional('audio-observer-setup', 'audio-observer-setup-error', () =>
-    daily.startLevelObservers(),
+    daily.startRemoteLevelObserver(),
   );
   await pipeline.runOptional('audio-processing-setup', 'audio-processing-setup-error', () =>
     daily.useNoiseCancellation(),
@@ -140,7 +142,7 @@ export async function rejoinRoom<TCall extends WebCall>(
     return false;
   }
   const room = host.attachRoom(session, daily);
-  await room.join(roomUrl);
+  await room.join(roomUrl, meetingTokenOf(session.webCall));
   if (session.muted) daily.setLocalAudio(false);
   await room.startLevelObservers();
   return !session.teardown;
