@@ -91,9 +91,13 @@ export class DailySession {
     return this.daily.join({ url, subscribeToTracksAutomatically: false });
   }
 
-  async startLevelObservers(): Promise<void> {
-    await this.daily.startRemoteParticipantsAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
-    await this.daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
+  startRemoteLevelObserver(): Promise<void> {
+    return this.daily.startRemoteParticipantsAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
+  }
+
+  /** The microphone's level: started once noise cancellation has settled, on the track it gives. */
+  startLocalLevelObserver(): Promise<void> {
+    return this.daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
   }
 
   useNoiseCancellation(): Promise<unknown> {

@@ -92,3 +92,35 @@ export interface SimulatorOptions {
    */
   onRoomLeft?: (roomUrl: string) => void;
 }
+
+/**
+ * The field latency model (README, "A latency model of the real path"): published figures or
+ * reasoned estimates for each stage a real start goes through, shared with the demo's stand-in
+ * provider (siteverify, the gate's work, `POST /call/web`).
+ */
+export interface FieldLatency {
+  turnstileSolveMs: number;
+  siteverifyMs: number;
+  gateWorkMs: number;
+  callWebMs: number;
+  roomJoinMs: number;
+  preconnectSavingMs: number;
+  assistantJoinMs: number;
+  assistantTrackMs: number;
+  listeningMs: number;
+  greetingFirstAudioMs: number;
+}
+
+/** The simulated room's delays under the field model; `preconnected`: the page warmed the room's origin. */
+export function fieldTimings(
+  model: FieldLatency,
+  preconnected: boolean,
+): Partial<SimulatorTimings> {
+  return {
+    joinMs: model.roomJoinMs - (preconnected ? model.preconnectSavingMs : 0),
+    assistantJoinMs: model.assistantJoinMs,
+    trackStartMs: model.assistantTrackMs,
+    listeningMs: model.listeningMs,
+    greetingDelayMs: model.greetingFirstAudioMs,
+  };
+}
