@@ -102,12 +102,14 @@ export const loadRoomFactory = lazyOnce<RoomRuntime>(
             { default: fieldModel },
             { PEPA_DEMO_PERSONA },
           ]) => {
-            const knobs = simulatorOptionsFrom(window.location.search, parseSimulatorFaults);
+            const knobs = {
+              ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
+              ...(FIELD_LATENCY ? { timings: fieldTimings(fieldModel, roomServiceWarm) } : {}),
+            };
             return {
               // The demo's Pepa is the repository's Pepa: her first message and her refusals.
               createDailyCall: createSimulatorFactory({
                 ...knobs,
-                ...(FIELD_LATENCY ? { timings: fieldTimings(fieldModel, roomServiceWarm) } : {}),
                 persona: PEPA_DEMO_PERSONA,
                 // The provider hears the visitor leave; the demo's stand-in provider then tells
                 // the gate the call ended, as the provider's server messages would.

@@ -3,6 +3,11 @@ import type { SimulatorFault } from './simulator-faults';
 
 /** Every delay of the simulated room, in milliseconds before `timeScale` applies. */
 export interface SimulatorTimings {
+  /**
+   * How long the visitor takes to answer the microphone's permission prompt (0: already
+   * granted). Paid before the microphone opens, wherever it is opened.
+   */
+  microphonePromptMs: number;
   /** From `join()` to joined. */
   joinMs: number;
   /** From joined to the assistant entering the room. */
@@ -36,6 +41,7 @@ export interface SimulatorTimings {
 }
 
 export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = {
+  microphonePromptMs: 0,
   joinMs: 300,
   assistantJoinMs: 200,
   trackStartMs: 50,
@@ -100,6 +106,7 @@ export interface SimulatorOptions {
  */
 export interface FieldLatency {
   turnstileSolveMs: number;
+  microphonePromptMs: number;
   siteverifyMs: number;
   gateWorkMs: number;
   callWebMs: number;
@@ -117,6 +124,7 @@ export function fieldTimings(
   preconnected: boolean,
 ): Partial<SimulatorTimings> {
   return {
+    microphonePromptMs: model.microphonePromptMs,
     joinMs: model.roomJoinMs - (preconnected ? model.preconnectSavingMs : 0),
     assistantJoinMs: model.assistantJoinMs,
     trackStartMs: model.assistantTrackMs,

@@ -33,10 +33,13 @@ export function createSimulatorFactory(options: SimulatorOptions): DailyCallFact
  * the browser's own, after the simulator's microphone faults (`mic-denied` refuses it).
  */
 export function createSimulatorMicrophone(
-  options: Pick<SimulatorOptions, 'faults' | 'getUserMedia'>,
+  options: Pick<SimulatorOptions, 'faults' | 'getUserMedia' | 'timings' | 'timeScale'>,
 ): MicrophoneOpener {
   const faults = new Set(options.faults ?? []);
+  const promptMs = (options.timings?.microphonePromptMs ?? 0) * (options.timeScale ?? 1);
   return async (constraints) => {
+    // The visitor answers the permission prompt (the field model's first visit).
+    if (promptMs > 0) await new Promise((resolve) => setTimeout(resolve, promptMs));
     playMicrophoneScenarios(faults);
     if (options.getUserMedia) return options.getUserMedia(constraints);
     if (typeof navigator === 'undefined' || !navigator.mediaDevices) {

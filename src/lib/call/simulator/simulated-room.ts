@@ -335,6 +335,8 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
       this.microphone = new MediaStream([source]);
       return;
     }
+    // The visitor answers the permission prompt (the field model's first visit).
+    if (this.timings.microphonePromptMs > 0) await this.wait(this.timings.microphonePromptMs);
     let stream: MediaStream;
     try {
       playScenarios(this.faults, 'microphone', this);
