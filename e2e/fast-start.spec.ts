@@ -210,6 +210,8 @@ test.describe('a start whose waits overlap', () => {
       await open(page);
       await talk(page).start.tap();
       await expect.poll(async () => (await callResources(page)).liveTracks).toBe(1);
+      // A press within the double-tap window of the tap would be merged into it.
+      await waitPastDoubleTap(page, DOUBLE_TAP_MS + 50);
       await talk(page).end.click();
       await expect(talk(page).status).toHaveText('Ready to chat');
       await expect.poll(async () => (await callResources(page)).liveTracks).toBe(0);
