@@ -24,14 +24,6 @@ import type {
 } from './daily-types';
 import { encodeClientMessage } from './protocol';
 
-function attempt(work: () => Promise<void>): Promise<void> {
-  try {
-    return work();
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
 const RECORDING_OPTIONS = { width: 1280, height: 720, layout: { preset: 'default' } } as const;
 const NOISE_CANCELLATION = { audio: { processor: { type: 'noise-cancellation' } } } as const;
 const NO_AUDIO_PROCESSOR = { audio: { processor: { type: 'none' } } } as const;
@@ -49,8 +41,6 @@ export type RoomEvents = {
   'app-message': { data: unknown; fromId: string };
   'remote-levels': Record<string, number>;
   'local-level': number;
-  /** The visitor's level observer could not start. */
-  'local-observer-error': { cause: unknown };
   'recording-started': undefined;
   'recording-error': { message: string };
   'audio-processor-error': undefined;
@@ -130,24 +120,17 @@ export class DailySession {
   }
 
   /**
-   * Noise cancellation, then the visitor's level observer whether it worked or not: changing the
-   * input processor replaces the microphone track, and Daily stops a local level observer that
-   * is running (or still loading) then, which would silence the visitor's level for the call.
+   * The microphone's level: started only once noise cancellation has settled (worked or not),
+   * since changing the input processor replaces the microphone track, and Daily stops a local
+   * level observer that is running (or still loading) then, which would silence the visitor's
+   * level for the call.
    */
-  async useNoiseCancellation(): Promise<unknown> {
-    try {
-      return await this.daily.updateInputSettings(NOISE_CANCELLATION);
-    } finally {
-      if (this.isLive()) this.observeLocalLevel();
-    }
+  startLocalLevelObserver(): Promise<void> {
+    return this.daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
   }
 
-  private observeLocalLevel(): void {
-    attempt(() => this.daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS)).catch(
-      (cause: unknown) => {
-        if (this.isLive()) this.events.emit('local-observer-error', { cause });
-      },
-    );
+  useNoiseCancellation(): Promise<unknown> {
+    return this.daily.updateInputSettings(NOISE_CANCELLATION);
   }
 
   turnOffAudioProcessor(): Promise<unknown> {

@@ -142,13 +142,6 @@ export function attachRoom<TCall extends WebCall>(
   });
   room.on('remote-levels', (levels) => session.speech.levels(levels));
   room.on('local-level', (volume) => host.emit('local-volume-level', { volume }));
-  room.on('local-observer-error', ({ cause }) =>
-    host.emit('error', {
-      type: 'audio-observer-setup-error',
-      message: describeError(cause),
-      cause,
-    }),
-  );
   room.on('recording-started', () => {
     const requestedAt = room.takeRecordingRequestTime();
     if (requestedAt !== null) room.send(sayFirstMessageAfterRecording(requestedAt, Date.now()));

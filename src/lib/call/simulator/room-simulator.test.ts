@@ -91,11 +91,14 @@ const START: Recorded[] = [
   'progress:call-object-creation:completed',
   'progress:join:started',
   'progress:join:completed',
+  // The room's set-up, beside the wait for the assistant.
   'progress:audio-observer-setup:started',
+  'progress:assistant-ready:started',
   'progress:audio-observer-setup:completed',
   'progress:audio-processing-setup:started',
   'progress:audio-processing-setup:completed',
-  'progress:assistant-ready:started',
+  'progress:audio-observer-setup:started',
+  'progress:audio-observer-setup:completed',
   // The room reports a good connection once joined, as Daily does.
   ['network-quality-change', { state: 'good', reasons: [] }],
   [
