@@ -524,7 +524,7 @@ async function measureFieldStarts() {
   }
   notes.push(
     'The field latency model (README, "A latency model of the real path") plays each stage of a ' +
-      'real start with its published or estimated delay; the sequential start runs the same ' +
+      'real start with its estimated delay; the sequential start runs the same ' +
       "stages one after the other, as the provider's own client does (the bot check solved at " +
       "the tap, the phone's wait after the call request, the microphone opened by the join).",
   );

@@ -240,14 +240,16 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
   /** Switches the microphone as Daily does: the new device's track replaces the old one. */
   async setInputDevicesAsync(devices: DailyLikeInputDevices): Promise<unknown> {
     const deviceId = devices.audioDeviceId;
-    if (this.phase !== 'joined' || !this.ownsMicrophone || typeof deviceId !== 'string') return {};
+    if (this.phase !== 'joined' || !this.microphone || typeof deviceId !== 'string') return {};
     const stream = await this.getUserMedia({ audio: { deviceId: { exact: deviceId } } });
     if (this.phase !== 'joined') {
       for (const track of stream.getTracks()) track.stop();
       return {};
     }
-    for (const track of this.microphone?.getTracks() ?? []) track.stop();
+    // A track the page handed in is the page's to stop; one the room opened is the room's.
+    if (this.ownsMicrophone) for (const track of this.microphone?.getTracks() ?? []) track.stop();
     this.microphone = stream;
+    this.ownsMicrophone = true;
     this.audio?.listenTo(stream);
     return { mic: { deviceId } };
   }
