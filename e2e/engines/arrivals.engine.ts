@@ -85,6 +85,12 @@ function startRecording() {
   });
 }
 
+/** Starts a fresh list of what `kind` shows (what came before, a call earlier, is forgotten). */
+function forget(kind: 'statuses' | 'announced') {
+  const record = (window as unknown as { __record?: Record<string, unknown> }).__record;
+  if (record) record[kind] = [];
+}
+
 function recorded() {
   return (
     (
@@ -145,6 +151,7 @@ async function expectNoProblems(page: EnginePage, allowed?: RegExp) {
 
 /** Copy copies: the page says so, and where the driver may read the clipboard, it holds the address. */
 async function expectCopies(page: EnginePage) {
+  await page.evaluate(forget, 'announced');
   await page.click(copyButton);
   await page.waitFor('the copy to be announced', saw, ['announced', COPIED]);
   expect((await page.evaluate(recorded)).copyRefused).toBe(false);
@@ -163,6 +170,7 @@ async function expectMenuOpens(page: EnginePage) {
 }
 
 async function expectCallListens(page: EnginePage) {
+  await page.evaluate(forget, 'statuses');
   await page.evaluate(scrollToTalk);
   await page.click(talk('Start Talking'));
   await page.waitFor('the call to listen', saw, ['statuses', LISTENING]);

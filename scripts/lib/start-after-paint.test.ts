@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   START_AFTER_PAINT,
   START_AFTER_PAINT_HASH,
+  START_BOUND_MS,
   startAfterPaintTag,
 } from './start-after-paint.mjs';
 
@@ -43,18 +44,37 @@ function runInlineScript(attributes: Record<string, string>) {
   new Function(START_AFTER_PAINT)();
 }
 
+/** Makes the page hidden (true) or shown (false), telling it as the browser does. */
+function setHidden(hidden: boolean) {
+  vi.spyOn(document, 'visibilityState', 'get').mockReturnValue(hidden ? 'hidden' : 'visible');
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
 const appScripts = () => [...document.head.querySelectorAll('script[type="module"]')];
+const APP = { 'data-entry': '/assets/index-abc.js' };
+/** Past the bound by far: what a start that does not wait would have done by then. */
+const LONG_AFTER_MS = START_BOUND_MS * 30;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
 
 afterEach(() => {
-  // A load listener is `once`; fire it so none is left for the next test.
-  window.dispatchEvent(new Event('load'));
+  vi.restoreAllMocks();
+  // The page's `once` listeners fire (and go) and its timers and frames run, so none is left for
+  // the next test.
+  document.dispatchEvent(new Event('DOMContentLoaded'));
+  document.dispatchEvent(new Event('visibilitychange'));
+  vi.runAllTimers();
+  vi.useRealTimers();
   document.head.replaceChildren();
+  delete window.__pepaEarlyTaps;
 });
 
 describe('the start-after-paint script', () => {
-  it('adds the app and the manifest only after the first contentful paint', () => {
+  it('adds the app and the manifest at the first contentful paint, before any frame', () => {
     const timing = fakePaintTiming();
-    runInlineScript({ 'data-entry': '/assets/index-abc.js', 'data-manifest': '/site.webmanifest' });
+    runInlineScript({ ...APP, 'data-manifest': '/site.webmanifest' });
     expect(appScripts()).toHaveLength(0);
     timing.paint('first-paint');
     expect(appScripts()).toHaveLength(0);
@@ -67,24 +87,94 @@ describe('the start-after-paint script', () => {
       '/site.webmanifest',
     );
     expect(timing.observers.every((observer) => observer.disconnected)).toBe(true);
+    vi.runAllTimers();
+    expect(appScripts()).toHaveLength(1);
   });
 
-  it('waits for the paint even when the page has loaded first', () => {
+  it('starts once two frames have begun when no paint is reported (a page first painted scrolled)', () => {
     const timing = fakePaintTiming();
-    runInlineScript({ 'data-entry': '/assets/index-abc.js' });
-    window.dispatchEvent(new Event('load'));
+    runInlineScript(APP);
+    vi.advanceTimersToNextFrame();
     expect(appScripts()).toHaveLength(0);
-    timing.paint('first-contentful-paint');
+    vi.advanceTimersToNextFrame();
     expect(appScripts()).toHaveLength(1);
     expect(document.head.querySelector('link[rel="manifest"]')).toBeNull();
+    // A paint reported later starts nothing more.
+    timing.paint('first-contentful-paint');
+    vi.runAllTimers();
+    expect(appScripts()).toHaveLength(1);
+    expect(timing.observers.every((observer) => observer.disconnected)).toBe(true);
   });
 
-  it('starts the app on load where paint timing is not reported', () => {
-    vi.stubGlobal('PerformanceObserver', class {});
-    runInlineScript({ 'data-entry': '/assets/index-abc.js' });
+  it('starts within the bound on a shown page that draws no frame', () => {
+    fakePaintTiming();
+    vi.stubGlobal('requestAnimationFrame', () => 0);
+    runInlineScript(APP);
+    vi.advanceTimersByTime(START_BOUND_MS - 1);
     expect(appScripts()).toHaveLength(0);
-    window.dispatchEvent(new Event('load'));
+    vi.advanceTimersByTime(1);
     expect(appScripts()).toHaveLength(1);
+  });
+
+  it('waits for the page to be parsed before it counts frames', () => {
+    fakePaintTiming();
+    vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    runInlineScript(APP);
+    vi.advanceTimersByTime(LONG_AFTER_MS);
+    expect(appScripts()).toHaveLength(0);
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    vi.advanceTimersToNextFrame();
+    vi.advanceTimersToNextFrame();
+    expect(appScripts()).toHaveLength(1);
+  });
+
+  it('a page opened in a background tab starts only when it is first shown', () => {
+    fakePaintTiming();
+    setHidden(true);
+    runInlineScript(APP);
+    vi.advanceTimersByTime(LONG_AFTER_MS);
+    expect(appScripts()).toHaveLength(0);
+
+    setHidden(false);
+    vi.advanceTimersToNextFrame();
+    vi.advanceTimersToNextFrame();
+    expect(appScripts()).toHaveLength(1);
+  });
+
+  it('a page hidden again before its bound waits for the next showing', () => {
+    fakePaintTiming();
+    vi.stubGlobal('requestAnimationFrame', () => 0);
+    runInlineScript(APP);
+    setHidden(true);
+    vi.advanceTimersByTime(LONG_AFTER_MS);
+    expect(appScripts()).toHaveLength(0);
+    setHidden(false);
+    vi.advanceTimersByTime(START_BOUND_MS);
+    expect(appScripts()).toHaveLength(1);
+  });
+
+  it('starts after two frames where paint timing is not reported', () => {
+    vi.stubGlobal('PerformanceObserver', class {});
+    runInlineScript(APP);
+    expect(appScripts()).toHaveLength(0);
+    vi.advanceTimersToNextFrame();
+    vi.advanceTimersToNextFrame();
+    expect(appScripts()).toHaveLength(1);
+  });
+
+  it("lets the kept taps go when the app's script fails to load", () => {
+    const timing = fakePaintTiming();
+    const control = document.createElement('button');
+    control.setAttribute('data-pressed', '');
+    const take = vi.fn(() => [{ control, label: '', at: 0 }]);
+    window.__pepaEarlyTaps = take;
+    runInlineScript(APP);
+    timing.paint('first-contentful-paint');
+    expect(take).not.toHaveBeenCalled();
+
+    appScripts()[0]?.dispatchEvent(new Event('error'));
+    expect(take).toHaveBeenCalledTimes(1);
+    expect(control.hasAttribute('data-pressed')).toBe(false);
   });
 
   it('is allowed by a hash that does not depend on the build', () => {
