@@ -7,6 +7,7 @@
 // console. One served site for the whole matrix (e2e/engines/site-server.ts); a small proxy in
 // front of it makes the arrivals that need a path late or failing (./arrival-proxy.ts).
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { DOUBLE_TAP_MS } from '../../src/features/talk/double-tap';
 import { startArrivalProxy, type ArrivalProxy, type ArrivalRules } from './arrival-proxy';
 import { openEngine, type EngineName, type EnginePage } from './driver';
 
@@ -76,6 +77,14 @@ function startRecording() {
     if (document.getElementById('mobile-menu')?.hidden === false) record.menuOpened = true;
     if (document.querySelector('#home input[readonly]')) record.copyRefused = true;
   };
+  // When the visitor last tapped, in the page's clock.
+  addEventListener(
+    'click',
+    (event) => {
+      if (event.isTrusted) (page as { __pressedAt?: number }).__pressedAt = performance.now();
+    },
+    true,
+  );
   look();
   new MutationObserver(look).observe(document.documentElement, {
     subtree: true,
@@ -113,6 +122,12 @@ function saw(kind: 'statuses' | 'announced', value: string) {
   return Array.isArray(list) && list.includes(value);
 }
 
+/** The last tap in this document (recorded by `startRecording`) is older than `ms`. */
+function pastDoubleTap(ms: number) {
+  const at = (window as unknown as { __pressedAt?: number }).__pressedAt;
+  return at === undefined || performance.now() - at > ms;
+}
+
 function menuOpen() {
   return document.getElementById('mobile-menu')?.hidden === false;
 }
@@ -135,7 +150,7 @@ function scrollToTalk() {
     ?.scrollIntoView({ block: 'center', behavior: 'instant' });
 }
 
-/** No toast shown with this title. */
+/** No toast shown with this title (with '', no toast at all). */
 function toastGone(title: string) {
   return ![...document.querySelectorAll('[data-sonner-toast]')].some((toast) =>
     toast.textContent?.includes(title),
@@ -163,6 +178,8 @@ async function expectCopies(page: EnginePage) {
 
 async function expectMenuOpens(page: EnginePage) {
   expect(await page.viewportWidth()).toBeLessThan(768);
+  // A toast from a call just ended covers the header's top until it leaves on its own.
+  await page.waitFor('the toasts to leave', toastGone, ['']);
   await page.click(menuButton);
   await page.waitFor('the menu to open', menuOpen, []);
   await page.click(menuButton);
@@ -205,7 +222,9 @@ interface Arrival {
 
 /** What an engine logs about a chunk the proxy failed. */
 const CHUNK_FAILED =
-  /503|Failed to load|dynamically imported module|Loading failed for the module|Importing a module script failed|error loading/i;
+  /503|Failed to load|dynamically imported module|Loading failed for the module|Importing a module script failed|error loading|voice-chat-[^/]+\.js.* disallowed MIME type/i;
+/** What an engine logs about a visit to the 404 page, which is served with its status. */
+const PAGE_NOT_FOUND = /the server responded with a status of 404/;
 
 const SECTIONS = ['home', 'talk', 'pond', 'stream', 'lounge', 'grotto'];
 
@@ -293,7 +312,7 @@ const ARRIVALS: Arrival[] = [
     backForwardCache: true,
     async run(page) {
       await returnAfterCall(page, { kept: true });
-      await expectLive(page);
+      await expectLive(page, PAGE_NOT_FOUND);
     },
   },
   {
@@ -301,7 +320,7 @@ const ARRIVALS: Arrival[] = [
     backForwardCache: false,
     async run(page) {
       await returnAfterCall(page, { kept: false });
-      await expectLive(page);
+      await expectLive(page, PAGE_NOT_FOUND);
     },
   },
   {
@@ -352,12 +371,13 @@ const ARRIVALS: Arrival[] = [
         const address = await page.evaluate(contractAddress);
         expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
       }
+      // The menu the early tap opened covers the Talk panel at phone width: closed first, once
+      // no toast covers its button.
+      await page.waitFor('the toasts to leave', toastGone, ['']);
+      await page.click(menuButton);
+      await page.waitFor('the menu to close', menuClosed, []);
       await page.click(talk('End Call'));
       await page.waitFor('the call to end', talkStatusIs, ['Ready to chat']);
-      if (await page.evaluate(menuOpen)) {
-        await page.click(menuButton);
-        await page.waitFor('the menu to close', menuClosed, []);
-      }
       await expectLive(page);
     },
   },
@@ -370,6 +390,8 @@ const ARRIVALS: Arrival[] = [
       await page.evaluate(startRecording);
       let outcome = '';
       for (let press = 0; press < 4 && outcome !== 'listening'; press += 1) {
+        // Past the double-tap window of the last press, so this press is a press of its own.
+        await page.waitFor('a press of its own', pastDoubleTap, [DOUBLE_TAP_MS]);
         await page.evaluate(() => {
           (window as unknown as { __press?: boolean }).__press = true;
         });
@@ -410,7 +432,7 @@ const ARRIVALS: Arrival[] = [
       await page.goto('/no-such-page');
       await page.click({ role: 'link', name: 'Return to Home' });
       await page.waitFor('home', () => window.location.pathname === '/', []);
-      await expectLive(page);
+      await expectLive(page, PAGE_NOT_FOUND);
     },
   },
 ];
