@@ -190,7 +190,10 @@ async function expectCallListens(page: EnginePage) {
   await page.evaluate(forget, 'statuses');
   await page.evaluate(scrollToTalk);
   await page.click(talk('Start Talking'));
-  await page.waitFor('the call to listen', saw, ['statuses', LISTENING]);
+  await page.waitFor('the call to listen', saw, ['statuses', LISTENING]).catch(async (error) => {
+    const { statuses, toasts } = await page.evaluate(recorded);
+    throw new Error(`${String(error)}; statuses seen: ${statuses.join(' > ')}; toasts: ${toasts}`);
+  });
   const statuses = (await page.evaluate(recorded)).statuses;
   expect(statuses.indexOf('Connecting to Pepa...')).toBeLessThan(statuses.indexOf(LISTENING));
   await page.click(talk('End Call'));
@@ -357,11 +360,11 @@ const ARRIVALS: Arrival[] = [
       await page.click(menuButton);
       await page.click(copyButton);
       await page.click(talk('Start Talking'));
-      // The taps came before the app: its script was still on its way.
+      // The taps came before the app: its script had not run (it may not even have been asked).
       expect(await page.evaluate(appStarted)).toBe(false);
-      expect(proxy.changed.some((change) => change.startsWith('late /assets/index-'))).toBe(true);
 
       await page.waitFor('the app to start', appStarted, [], 30_000);
+      expect(proxy.changed.some((change) => change.startsWith('late /assets/index-'))).toBe(true);
       await page.waitFor('the call to listen', saw, ['statuses', LISTENING]);
       await page.waitFor('the copy to be announced', saw, ['announced', COPIED]);
       const record = await page.evaluate(recorded);
