@@ -295,7 +295,7 @@ const ARRIVALS: Arrival[] = [
       await page.waitFor('the section', () => window.location.hash === '#grotto', []);
       await page.reload();
       expect(await page.evaluate(() => window.location.hash)).toBe('#grotto');
-      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      await page.waitFor('the page at its section', () => window.scrollY > 0, []);
       await expectLive(page);
     },
   },
@@ -306,7 +306,7 @@ const ARRIVALS: Arrival[] = [
       await page.evaluate(() => window.scrollTo({ top: 2000, behavior: 'instant' }));
       await page.waitFor('the scroll', () => window.scrollY > 1000, []);
       await page.reload();
-      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      await page.waitFor('the page where it was scrolled', () => window.scrollY > 0, []);
       await expectLive(page);
     },
   },
