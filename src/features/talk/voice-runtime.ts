@@ -52,7 +52,7 @@ export const loadRoomFactory = lazyOnce<DailyCallFactory>(
       ? Promise.all([
           import('../../lib/call/simulator/room-simulator'),
           import('../../lib/call/simulator/simulator-faults'),
-          import('../../../assistant/pepa'),
+          import('../../config/pepa-persona'),
         ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }, { PEPA_DEMO_PERSONA }]) =>
           // The demo's Pepa is the repository's Pepa: her first message and her refusals.
           createSimulatorFactory({
