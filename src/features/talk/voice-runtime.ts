@@ -93,7 +93,7 @@ export const loadRoomFactory = lazyOnce<RoomRuntime>(
           import('../../lib/call/simulator/simulator-faults'),
           import('../../lib/call/simulator/options'),
           import('../../lib/call/simulator/field-latency.json'),
-          import('../../../assistant/pepa'),
+          import('../../config/pepa-persona'),
         ]).then(
           ([
             { createSimulatorFactory, createSimulatorMicrophone },

@@ -3,7 +3,7 @@ import {
   PEPA_BUY_REFUSAL,
   PEPA_DEMO_PERSONA,
   PEPA_FIRST_MESSAGE,
-} from '../../../../assistant/pepa';
+} from '../../../config/pepa-persona';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   START_TIME,
