@@ -136,7 +136,10 @@ interface OfficialVapi {
   setMuted(muted: boolean): void;
 }
 
-async function officialClient(webCall: WebCall): Promise<Client> {
+async function officialClient(
+  webCall: WebCall,
+  listenTo: readonly string[] = OFFICIAL_EVENTS,
+): Promise<Client> {
   const module = (await import(/* @vite-ignore */ OFFICIAL_CLIENT)) as {
     default: new (token: string, baseUrl?: string) => OfficialVapi;
   };
@@ -156,7 +159,7 @@ async function officialClient(webCall: WebCall): Promise<Client> {
   );
   const vapi = new module.default('public-key', 'https://api.provider.test');
   const events: Array<[string, unknown]> = [];
-  for (const name of OFFICIAL_EVENTS) vapi.on(name, (payload) => events.push([name, payload]));
+  for (const name of listenTo) vapi.on(name, (payload) => events.push([name, payload]));
   return {
     name: 'official',
     events,
@@ -569,6 +572,22 @@ describe('deliberate differences from the official client, each with its reason'
     expect(recordings(official)).toEqual([
       { width: 1280, height: 720, backgroundColor: '#FF1F2D3D', layout: { preset: 'default' } },
     ]);
+  });
+
+  it("the visitor's level observer: the page always starts it (the quiet-microphone hint reads it); the official client only when something listens for local-volume-level", async () => {
+    const page = await runOn(pageClient, startOnly);
+    const official = await runOn(
+      (webCall) =>
+        officialClient(
+          webCall,
+          OFFICIAL_EVENTS.filter((name) => name !== 'local-volume-level'),
+        ),
+      startOnly,
+    );
+    const started = (run: Run) =>
+      run.wire.some(({ method }) => method === 'startLocalAudioLevelObserver');
+    expect(started(page)).toBe(true);
+    expect(started(official)).toBe(false);
   });
 
   it('avoidEval: the page creates the call object with avoidEval, so its CSP needs no unsafe-eval', async () => {
