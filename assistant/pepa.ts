@@ -2,15 +2,7 @@ import type {
   AssistantControllerCreateData,
   AssistantControllerUpdateData,
 } from '../generated/types.gen';
-import {
-  PEPA_BUY_QUESTION,
-  PEPA_BUY_REFUSAL,
-  PEPA_DEMO_PERSONA,
-  PEPA_DEMO_TOOL_CUES,
-  PEPA_FIRST_MESSAGE,
-  PEPA_SECTIONS,
-  PEPA_STAKE_QUESTION,
-} from '../src/config/pepa-persona';
+import { PEPA_BUY_REFUSAL, PEPA_FIRST_MESSAGE, PEPA_SECTIONS } from '../src/config/pepa-persona';
 import { DEFAULT_MAX_CALL_SECONDS, parseSiteConfig } from '../src/config/site-config';
 
 // Pepa's words live with the page (one module both read); her definition is built from them here.
@@ -22,7 +14,7 @@ export {
   PEPA_FIRST_MESSAGE,
   PEPA_SECTIONS,
   PEPA_STAKE_QUESTION,
-};
+} from '../src/config/pepa-persona';
 
 /** Said when the visitor has been quiet for a while (the provider's `customer.speech.timeout` hook). */
 export const PEPA_STILL_THERE =
