@@ -14,7 +14,8 @@
 // browser lets a page write to the clipboard during a tap, and WebKit does not count the app's
 // replayed click as one. The app then shows how the copy went (`copied`, a promise of true when
 // it was written). Its text does not change from one build to the next, so neither does the hash
-// the Content-Security-Policy allows it by; it travels in every page, so it is written short.
+// the Content-Security-Policy allows it by; it travels in every page, so it is written short and sent as one line (each line here ends a
+// statement).
 import { cspHash } from './inline-html.mjs';
 
 export const EARLY_TAPS = [
@@ -39,7 +40,7 @@ export const EARLY_TAPS = [
   'return taps;',
   '};',
   '})();',
-].join('\n');
+].join('');
 
 /** The CSP source that allows exactly this script, e.g. `'sha256-…'`. */
 export const EARLY_TAPS_HASH = cspHash(EARLY_TAPS);

@@ -14,7 +14,8 @@
 // Should the app's script fail to load, the taps kept for it (scripts/lib/early-taps.mjs) are let
 // go, so no later tap is kept for nobody. The app's URL is the script element's `data-entry`, so
 // this text, and the hash the Content-Security-Policy allows it by, do not change from one build
-// to the next. It travels in every page, so it is written short, with nothing newer than 2017.
+// to the next. It travels in every page, so it is written short and sent as one line (each line
+// here ends a statement), with nothing newer than 2017.
 import { cspHash } from './inline-html.mjs';
 
 /** How long a parsed, shown page waits for a frame before the app starts anyway. */
@@ -54,7 +55,7 @@ export const START_AFTER_PAINT = [
   '}',
   'document.readyState == "loading" ? document.addEventListener("DOMContentLoaded", shown) : shown();',
   '})();',
-].join('\n');
+].join('');
 
 /** The CSP source that allows exactly this script, e.g. `'sha256-…'`. */
 export const START_AFTER_PAINT_HASH = cspHash(START_AFTER_PAINT);
