@@ -129,13 +129,20 @@ export const loadRoomFactory = lazyOnce<RoomRuntime>(
 const createDailyCall: DailyCallFactory = (options) =>
   loadRoomFactory().then((runtime) => runtime.createDailyCall(options));
 
-/** The demo's microphone goes through the simulator (its faults); a live page's is the browser's. */
+/**
+ * The demo's microphone goes through the simulator (its faults); a live page's is the browser's.
+ * When the room's runtime did not load, the browser's microphone is opened all the same: the
+ * call object's own load then meets the failure and says the voice chat didn't load (with its
+ * recovery), rather than the microphone taking the blame.
+ */
 const openMicrophone: MicrophoneOpener | undefined = DEMO
   ? (constraints) =>
-      loadRoomFactory().then((runtime) =>
-        runtime.openMicrophone
-          ? runtime.openMicrophone(constraints)
-          : navigator.mediaDevices.getUserMedia(constraints),
+      loadRoomFactory().then(
+        (runtime) =>
+          runtime.openMicrophone
+            ? runtime.openMicrophone(constraints)
+            : navigator.mediaDevices.getUserMedia(constraints),
+        () => navigator.mediaDevices.getUserMedia(constraints),
       )
   : undefined;
 
