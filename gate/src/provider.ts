@@ -5,7 +5,9 @@
  */
 import { createClient, createConfig } from '../../generated/client';
 import { callControllerCreateWebCall, callControllerFindOne } from '../../generated/sdk.gen';
-import { PROVIDER_API } from './config';
+
+/** The provider's REST API, unless the settings name another (the demo's stand-in). */
+export const PROVIDER_API = 'https://api.vapi.ai';
 
 export interface ProviderSettings {
   privateKey: string;
