@@ -1,11 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The visitor's browser tests in the engines besides Chromium: Gecko (Debian's firefox-esr) and
- * WebKit (Debian's WebKitGTK MiniBrowser). `npm run test:engines`; `ENGINES=webkit` runs one.
- * The arrival matrix (every arrival in Chromium, Gecko and WebKit) runs on its own,
- * `npm run test:arrivals`, and stays out of `npm run verify` until it passes reliably on a
- * two-core machine: one of its WebKit cases (kept in the back/forward cache) has hung.
+ * The visitor's browser tests in the engines besides Chromium, Gecko (Debian's firefox-esr) and
+ * WebKit (Debian's WebKitGTK MiniBrowser), and the arrival matrix (every way a visitor arrives, in
+ * Chromium, Gecko and WebKit): `npm run test:engines`. `ENGINES=webkit` runs one engine;
+ * `npm run test:arrivals` runs the matrix alone.
  */
 const ARRIVALS = 'e2e/engines/arrivals.engine.ts';
 const arrivalsOnly = process.env.ENGINES_SUITE === 'arrivals';
@@ -15,7 +14,6 @@ export default defineConfig({
     name: 'engines',
     environment: 'node',
     include: arrivalsOnly ? [ARRIVALS] : ['e2e/engines/**/*.engine.ts'],
-    exclude: arrivalsOnly ? [] : [ARRIVALS],
     globalSetup: ['e2e/engines/site-server.ts'],
     fileParallelism: false,
     testTimeout: 300_000,

@@ -84,6 +84,16 @@ function isHydrated(): boolean {
  */
 const CONTROL_TIMEOUT_MS = 30_000;
 
+/**
+ * How long one command to a driver may take before it is given up as lost (a script in the page
+ * may run this long). WebKitWebDriver holds a command until the page's navigation completes, and
+ * a page restored from the back/forward cache may never tell it so: it would hold the command for
+ * the whole page-load timeout, five minutes by default, so that is shortened to
+ * `NAVIGATION_TIMEOUT_MS`. A lost command is an error, which a poll asks again.
+ */
+const COMMAND_TIMEOUT_MS = 30_000;
+const NAVIGATION_TIMEOUT_MS = 20_000;
+
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function pollUntil<R>(
@@ -274,6 +284,7 @@ export async function openFirefox(baseUrl: string, options: EngineOptions): Prom
   if (options.backForwardCache === false) prefs['browser.sessionhistory.max_total_viewers'] = 0;
   const browser = await puppeteer.launch({
     browser: 'firefox',
+    protocolTimeout: COMMAND_TIMEOUT_MS,
     executablePath: FIREFOX_PATH,
     headless: true,
     extraPrefsFirefox: prefs,
@@ -290,6 +301,7 @@ export async function openChromium(baseUrl: string, options: EngineOptions): Pro
   if (options.backForwardCache === false) args.push('--disable-features=BackForwardCache');
   const browser = await puppeteer.launch({
     browser: 'chrome',
+    protocolTimeout: COMMAND_TIMEOUT_MS,
     executablePath: CHROMIUM_PATH,
     headless: true,
     args,
@@ -392,13 +404,20 @@ class WebKitPage implements EnginePage {
     const response = await fetch(`${this.driverUrl}/session/${this.session}${path}`, {
       method,
       headers: { 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS + 10_000),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).catch((error: unknown) => {
+      throw new Error(`WebDriver ${method} ${path} got no answer: ${String(error)}`);
     });
     const json = (await response.json()) as { value: T & { error?: string; message?: string } };
     if (!response.ok) {
       throw new Error(`WebDriver ${method} ${path}: ${json.value.error} ${json.value.message}`);
     }
     return json.value;
+  }
+
+  async setTimeouts(timeouts: { pageLoad: number; script: number }) {
+    await this.command('POST', '/timeouts', timeouts);
   }
 
   async goto(path: string, { hydrated = true } = {}) {
@@ -577,7 +596,9 @@ export async function openWebKit(baseUrl: string, options: EngineOptions): Promi
     if (!response.ok || !json.value.sessionId) {
       throw new Error(`WebKitWebDriver refused a session: ${json.value.message}`);
     }
-    return new WebKitPage(driverUrl, json.value.sessionId, baseUrl, processes);
+    const page = new WebKitPage(driverUrl, json.value.sessionId, baseUrl, processes);
+    await page.setTimeouts({ pageLoad: NAVIGATION_TIMEOUT_MS, script: COMMAND_TIMEOUT_MS });
+    return page;
   } catch (error) {
     for (const child of processes) await stopProcess(child);
     throw error;

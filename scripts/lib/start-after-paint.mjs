@@ -8,8 +8,11 @@
 // for a page that first paints scrolled (an address with a section, a reload after scrolling, a
 // return to a page loaded again), and old browsers report none at all; every engine draws frames.
 // A page opened in a background tab draws none until it is shown, so it starts when it is first
-// shown. As a bound for an engine that draws no frame for a page it says is shown, the app starts
-// once the page has been parsed and shown for a second.
+// shown, leaving the foreground tab the machine for its first seconds; a page still hidden ten
+// seconds after it was parsed starts anyway (a tab never shown, a prerendered page, a browser that
+// never reports the page shown), so no page waits for nothing. As a bound for an engine that draws
+// no frame for a page it says is shown, the app starts once the page has been parsed and shown for
+// a second.
 //
 // Should the app's script fail to load, the taps kept for it (scripts/lib/early-taps.mjs) are let
 // go, so no later tap is kept for nobody. The app's URL is the script element's `data-entry`, so
@@ -20,6 +23,9 @@ import { cspHash } from './inline-html.mjs';
 
 /** How long a parsed, shown page waits for a frame before the app starts anyway. */
 export const START_BOUND_MS = 1000;
+
+/** How long a parsed page that is never shown waits before the app starts anyway. */
+export const HIDDEN_START_BOUND_MS = 10_000;
 
 export const START_AFTER_PAINT = [
   '(function () {',
@@ -53,7 +59,11 @@ export const START_AFTER_PAINT = [
   'document.visibilityState == "hidden" ? shown() : start();',
   `}, ${START_BOUND_MS});`,
   '}',
-  'document.readyState == "loading" ? document.addEventListener("DOMContentLoaded", shown) : shown();',
+  'function parsed() {',
+  `setTimeout(start, ${HIDDEN_START_BOUND_MS});`,
+  'shown();',
+  '}',
+  'document.readyState == "loading" ? document.addEventListener("DOMContentLoaded", parsed) : parsed();',
   '})();',
 ].join('');
 

@@ -4,6 +4,7 @@ import {
   START_AFTER_PAINT,
   START_AFTER_PAINT_HASH,
   START_BOUND_MS,
+  HIDDEN_START_BOUND_MS,
   startAfterPaintTag,
 } from './start-after-paint.mjs';
 
@@ -97,7 +98,7 @@ describe('the start-after-paint script', () => {
   it('a page opened in a background tab starts only when it is first shown', () => {
     setHidden(true);
     runInlineScript(APP);
-    vi.advanceTimersByTime(LONG_AFTER_MS);
+    vi.advanceTimersByTime(HIDDEN_START_BOUND_MS - 1);
     expect(appScripts()).toHaveLength(0);
 
     setHidden(false);
@@ -106,11 +107,35 @@ describe('the start-after-paint script', () => {
     expect(appScripts()).toHaveLength(1);
   });
 
+  it('a page that stays hidden (a tab never shown, a browser that never reports it shown) starts at the hidden bound', () => {
+    setHidden(true);
+    runInlineScript(APP);
+    vi.advanceTimersByTime(HIDDEN_START_BOUND_MS - 1);
+    expect(appScripts()).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(appScripts()).toHaveLength(1);
+    // Shown later, it starts nothing more.
+    setHidden(false);
+    vi.runAllTimers();
+    expect(appScripts()).toHaveLength(1);
+  });
+
+  it('counts the hidden bound from the page being parsed, not from the script running', () => {
+    vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    setHidden(true);
+    runInlineScript(APP);
+    vi.advanceTimersByTime(HIDDEN_START_BOUND_MS * 3);
+    expect(appScripts()).toHaveLength(0);
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    vi.advanceTimersByTime(HIDDEN_START_BOUND_MS);
+    expect(appScripts()).toHaveLength(1);
+  });
+
   it('a page hidden again before its bound waits for the next showing', () => {
     vi.stubGlobal('requestAnimationFrame', () => 0);
     runInlineScript(APP);
     setHidden(true);
-    vi.advanceTimersByTime(LONG_AFTER_MS);
+    vi.advanceTimersByTime(HIDDEN_START_BOUND_MS - 1);
     expect(appScripts()).toHaveLength(0);
     setHidden(false);
     vi.advanceTimersByTime(START_BOUND_MS);
