@@ -1,16 +1,18 @@
 // The arrival matrix: every way a visitor reaches the page (a plain address, each section's
 // address, a reload at a section or after scrolling, a return in and out of the back/forward
 // cache, a tab opened in the background, the app's script arriving late under early taps, the voice
-// chat's first chunk failing, the 404 page's way home) in Chromium, Firefox ESR and WebKitGTK,
-// each in a fresh browser. Every arrival must leave a live page: the app started, Copy copies, the
-// menu opens at phone width, a demo call reaches 'Listening...', and nothing went wrong in the
-// console. One served site for the whole matrix (e2e/engines/site-server.ts); a small proxy in
-// front of it makes the arrivals that need a path late or failing (./arrival-proxy.ts).
+// chat's first chunk failing, the 404 page's way home) in Chromium, Firefox ESR and WebKitGTK.
+// Every arrival must leave a live page: the app started, Copy copies, the menu opens at phone
+// width, a demo call reaches 'Listening...', and nothing went wrong in the console. Each arrival is
+// a fresh page load in a fresh browsing context. One served site for the whole matrix
+// (e2e/engines/site-server.ts); a small proxy in front of it, one per arrival (so each arrival has
+// an origin, storage and cache of its own), makes the arrivals that need a path late or failing
+// (./arrival-proxy.ts).
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { HIDDEN_START_BOUND_MS } from '../../scripts/lib/start-after-paint.mjs';
 import { DOUBLE_TAP_MS } from '../../src/features/talk/double-tap';
 import { startArrivalProxy, type ArrivalProxy, type ArrivalRules } from './arrival-proxy';
-import { openEngine, type EngineName, type EnginePage } from './driver';
+import { openEngineSession, type EngineName, type EnginePage, type EngineSession } from './driver';
 
 const ENGINES = (process.env.ENGINES ?? 'chromium,firefox,webkit')
   .split(',')
@@ -201,7 +203,15 @@ async function expectNoProblems(page: EnginePage, allowed?: RegExp) {
 async function expectCopies(page: EnginePage) {
   await page.evaluate(forget, 'announced');
   await page.click(copyButton);
-  await page.waitFor('the copy to be announced', saw, ['announced', COPIED]);
+  await page
+    .waitFor('the copy to be announced', saw, ['announced', COPIED])
+    .catch(async (error) => {
+      const { announced, copyRefused } = await page.evaluate(recorded);
+      const focused = await page.evaluate(() => document.hasFocus());
+      throw new Error(
+        `${String(error)}; announced: ${announced.join(' > ')}; copy field shown: ${copyRefused}; page focused: ${focused}`,
+      );
+    });
   expect((await page.evaluate(recorded)).copyRefused).toBe(false);
   if (page.engine === 'chromium') {
     const address = await page.evaluate(contractAddress);
@@ -252,8 +262,8 @@ interface Arrival {
   backForwardCache?: boolean;
   /** Console lines the arrival causes on purpose (a chunk the proxy failed). */
   allowed?: RegExp;
-  /** Brings the visitor in and checks the page; false when the engine's driver cannot. */
-  run(page: EnginePage, proxy: ArrivalProxy): Promise<void | false>;
+  /** Brings the visitor in and checks the page. */
+  run(page: EnginePage, proxy: ArrivalProxy): Promise<void>;
 }
 
 /** What an engine logs about a chunk the proxy failed. */
@@ -364,7 +374,7 @@ const ARRIVALS: Arrival[] = [
   {
     name: 'a tab opened in the background, shown later',
     async run(page) {
-      if (!(await page.openHidden(HOME))) return false;
+      await page.openHidden(HOME);
       expect(await page.evaluate(() => document.visibilityState)).toBe('hidden');
       await page.waitFor('time hidden', (ms: number) => performance.now() > ms, [HIDDEN_FOR_MS]);
       // Hidden until now, in the page's clock (the page is shown after this).
@@ -482,31 +492,56 @@ const ARRIVALS: Arrival[] = [
 describe('the arrival matrix', () => {
   const site = inject('siteUrl');
   const started = Date.now();
-  let page: EnginePage | undefined;
-  let proxy: ArrivalProxy | undefined;
 
-  afterEach(async () => {
-    await page?.close();
-    await proxy?.close();
-    page = undefined;
-    proxy = undefined;
-  });
   afterAll(() => {
     console.log(`The arrival matrix took ${((Date.now() - started) / 1000).toFixed(0)} s`);
   });
 
-  describe.each(ARRIVALS.map((arrival) => [arrival.name, arrival] as const))('%s', (_, arrival) => {
-    it.for(ENGINES)('in %s', { timeout: CASE_TIMEOUT_MS }, async (engine, context) => {
-      proxy = await startArrivalProxy(site, arrival.rules ?? {});
-      page = await openEngine(engine, proxy.url, {
-        microphone: true,
-        ...(arrival.backForwardCache === undefined
-          ? {}
-          : { backForwardCache: arrival.backForwardCache }),
-      });
-      await page.resize(PHONE.width, PHONE.height);
-      const done = await arrival.run(page, proxy);
-      if (done === false) context.skip(`${engine}'s driver cannot make this arrival`);
+  describe.each(ENGINES)('in %s', (engine) => {
+    // One browser for the engine's arrivals, each in a fresh browsing context of its own, on an
+    // origin of its own (its own proxy); a case about how the browser is configured (no
+    // back/forward cache) gets a browser of its own, and a case that failed takes its browser
+    // with it, so no case inherits a broken one.
+    let shared: EngineSession | undefined;
+    let own: EngineSession | undefined;
+    let page: EnginePage | undefined;
+    let proxy: ArrivalProxy | undefined;
+
+    afterEach(async (context) => {
+      await page?.close();
+      await proxy?.close();
+      await own?.close();
+      if (context.task.result?.state === 'fail') {
+        await shared?.close();
+        shared = undefined;
+      }
+      page = undefined;
+      proxy = undefined;
+      own = undefined;
     });
+    afterAll(async () => {
+      await shared?.close();
+      shared = undefined;
+    });
+
+    it.for(ARRIVALS.map((arrival) => [arrival.name, arrival] as const))(
+      '%s',
+      { timeout: CASE_TIMEOUT_MS },
+      async ([, arrival]) => {
+        proxy = await startArrivalProxy(site, arrival.rules ?? {});
+        let session: EngineSession;
+        if (arrival.backForwardCache === false) {
+          session = own = await openEngineSession(engine, {
+            microphone: true,
+            backForwardCache: false,
+          });
+        } else {
+          session = shared ??= await openEngineSession(engine, { microphone: true });
+        }
+        page = await session.newPage(proxy.url);
+        await page.resize(PHONE.width, PHONE.height);
+        await arrival.run(page, proxy);
+      },
+    );
   });
 });

@@ -7,7 +7,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import puppeteer, {
+  type Browser,
+  type BrowserContext,
+  type ElementHandle,
+  type Page,
+} from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from '../../scripts/lib/chromium.mjs';
 import { findControl, type ControlQuery } from './controls';
 
@@ -60,15 +65,28 @@ export interface EnginePage {
   back(): Promise<void>;
   /**
    * Opens `path` in a tab behind the current one (the page is hidden), and waits for its load
-   * event there; `show` brings it to the front. False where the engine's driver cannot.
+   * event there; `show` brings it to the front.
    */
-  openHidden(path: string): Promise<boolean>;
+  openHidden(path: string): Promise<void>;
   show(): Promise<void>;
   /**
    * Starts recording the page's uncaught errors in a document the driver did not open with `goto`
    * (a reload, a return, a page's own navigation); a no-op where the console is listened to.
    */
   watch(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * One running browser, configured by `EngineOptions`, in which pages are opened one after another:
+ * each in a browsing context of its own (Chromium and Gecko: a new browser context, with its own
+ * storage and cache; WebKit: a new window), so it starts with no history. What a case shares with
+ * the one before it is the browser's process and its configuration.
+ */
+export interface EngineSession {
+  readonly engine: EngineName;
+  /** A new page on the site at `baseUrl`, not yet navigated. */
+  newPage(baseUrl: string): Promise<EnginePage>;
   close(): Promise<void>;
 }
 
@@ -159,9 +177,10 @@ class PuppeteerPage implements EnginePage {
 
   constructor(
     readonly engine: 'chromium' | 'firefox',
-    private readonly browser: Browser,
+    private readonly context: BrowserContext,
     private page: Page,
     private readonly baseUrl: string,
+    private readonly onClose: () => Promise<void>,
   ) {
     this.listen(page);
   }
@@ -190,14 +209,13 @@ class PuppeteerPage implements EnginePage {
 
   async openHidden(path: string) {
     const front = this.page;
-    const hidden = await this.browser.newPage({ background: true });
+    const hidden = await this.context.newPage({ background: true });
     const viewport = front.viewport();
     if (viewport) await hidden.setViewport(viewport);
     this.listen(hidden);
     this.page = hidden;
     await front.bringToFront();
     await hidden.goto(new URL(path, this.baseUrl).href, { waitUntil: 'load' });
-    return true;
   }
 
   async show() {
@@ -273,12 +291,47 @@ class PuppeteerPage implements EnginePage {
     return Promise.resolve([...this.seen]);
   }
 
+  close() {
+    return this.onClose();
+  }
+}
+
+/** A Puppeteer browser whose pages each open in a browser context of their own. */
+class PuppeteerSession implements EngineSession {
+  constructor(
+    readonly engine: 'chromium' | 'firefox',
+    private readonly browser: Browser,
+  ) {}
+
+  async newPage(baseUrl: string): Promise<EnginePage> {
+    const context = await this.browser.createBrowserContext();
+    try {
+      if (this.engine === 'chromium') {
+        // The clipboard as a visitor's browser offers it to a page they tap in.
+        await context.overridePermissions(new URL(baseUrl).origin, [
+          'clipboard-read',
+          'clipboard-sanitized-write',
+        ]);
+      }
+      const page = await context.newPage();
+      // The page in front and focused, as the one a visitor is looking at: the browser's other
+      // pages (its first blank one, pages of cases before) are not.
+      await page.bringToFront();
+      return new PuppeteerPage(this.engine, context, page, baseUrl, () =>
+        context.close().catch(() => undefined),
+      );
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
   async close() {
     await this.browser.close();
   }
 }
 
-export async function openFirefox(baseUrl: string, options: EngineOptions): Promise<EnginePage> {
+export async function openFirefoxSession(options: EngineOptions): Promise<EngineSession> {
   const prefs = firefoxPrefs(options);
   // No page is kept for a return: every back or forward loads the page again.
   if (options.backForwardCache === false) prefs['browser.sessionhistory.max_total_viewers'] = 0;
@@ -289,13 +342,12 @@ export async function openFirefox(baseUrl: string, options: EngineOptions): Prom
     headless: true,
     extraPrefsFirefox: prefs,
   });
-  const page = await browser.newPage();
-  return new PuppeteerPage('firefox', browser, page, baseUrl);
+  return new PuppeteerSession('firefox', browser);
 }
 
 // --- Chromium -------------------------------------------------------------------------------
 
-export async function openChromium(baseUrl: string, options: EngineOptions): Promise<EnginePage> {
+export async function openChromiumSession(options: EngineOptions): Promise<EngineSession> {
   const args = CHROMIUM_ARGS.filter((flag) => flag !== '--headless');
   if (options.microphone) args.push(...MEDIA_ARGS);
   if (options.backForwardCache === false) args.push('--disable-features=BackForwardCache');
@@ -306,12 +358,7 @@ export async function openChromium(baseUrl: string, options: EngineOptions): Pro
     headless: true,
     args,
   });
-  // The clipboard as a visitor's browser offers it to a page they tap in.
-  await browser
-    .defaultBrowserContext()
-    .overridePermissions(new URL(baseUrl).origin, ['clipboard-read', 'clipboard-sanitized-write']);
-  const [page] = await browser.pages();
-  return new PuppeteerPage('chromium', browser, page ?? (await browser.newPage()), baseUrl);
+  return new PuppeteerSession('chromium', browser);
 }
 
 // --- WebKit ---------------------------------------------------------------------------------
@@ -390,34 +437,43 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Sends one WebDriver command of a session and returns its value. */
+async function webDriverCommand<T>(
+  driverUrl: string,
+  session: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${driverUrl}/session/${session}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS + 10_000),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  }).catch((error: unknown) => {
+    throw new Error(`WebDriver ${method} ${path} got no answer: ${String(error)}`);
+  });
+  const json = (await response.json()) as { value: T & { error?: string; message?: string } };
+  if (!response.ok) {
+    throw new Error(`WebDriver ${method} ${path}: ${json.value.error} ${json.value.message}`);
+  }
+  return json.value;
+}
+
 class WebKitPage implements EnginePage {
   readonly engine = 'webkit' as const;
+  /** The tab in front of a page opened hidden, until it is shown. */
+  private front: string | undefined;
 
   constructor(
     private readonly driverUrl: string,
     private readonly session: string,
     private readonly baseUrl: string,
-    private readonly processes: ChildProcess[],
+    private readonly onClose: () => Promise<void>,
   ) {}
 
-  private async command<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.driverUrl}/session/${this.session}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS + 10_000),
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }).catch((error: unknown) => {
-      throw new Error(`WebDriver ${method} ${path} got no answer: ${String(error)}`);
-    });
-    const json = (await response.json()) as { value: T & { error?: string; message?: string } };
-    if (!response.ok) {
-      throw new Error(`WebDriver ${method} ${path}: ${json.value.error} ${json.value.message}`);
-    }
-    return json.value;
-  }
-
-  async setTimeouts(timeouts: { pageLoad: number; script: number }) {
-    await this.command('POST', '/timeouts', timeouts);
+  private command<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return webDriverCommand<T>(this.driverUrl, this.session, method, path, body);
   }
 
   async goto(path: string, { hydrated = true } = {}) {
@@ -453,13 +509,26 @@ class WebKitPage implements EnginePage {
     await this.evaluate(() => void setTimeout(() => window.history.back()));
   }
 
-  openHidden() {
-    // A MiniBrowser window under Xvfb (no window manager) is always shown: it cannot be hidden.
-    return Promise.resolve(false);
+  /**
+   * A tab WebDriver opens in MiniBrowser stays behind the one in front, even once WebDriver has
+   * switched to it: the page loads hidden there. It is shown when the tab in front is closed.
+   */
+  async openHidden(path: string) {
+    const front = await this.command<string>('GET', '/window');
+    const tab = await this.command<{ handle: string }>('POST', '/window/new', { type: 'tab' });
+    await this.command('POST', '/window', { handle: tab.handle });
+    this.front = front;
+    await this.command('POST', '/url', { url: new URL(path, this.baseUrl).href });
+    await this.watch();
   }
 
-  show() {
-    return Promise.resolve();
+  async show() {
+    if (this.front === undefined) return;
+    const tab = await this.command<string>('GET', '/window');
+    await this.command('POST', '/window', { handle: this.front });
+    await this.command('DELETE', '/window');
+    await this.command('POST', '/window', { handle: tab });
+    this.front = undefined;
   }
 
   evaluate<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R> {
@@ -544,13 +613,48 @@ class WebKitPage implements EnginePage {
     return this.evaluate(() => (window as unknown as { __problems?: string[] }).__problems ?? []);
   }
 
+  close() {
+    return this.onClose();
+  }
+}
+
+/**
+ * A MiniBrowser driven by WebKitWebDriver, under its own Xvfb. Each page is a window of its own: a
+ * page closed leaves a new, blank window behind it as the session's current one, so a session
+ * never runs out of windows, and the next page starts with no history.
+ */
+class WebKitSession implements EngineSession {
+  readonly engine = 'webkit' as const;
+
+  constructor(
+    private readonly driverUrl: string,
+    private readonly session: string,
+    private readonly processes: ChildProcess[],
+  ) {}
+
+  private command<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return webDriverCommand<T>(this.driverUrl, this.session, method, path, body);
+  }
+
+  newPage(baseUrl: string): Promise<EnginePage> {
+    return Promise.resolve(
+      new WebKitPage(this.driverUrl, this.session, baseUrl, () => this.replaceWindow()),
+    );
+  }
+
+  private async replaceWindow() {
+    const fresh = await this.command<{ handle: string }>('POST', '/window/new', { type: 'window' });
+    await this.command('DELETE', '/window');
+    await this.command('POST', '/window', { handle: fresh.handle });
+  }
+
   async close() {
     await this.command('DELETE', '').catch(() => undefined);
     for (const child of this.processes) await stopProcess(child);
   }
 }
 
-export async function openWebKit(baseUrl: string, options: EngineOptions): Promise<EnginePage> {
+export async function openWebKitSession(options: EngineOptions): Promise<EngineSession> {
   const processes: ChildProcess[] = [];
   try {
     // Xvfb picks a free display itself and names it on file descriptor 3.
@@ -596,16 +700,34 @@ export async function openWebKit(baseUrl: string, options: EngineOptions): Promi
     if (!response.ok || !json.value.sessionId) {
       throw new Error(`WebKitWebDriver refused a session: ${json.value.message}`);
     }
-    const page = new WebKitPage(driverUrl, json.value.sessionId, baseUrl, processes);
-    await page.setTimeouts({ pageLoad: NAVIGATION_TIMEOUT_MS, script: COMMAND_TIMEOUT_MS });
-    return page;
+    await webDriverCommand(driverUrl, json.value.sessionId, 'POST', '/timeouts', {
+      pageLoad: NAVIGATION_TIMEOUT_MS,
+      script: COMMAND_TIMEOUT_MS,
+    });
+    return new WebKitSession(driverUrl, json.value.sessionId, processes);
   } catch (error) {
     for (const child of processes) await stopProcess(child);
     throw error;
   }
 }
 
-export function openEngine(engine: EngineName, baseUrl: string, options: EngineOptions) {
-  if (engine === 'chromium') return openChromium(baseUrl, options);
-  return engine === 'firefox' ? openFirefox(baseUrl, options) : openWebKit(baseUrl, options);
+export function openEngineSession(engine: EngineName, options: EngineOptions) {
+  if (engine === 'chromium') return openChromiumSession(options);
+  return engine === 'firefox' ? openFirefoxSession(options) : openWebKitSession(options);
+}
+
+/** A page in a browser of its own: closing the page closes the browser. */
+export async function openEngine(
+  engine: EngineName,
+  baseUrl: string,
+  options: EngineOptions,
+): Promise<EnginePage> {
+  const session = await openEngineSession(engine, options);
+  try {
+    const page = await session.newPage(baseUrl);
+    return Object.assign(page, { close: () => session.close() });
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
 }
