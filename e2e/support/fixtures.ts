@@ -28,12 +28,44 @@ declare global {
  * request to a host other than 127.0.0.1/localhost. Let expected ones through with
  * `test.use({ allowedProblems: /pattern/ })`.
  */
-/** Resolves once React has hydrated the prerendered page (the root carries React's marker). */
+/** Within the test's own timeout, so a page whose app never starts says why it did not. */
+const HYDRATION_TIMEOUT_MS = 45_000;
+
+/**
+ * Resolves once React has hydrated the prerendered page (the root carries React's marker). A page
+ * that does not start fails with what it was doing: whether it was shown, whether the app's script
+ * was added, and how the request for it went.
+ */
 export async function waitForHydration(page: Page) {
-  await page.waitForFunction(() => {
-    const root = document.getElementById('root');
-    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
-  });
+  try {
+    await page.waitForFunction(
+      () => {
+        const root = document.getElementById('root');
+        return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
+      },
+      undefined,
+      { timeout: HYDRATION_TIMEOUT_MS },
+    );
+  } catch (error) {
+    const state = await page
+      .evaluate(() => ({
+        visibilityState: document.visibilityState,
+        readyState: document.readyState,
+        appScript: document.querySelector('script[type="module"]')?.getAttribute('src') ?? null,
+        appRequests: performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.includes('/assets/index-'))
+          .map((entry) => {
+            const { name, responseStatus, duration } = entry as PerformanceResourceTiming;
+            return `${name} (${responseStatus}, ${Math.round(duration)} ms)`;
+          }),
+      }))
+      .catch((reason: unknown) => `not readable: ${String(reason)}`);
+    throw new Error(
+      `The app did not start within ${HYDRATION_TIMEOUT_MS} ms; the page: ${JSON.stringify(state)}`,
+      { cause: error },
+    );
+  }
 }
 
 export const test = base.extend<PageGuardOptions & PageProblems>({
