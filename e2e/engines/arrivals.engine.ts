@@ -243,9 +243,33 @@ async function expectCallListens(page: EnginePage) {
   await page.waitFor('the call to end', talkStatusIs, ['Ready to chat']);
 }
 
+/** What the page was doing, for a failure that says why the app did not start. */
+function startState() {
+  return {
+    address: window.location.href,
+    visibilityState: document.visibilityState,
+    readyState: document.readyState,
+    scrollY: window.scrollY,
+    appScript: document.querySelector('script[type="module"]')?.getAttribute('src') ?? null,
+    appRequests: performance
+      .getEntriesByType('resource')
+      .filter((entry) => entry.name.includes('/assets/index-'))
+      .map((entry) => `${entry.name} at ${Math.round(entry.startTime)} ms`),
+    now: Math.round(performance.now()),
+  };
+}
+
+/** Waits for the app to start; a page that does not says what it was doing. */
+async function expectStarted(page: EnginePage) {
+  await page.waitFor('the app to start', appStarted, [], 45_000).catch(async (error) => {
+    const state = await page.evaluate(startState).catch((reason: unknown) => String(reason));
+    throw new Error(`${String(error)}; the page: ${JSON.stringify(state)}`);
+  });
+}
+
 /** The page is live: the app started, and Copy, the menu and a call all work. */
 async function expectLive(page: EnginePage, allowed?: RegExp) {
-  await page.waitFor('the app to start', appStarted, [], 30_000);
+  await expectStarted(page);
   await page.watch();
   await page.evaluate(startRecording);
   await expectCopies(page);
@@ -412,7 +436,7 @@ const ARRIVALS: Arrival[] = [
       // The taps came before the app: its script had not run (it may not even have been asked).
       expect(await page.evaluate(appStarted)).toBe(false);
 
-      await page.waitFor('the app to start', appStarted, [], 30_000);
+      await expectStarted(page);
       expect(proxy.changed.some((change) => change.startsWith('late /assets/index-'))).toBe(true);
       await page.waitFor('the call to listen', saw, ['statuses', LISTENING]);
       await page.waitFor('the copy to be announced', saw, ['announced', COPIED]);

@@ -646,6 +646,17 @@ class WebKitSession implements EngineSession {
     const fresh = await this.command<{ handle: string }>('POST', '/window/new', { type: 'window' });
     await this.command('DELETE', '/window');
     await this.command('POST', '/window', { handle: fresh.handle });
+    // The next page arrives in a window in front, as a visitor's does: one not yet shown would
+    // load its page hidden.
+    await pollUntil(
+      'the new window to be shown',
+      () =>
+        this.command<boolean>('POST', '/execute/sync', {
+          script: 'return document.visibilityState === "visible";',
+          args: [],
+        }),
+      CONTROL_TIMEOUT_MS,
+    );
   }
 
   async close() {
