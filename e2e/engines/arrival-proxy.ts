@@ -37,6 +37,10 @@ export async function startArrivalProxy(site: string, rules: ArrivalRules): Prom
       headers.referer = new URL(new URL(headers.referer).pathname, upstream).href;
     const upstreamRequest = request(
       {
+        // A connection of its own for each request: a kept-alive one may be closed by the site
+        // just as it is reused (its idle timeout), and the reset would reach the browser as a
+        // failed request no arrival asked for.
+        agent: false,
         host: upstream.hostname,
         port: upstream.port,
         method: incoming.method,
