@@ -295,9 +295,11 @@ export async function startProviderStandIn({
     return send(res, 200, {
       success: true,
       challenge_ts: new Date().toISOString(),
+      // The local site's host and the action the page's widget renders with, as Turnstile
+      // would report them, so the gate's checks of both are exercised.
       hostname: 'localhost',
       'error-codes': [],
-      action: '',
+      action: 'start-call',
       cdata: '',
       metadata: { interactive: false },
     });

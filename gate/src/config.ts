@@ -22,6 +22,11 @@ export interface GateEnv {
   GATE_ADMIN_TOKEN?: string;
   /** Salt for the hash that keys per-visitor limits (addresses are never kept). */
   GATE_VISITOR_SALT?: string;
+  /**
+   * The site's hosts, comma-separated, that a bot-check token may have been solved on. Unset,
+   * the host the request came to (the page and the gate share an origin).
+   */
+  GATE_SITE_HOSTS?: string;
   GATE_MAX_CONCURRENT_CALLS?: string;
   GATE_DAILY_BUDGET_USD?: string;
   GATE_COST_PER_MINUTE_USD?: string;
@@ -112,4 +117,13 @@ export function missingSecrets(env: GateEnv): string[] {
     'GATE_VISITOR_SALT',
   ];
   return required.filter((name) => !env[name]);
+}
+
+/** The hosts a bot-check token may have been solved on (see {@link GateEnv.GATE_SITE_HOSTS}). */
+export function siteHosts(env: GateEnv, request: Request): string[] {
+  const listed = (env.GATE_SITE_HOSTS ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter(Boolean);
+  return listed.length > 0 ? listed : [new URL(request.url).hostname.toLowerCase()];
 }

@@ -5,6 +5,7 @@
  */
 import { Line, type Ticket } from './line';
 import type { ProblemCode } from './problem';
+import { reasonKey } from './provider-numbers';
 
 export interface CourtLimits {
   /** Calls at once (the provider's concurrency limit). */
@@ -450,6 +451,8 @@ export class CourtState {
       cost?: number;
       endedReason?: string;
       durationSeconds?: number;
+      /** Numbers the Worker pulled into range, counted with the day's failures. */
+      outliers?: string[];
     },
     now: number,
   ): boolean {
@@ -462,9 +465,13 @@ export class CourtState {
       const minutes =
         event.durationSeconds === undefined ? null : Math.max(0, event.durationSeconds) / 60;
       const settled = this.settle(event.callId, event.cost ?? null, minutes);
-      if (settled && event.endedReason && !NORMAL_ENDINGS.has(event.endedReason)) {
+      if (settled) {
         const totals = this.totals(this.calls.get(event.callId)?.day ?? utcDay(now));
-        totals.failures[event.endedReason] = (totals.failures[event.endedReason] ?? 0) + 1;
+        const failures = [...(event.outliers ?? [])];
+        if (event.endedReason && !NORMAL_ENDINGS.has(event.endedReason)) {
+          failures.push(reasonKey(event.endedReason));
+        }
+        for (const key of failures) totals.failures[key] = (totals.failures[key] ?? 0) + 1;
       }
       return released || settled;
     }

@@ -202,6 +202,7 @@ export class Court extends DurableObject<GateEnv> {
     cost?: number;
     endedReason?: string;
     durationSeconds?: number;
+    outliers?: string[];
   }): Promise<boolean> {
     const applied = this.state.providerEvent(event, this.now());
     if (applied) await this.persist();

@@ -4,8 +4,9 @@
  */
 import type { CreateCallRequest, Rating, Report } from '../../generated/gate/types.gen';
 import { verifyBotCheck } from './bot-check';
-import { GateConfigError, limitsFrom, missingSecrets, type GateEnv } from './config';
+import { GateConfigError, limitsFrom, missingSecrets, siteHosts, type GateEnv } from './config';
 import type { CourtAnswer } from './court';
+import { believe } from './provider-numbers';
 import { bearer, json, problem, readJsonObject, sameSecret } from './problem';
 import { visitorKey } from './visitor';
 
@@ -81,6 +82,7 @@ async function createCall(request: Request, env: GateEnv): Promise<Response> {
     secret: env.TURNSTILE_SECRET_KEY ?? '',
     remoteIp: request.headers.get('cf-connecting-ip'),
     ...(env.TURNSTILE_VERIFY_URL ? { url: env.TURNSTILE_VERIFY_URL } : {}),
+    hostnames: siteHosts(env, request),
   });
   if (!check.ok) {
     if (check.reason === 'unavailable') {
@@ -124,22 +126,31 @@ async function providerEvent(request: Request, env: GateEnv): Promise<Response> 
     return json({ applied: false });
   }
   if (!callId) return problem('bad-request', { detail: 'message.call.id is required' });
-  const cost = typeof event.cost === 'number' && event.cost >= 0 ? event.cost : undefined;
   const started = typeof event.startedAt === 'string' ? Date.parse(event.startedAt) : NaN;
   const ended = typeof event.endedAt === 'string' ? Date.parse(event.endedAt) : NaN;
-  const durationSeconds =
+  const reportedDuration =
     typeof event.durationSeconds === 'number'
       ? event.durationSeconds
-      : Number.isFinite(started) && Number.isFinite(ended) && ended >= started
+      : Number.isFinite(started) && Number.isFinite(ended)
         ? (ended - started) / 1000
         : undefined;
+  const believed = believe(
+    {
+      ...(typeof event.cost === 'number' ? { cost: event.cost } : {}),
+      ...(reportedDuration === undefined ? {} : { durationSeconds: reportedDuration }),
+    },
+    limitsFrom(env),
+  );
   const applied = await court(env).providerEvent({
     type: event.type,
     callId,
     ...(typeof event.status === 'string' ? { status: event.status } : {}),
-    ...(cost === undefined ? {} : { cost }),
+    ...(believed.cost === undefined ? {} : { cost: believed.cost }),
     ...(typeof event.endedReason === 'string' ? { endedReason: event.endedReason } : {}),
-    ...(durationSeconds === undefined ? {} : { durationSeconds }),
+    ...(believed.durationSeconds === undefined
+      ? {}
+      : { durationSeconds: believed.durationSeconds }),
+    outliers: believed.outliers,
   });
   return json({ applied });
 }
@@ -198,7 +209,8 @@ export async function handleApi(request: Request, env: GateEnv): Promise<Respons
   }
   const ticket = /^\/api\/tickets\/([^/]+)$/.exec(path);
   if (ticket) {
-    const id = decodeURIComponent(ticket[1] ?? '');
+    // A ticket id is plain URL-safe text: anything escaped, well formed or not, is not one.
+    const id = ticket[1] ?? '';
     if (!TICKET_ID.test(id)) return problem('bad-request', { detail: 'Not a ticket id' });
     if (request.method === 'POST') return checkIn(url, id, env);
     if (request.method === 'DELETE') {

@@ -18,7 +18,19 @@ export const TOKEN = 'a-bot-check-token';
 
 export const gateEnv = env as unknown as GateEnv & Record<string, string | undefined>;
 
-export type SiteverifyMode = 'pass' | 'fail' | 'outage' | 'error-status' | 'not-json';
+export type SiteverifyMode =
+  | 'pass'
+  | 'fail'
+  | 'outage'
+  | 'error-status'
+  | 'not-json'
+  | 'internal-error'
+  | 'other-hostname'
+  | 'other-action';
+
+/** The host the tests' page is served from, and the action its widget renders with. */
+export const SITE_HOST = 'pepa.test';
+export const WIDGET_ACTION = 'start-call';
 
 export interface ProviderCall {
   id: string;
@@ -56,7 +68,28 @@ async function outside(input: RequestInfo | URL, init?: RequestInit): Promise<Re
     world.siteverify.forms.push(fields);
     switch (world.siteverify.mode) {
       case 'pass':
-        return Response.json({ success: true, 'error-codes': [] });
+        return Response.json({
+          success: true,
+          hostname: SITE_HOST,
+          action: WIDGET_ACTION,
+          'error-codes': [],
+        });
+      case 'other-hostname':
+        return Response.json({
+          success: true,
+          hostname: 'elsewhere.example',
+          action: WIDGET_ACTION,
+          'error-codes': [],
+        });
+      case 'other-action':
+        return Response.json({
+          success: true,
+          hostname: SITE_HOST,
+          action: 'login',
+          'error-codes': [],
+        });
+      case 'internal-error':
+        return Response.json({ success: false, 'error-codes': ['internal-error'] });
       case 'fail':
         return Response.json({ success: false, 'error-codes': ['invalid-input-response'] });
       case 'outage':

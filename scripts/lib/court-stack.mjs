@@ -143,6 +143,9 @@ export async function startCourtStack({
         ...secrets,
         VAPI_API_URL: standIn.url,
         TURNSTILE_VERIFY_URL: standIn.siteverifyUrl,
+        // The stand-in's siteverify reports the page solved on localhost; the gate also answers
+        // on 127.0.0.1.
+        GATE_SITE_HOSTS: env.GATE_SITE_HOSTS || 'localhost,127.0.0.1',
       }),
     );
     const config = liveSource
