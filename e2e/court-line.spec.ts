@@ -32,6 +32,10 @@ test.beforeAll(async () => {
       // Every tab of this test is one visitor (one address).
       GATE_VISITOR_CONCURRENT: '5',
       GATE_VISITOR_STARTS_PER_WINDOW: '100',
+      GATE_NETWORK_CONCURRENT: '5',
+      GATE_NETWORK_STARTS_PER_WINDOW: '100',
+      GATE_VISITOR_STARTS_PER_DAY: '1000',
+      GATE_VISITOR_DAILY_USD: '1000',
     },
     quiet: true,
   });

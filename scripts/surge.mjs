@@ -208,7 +208,8 @@ const finish = () => {
   if (unresolved === 0) resolveAll();
 };
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-const address = (n) => `198.18.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+// Each address in its own /24: the visitors are strangers, not one network.
+const address = (n) => `10.${Math.floor(n / 256) % 256}.${n % 256}.1`;
 
 async function visitor(n) {
   const from = address(n % ADDRESSES);

@@ -34,6 +34,11 @@ export interface GateEnv {
   GATE_VISITOR_CONCURRENT?: string;
   GATE_VISITOR_STARTS_PER_WINDOW?: string;
   GATE_VISITOR_WINDOW_SECONDS?: string;
+  GATE_VISITOR_STARTS_PER_DAY?: string;
+  GATE_VISITOR_DAILY_USD?: string;
+  GATE_NETWORK_CONCURRENT?: string;
+  GATE_NETWORK_STARTS_PER_WINDOW?: string;
+  GATE_ASN_CONCURRENT?: string;
 }
 
 export const TURNSTILE_SITEVERIFY = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
@@ -104,6 +109,33 @@ export function limitsFrom(env: GateEnv): CourtLimits {
       DEFAULT_LIMITS.visitorWindowSeconds,
       { min: 1, max: 86_400, integer: true },
     ),
+    visitorStartsPerDay: number(
+      env,
+      'GATE_VISITOR_STARTS_PER_DAY',
+      DEFAULT_LIMITS.visitorStartsPerDay,
+      { min: 1, max: 1_000_000, integer: true },
+    ),
+    visitorDailyUsd: number(env, 'GATE_VISITOR_DAILY_USD', DEFAULT_LIMITS.visitorDailyUsd, {
+      min: 0,
+      max: 1_000_000,
+      integer: false,
+    }),
+    networkConcurrent: number(env, 'GATE_NETWORK_CONCURRENT', DEFAULT_LIMITS.networkConcurrent, {
+      min: 1,
+      max: 100_000,
+      integer: true,
+    }),
+    networkStartsPerWindow: number(
+      env,
+      'GATE_NETWORK_STARTS_PER_WINDOW',
+      DEFAULT_LIMITS.networkStartsPerWindow,
+      { min: 1, max: 1_000_000, integer: true },
+    ),
+    asnConcurrent: number(env, 'GATE_ASN_CONCURRENT', DEFAULT_LIMITS.asnConcurrent, {
+      min: 1,
+      max: 1_000_000,
+      integer: true,
+    }),
   };
 }
 

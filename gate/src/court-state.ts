@@ -6,8 +6,15 @@
 import { Line, type Ticket } from './line';
 import type { ProblemCode } from './problem';
 import { reasonKey } from './provider-numbers';
+import type { Visitor } from './visitor';
+import {
+  visitorRefusal,
+  windowKeys,
+  type StartLedger,
+  type VisitorLimitSettings,
+} from './visitor-limits';
 
-export interface CourtLimits {
+export interface CourtLimits extends VisitorLimitSettings {
   /** Calls at once (the provider's concurrency limit). */
   maxConcurrent: number;
   /** The longest a call may last (fixed on every call the gate creates). */
@@ -16,11 +23,6 @@ export interface CourtLimits {
   graceSeconds: number;
   dailyBudgetUsd: number;
   costPerMinuteUsd: number;
-  /** Calls (or places in line) one visitor may hold at once. */
-  visitorConcurrent: number;
-  /** Starts one visitor may make per window. */
-  visitorStartsPerWindow: number;
-  visitorWindowSeconds: number;
   /** A ticket not checked in within its Retry-After plus this is dropped. */
   checkInGraceSeconds: number;
   /** The same for a page that said it is hidden (its timers may be throttled). */
@@ -36,6 +38,11 @@ export const DEFAULT_LIMITS: CourtLimits = {
   visitorConcurrent: 1,
   visitorStartsPerWindow: 3,
   visitorWindowSeconds: 600,
+  visitorStartsPerDay: 12,
+  visitorDailyUsd: 1.5,
+  networkConcurrent: 4,
+  networkStartsPerWindow: 12,
+  asnConcurrent: 200,
   checkInGraceSeconds: 10,
   hiddenCheckInGraceSeconds: 75,
 };
@@ -51,6 +58,8 @@ export interface Lease {
   /** The provider's call id, once the call is created. */
   callId: string | null;
   visitor: string;
+  /** The visitor's network buckets (see visitor.ts), held against their caps too. */
+  networks: string[];
   day: string;
   startedAt: number;
   /** The worst case held against the day's budget until the call's cost is known. */
@@ -137,21 +146,23 @@ export class CourtState {
     string,
     { day: string; rated: boolean; settled: boolean; released: boolean }
   >();
-  private readonly starts = new Map<string, number[]>();
   /** Calls changed since the last {@link takeChangedCalls}. */
   private readonly changedCalls = new Set<string>();
   /** Released calls whose cost is not known yet, with the reservation they hold. */
   private readonly pending = new Map<string, Lease>();
   private typicalCallSeconds: number;
+  private prunedAt = 0;
 
   constructor(
     readonly limits: CourtLimits,
     private readonly newId: () => string,
+    private readonly ledger: StartLedger,
     snapshot?: CourtSnapshot,
   ) {
     this.typicalCallSeconds = Math.min(limits.maxCallSeconds, 90);
     if (snapshot) {
-      for (const lease of snapshot.leases) this.leases.set(lease.id, lease);
+      for (const lease of snapshot.leases)
+        this.leases.set(lease.id, { ...lease, networks: lease.networks ?? [] });
       for (const day of snapshot.days) this.days.set(day.day, day);
       for (const [id, call] of snapshot.calls) this.calls.set(id, call);
       for (const [id, lease] of snapshot.pending) this.pending.set(id, lease);
@@ -160,12 +171,9 @@ export class CourtState {
   }
 
   /** The calls changed since last asked, with their new records (null: forget it). */
-  takeChangedCalls(): [string, CourtSnapshot['calls'][number][1]][] {
-    const out: [string, CourtSnapshot['calls'][number][1]][] = [];
-    for (const id of this.changedCalls) {
-      const call = this.calls.get(id);
-      if (call) out.push([id, call]);
-    }
+  takeChangedCalls(): [string, CourtSnapshot['calls'][number][1] | null][] {
+    const out: [string, CourtSnapshot['calls'][number][1] | null][] = [];
+    for (const id of this.changedCalls) out.push([id, this.calls.get(id) ?? null]);
     this.changedCalls.clear();
     return out;
   }
@@ -257,35 +265,31 @@ export class CourtState {
     });
   }
 
-  private visitorHolds(visitor: string): number {
-    let held = 0;
-    for (const lease of this.leases.values()) if (lease.visitor === visitor) held += 1;
-    for (const ticket of this.line.values()) if (ticket.visitor === visitor) held += 1;
+  /** Calls and places held by each key (a visitor's or a network's). */
+  private holds(keys: readonly string[]): Map<string, number> {
+    const held = new Map(keys.map((key) => [key, 0]));
+    const count = (holder: { visitor: string; networks: string[] }) => {
+      for (const key of [holder.visitor, ...holder.networks]) {
+        const n = held.get(key);
+        if (n !== undefined) held.set(key, n + 1);
+      }
+    };
+    for (const lease of this.leases.values()) count(lease);
+    for (const ticket of this.line.values()) count(ticket);
     return held;
   }
 
-  private recentStarts(visitor: string, now: number): number[] {
-    const windowMs = this.limits.visitorWindowSeconds * 1000;
-    const recent = (this.starts.get(visitor) ?? []).filter((at) => now - at < windowMs);
-    if (recent.length > 0) this.starts.set(visitor, recent);
-    else this.starts.delete(visitor);
-    return recent;
-  }
-
   /** The refusal a visitor's start gets now, if any: their own limits, then the day's budget. */
-  private limitFor(visitor: string, now: number): Refusal | null {
-    if (this.visitorHolds(visitor) >= this.limits.visitorConcurrent) {
-      return this.refuse(now, { code: 'rate-limited', retryAfterSeconds: 30 });
-    }
-    const recent = this.recentStarts(visitor, now);
-    if (recent.length >= this.limits.visitorStartsPerWindow) {
-      const oldest = recent[0] ?? now;
-      const wait = oldest + this.limits.visitorWindowSeconds * 1000 - now;
-      return this.refuse(now, {
-        code: 'rate-limited',
-        retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)),
-      });
-    }
+  private limitFor(visitor: Visitor, now: number): Refusal | null {
+    const over = visitorRefusal(visitor, {
+      limits: this.limits,
+      ledger: this.ledger,
+      holds: (keys) => this.holds(keys),
+      now,
+      day: utcDay(now),
+      worstCaseUsd: this.worstCaseUsd,
+    });
+    if (over) return this.refuse(now, { code: 'rate-limited', ...over });
     if (!this.budgetAllows(now)) return this.closed(now);
     return null;
   }
@@ -294,25 +298,28 @@ export class CourtState {
    * Before the bot check: a start that would be refused anyway is refused (and counted) without
    * the round trip to siteverify. Null when the start may go on to the bot check.
    */
-  precheck(visitor: string, now: number): Refusal | null {
+  precheck(visitor: Visitor, now: number): Refusal | null {
     const refusal = this.limitFor(visitor, now);
     if (refusal) this.totals(utcDay(now)).starts += 1;
     return refusal;
   }
 
   /** A visitor asks for a call: admitted, placed in line, or refused with a reason. */
-  request(visitor: string, now: number): Decision {
+  request(visitor: Visitor, now: number): Decision {
     const totals = this.totals(utcDay(now));
     totals.starts += 1;
     const refusal = this.limitFor(visitor, now);
     if (refusal) return refusal;
-    this.starts.set(visitor, [...this.recentStarts(visitor, now), now]);
+    this.ledger.recordStart(windowKeys(visitor), visitor.key, now, utcDay(now));
+    // An idle court has no sweep: starts prune what has expired, once a minute at most.
+    if (now - this.prunedAt > 60_000) this.prune(now);
     if (this.line.size === 0 && this.freeLeases > 0) return this.admit(visitor, now, now);
     totals.waited += 1;
     const retryAfterSeconds = this.retryAfterFor(this.line.size + 1);
     const ticket = this.line.add({
       id: this.newId(),
-      visitor,
+      visitor: visitor.key,
+      networks: visitor.networks,
       issuedAt: now,
       deadline: now + (retryAfterSeconds + this.limits.checkInGraceSeconds) * 1000,
       notBefore: now + retryAfterSeconds * 500,
@@ -341,7 +348,7 @@ export class CourtState {
     if (position <= this.freeLeases) {
       this.line.remove(ticket.id);
       if (!this.budgetAllows(now)) return this.closed(now);
-      return this.admit(ticket.visitor, now, ticket.issuedAt);
+      return this.admit({ key: ticket.visitor, networks: ticket.networks }, now, ticket.issuedAt);
     }
     return this.place(ticket, now, hidden);
   }
@@ -369,12 +376,13 @@ export class CourtState {
     };
   }
 
-  private admit(visitor: string, now: number, since: number): Admission {
+  private admit(visitor: Visitor, now: number, since: number): Admission {
     const day = utcDay(now);
     const lease: Lease = {
       id: this.newId(),
       callId: null,
-      visitor,
+      visitor: visitor.key,
+      networks: visitor.networks,
       day,
       startedAt: now,
       reservedUsd: this.worstCaseUsd,
@@ -383,6 +391,7 @@ export class CourtState {
     this.leases.set(lease.id, lease);
     const totals = this.totals(day);
     totals.reservedUsd = cents(totals.reservedUsd + lease.reservedUsd);
+    this.ledger.addUsd(visitor.key, day, lease.reservedUsd);
     return { kind: 'admit', lease, waitedSeconds: Math.round((now - since) / 1000) };
   }
 
@@ -403,6 +412,7 @@ export class CourtState {
     this.leases.delete(leaseId);
     const totals = this.totals(lease.day);
     totals.reservedUsd = cents(Math.max(0, totals.reservedUsd - lease.reservedUsd));
+    this.ledger.addUsd(lease.visitor, lease.day, -lease.reservedUsd);
   }
 
   private leaseOfCall(callId: string): Lease | undefined {
@@ -437,7 +447,9 @@ export class CourtState {
     const reserved = lease?.reservedUsd ?? this.worstCaseUsd;
     totals.reservedUsd = cents(Math.max(0, totals.reservedUsd - reserved));
     // No cost reported: the worst case is what the day is charged, never less.
-    totals.spentUsd = cents(totals.spentUsd + (costUsd ?? reserved));
+    const charged = costUsd ?? reserved;
+    totals.spentUsd = cents(totals.spentUsd + charged);
+    if (lease) this.ledger.addUsd(lease.visitor, call.day, charged - reserved);
     if (minutes !== null) totals.minutes = cents(totals.minutes + minutes);
     return true;
   }
@@ -525,7 +537,22 @@ export class CourtState {
     for (const [callId, lease] of [...this.pending.entries()]) {
       if (now - lease.startedAt > limitMs) this.settle(callId, null, null);
     }
+    // Records of calls from before yesterday: nobody rates them, and nothing is owed on them.
+    const yesterday = utcDay(now - 86_400_000);
+    for (const [callId, call] of [...this.calls.entries()]) {
+      if (call.day < yesterday && !this.pending.has(callId) && !this.leaseOfCall(callId)) {
+        this.calls.delete(callId);
+        this.changedCalls.add(callId);
+      }
+    }
+    this.prune(now);
     return { dropped, expired, probe };
+  }
+
+  /** Forgets start windows that are over and visitor days before yesterday. */
+  private prune(now: number): void {
+    this.prunedAt = now;
+    this.ledger.prune(now - this.limits.visitorWindowSeconds * 1000, utcDay(now - 86_400_000));
   }
 
   /** How long the visitor at `position` can expect to wait, in seconds (rounded to 5). */

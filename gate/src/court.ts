@@ -11,7 +11,8 @@ import type { StoredTicket } from './line';
 import { limitsFrom, type GateEnv } from './config';
 import { createCourtCall, lookUpCall, ProviderFailure, type ProviderSettings } from './provider';
 import type { ProblemCode } from './problem';
-import { randomId } from './visitor';
+import { randomId, type Visitor } from './visitor';
+import { SqlLedger } from './visitor-limits';
 
 /** What the court answers the Worker with; the Worker turns it into the HTTP answer. */
 export type CourtAnswer =
@@ -63,7 +64,12 @@ export class Court extends DurableObject<GateEnv> {
             calls: [...calls.entries()].map(([key, call]) => [key.slice('call:'.length), call]),
           }
         : undefined;
-      this.state = new CourtState(limitsFrom(env), randomId, snapshot);
+      this.state = new CourtState(
+        limitsFrom(env),
+        randomId,
+        new SqlLedger(ctx.storage.sql),
+        snapshot,
+      );
       // The line outlives a restart of the court (a deploy, an eviction): everyone keeps their
       // place, and gets a fresh deadline to check in by, as a hidden page would.
       const tickets = await ctx.storage.list<StoredTicket>({ prefix: 'ticket:' });
@@ -94,8 +100,15 @@ export class Court extends DurableObject<GateEnv> {
       [KEYS.days]: snapshot.days,
       [KEYS.typical]: snapshot.typicalCallSeconds,
     };
-    for (const [id, call] of this.state.takeChangedCalls()) entries[`call:${id}`] = call;
+    const forgotten: string[] = [];
+    for (const [id, call] of this.state.takeChangedCalls()) {
+      if (call) entries[`call:${id}`] = call;
+      else forgotten.push(`call:${id}`);
+    }
     await this.ctx.storage.put(entries);
+    for (let i = 0; i < forgotten.length; i += 128) {
+      await this.ctx.storage.delete(forgotten.slice(i, i + 128));
+    }
     await this.saveLine();
   }
 
@@ -171,12 +184,12 @@ export class Court extends DurableObject<GateEnv> {
     }
   }
 
-  async request(visitor: string): Promise<CourtAnswer> {
+  async request(visitor: Visitor): Promise<CourtAnswer> {
     return this.answer(this.state.request(visitor, this.now()));
   }
 
   /** A refusal the visitor's start would get anyway, before the bot check is asked. */
-  async precheck(visitor: string): Promise<CourtAnswer | null> {
+  async precheck(visitor: Visitor): Promise<CourtAnswer | null> {
     const refusal = this.state.precheck(visitor, this.now());
     return refusal ? this.answer(refusal) : null;
   }

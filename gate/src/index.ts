@@ -8,7 +8,7 @@ import { GateConfigError, limitsFrom, missingSecrets, siteHosts, type GateEnv } 
 import type { CourtAnswer } from './court';
 import { believe } from './provider-numbers';
 import { bearer, json, problem, readJsonObject, sameSecret } from './problem';
-import { visitorKey } from './visitor';
+import { identify } from './visitor';
 
 export { Court } from './court';
 
@@ -73,7 +73,7 @@ async function createCall(request: Request, env: GateEnv): Promise<Response> {
     await court(env).refused('bot-check-failed');
     return problem('bot-check-failed', { detail: 'botCheckToken is required' });
   }
-  const visitor = await visitorKey(request, env.GATE_VISITOR_SALT ?? '');
+  const visitor = await identify(request, env.GATE_VISITOR_SALT ?? '');
   if (!visitor) return problem('bad-request', { detail: 'The visitor has no address' });
   // Over their limits or on a closed day, a visitor is refused without a siteverify round trip.
   const early = await court(env).precheck(visitor);

@@ -7,6 +7,8 @@ export interface Ticket {
   id: string;
   seq: number;
   visitor: string;
+  /** The visitor's network buckets, whose caps the ticket counts against. */
+  networks: string[];
   issuedAt: number;
   /** Dropped when it has not checked in by then (ms since the epoch). */
   deadline: number;
@@ -47,7 +49,7 @@ class Fenwick {
 }
 
 /** What is kept of a ticket across a restart of the court (its deadlines start afresh). */
-export type StoredTicket = Pick<Ticket, 'id' | 'seq' | 'visitor' | 'issuedAt'>;
+export type StoredTicket = Pick<Ticket, 'id' | 'seq' | 'visitor' | 'networks' | 'issuedAt'>;
 
 export class Line {
   private readonly tickets = new Map<string, Ticket>();
@@ -60,7 +62,12 @@ export class Line {
   /** Puts stored tickets back in their order, each due to check in by `deadline`. */
   restore(stored: readonly StoredTicket[], deadline: number, now: number): void {
     for (const ticket of [...stored].sort((a, b) => a.seq - b.seq)) {
-      this.tickets.set(ticket.id, { ...ticket, deadline, notBefore: now });
+      this.tickets.set(ticket.id, {
+        ...ticket,
+        networks: ticket.networks ?? [],
+        deadline,
+        notBefore: now,
+      });
       this.counts.add(ticket.seq, 1);
       this.nextSeq = Math.max(this.nextSeq, ticket.seq + 1);
     }
@@ -87,6 +94,7 @@ export class Line {
       id: entry.id,
       seq: entry.seq,
       visitor: entry.visitor,
+      networks: entry.networks,
       issuedAt: entry.issuedAt,
     });
     return entry;

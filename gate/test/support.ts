@@ -290,5 +290,5 @@ export async function queue(address: string): Promise<WaitingBody> {
   return body<WaitingBody>(response);
 }
 
-/** An address for visitor number `n`. */
-export const addr = (n: number): string => `198.51.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+/** An address for visitor number `n`, each in its own /24 (its own network). */
+export const addr = (n: number): string => `198.${Math.floor(n / 250)}.${n % 250}.1`;

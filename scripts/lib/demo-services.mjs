@@ -12,13 +12,21 @@ export function isLive(env = process.env) {
 
 /**
  * The demo gate's visitor limits, unless the environment sets them: every tab of a try comes
- * from the same address, so one visitor may hold several calls and start many. The gate's own
+ * from the same address, so one visitor may hold several calls and start many… The gate's own
  * limits (GATE_MAX_CONCURRENT_CALLS, the budget) keep their defaults.
  */
 export function demoGateVars(env = process.env) {
   const vars = {};
-  if (!env.GATE_VISITOR_CONCURRENT) vars.GATE_VISITOR_CONCURRENT = '20';
-  if (!env.GATE_VISITOR_STARTS_PER_WINDOW) vars.GATE_VISITOR_STARTS_PER_WINDOW = '10000';
+  const loose = {
+    GATE_VISITOR_CONCURRENT: '20',
+    GATE_VISITOR_STARTS_PER_WINDOW: '10000',
+    // …and its network (/24) the same, and its day without a visitor's cap of its own.
+    GATE_NETWORK_CONCURRENT: '20',
+    GATE_NETWORK_STARTS_PER_WINDOW: '10000',
+    GATE_VISITOR_STARTS_PER_DAY: '1000000',
+    GATE_VISITOR_DAILY_USD: '1000000',
+  };
+  for (const [name, value] of Object.entries(loose)) if (!env[name]) vars[name] = value;
   return vars;
 }
 
