@@ -65,6 +65,11 @@ export interface Lease {
   /** The worst case held against the day's budget until the call's cost is known. */
   reservedUsd: number;
   lastProbeAt: number;
+  /**
+   * The provider was asked to create the call but no answer came: it may exist. The place and
+   * the worst case stay held until the call is found by its tag or the backstop charges it.
+   */
+  unknown?: boolean;
 }
 
 export interface DayTotals {
@@ -405,6 +410,54 @@ export class CourtState {
     this.totals(lease.day).calls += 1;
   }
 
+  /** No answer from the provider: the call may exist, so its place and worst case stay held. */
+  markUnknown(leaseId: string, now: number): void {
+    const lease = this.leases.get(leaseId);
+    if (!lease) return;
+    lease.unknown = true;
+    lease.lastProbeAt = now;
+    const totals = this.totals(lease.day);
+    totals.failures['provider-no-answer'] = (totals.failures['provider-no-answer'] ?? 0) + 1;
+  }
+
+  /** Leases whose call may exist without the gate knowing its id, due to be looked for. */
+  unknownLeasesDue(now: number): Lease[] {
+    return [...this.leases.values()].filter(
+      (lease) => lease.unknown && now - lease.lastProbeAt >= PROBE_EVERY_SECONDS * 1000,
+    );
+  }
+
+  /** A call found by its lease's tag (a server message or a lookup): it is that lease's call. */
+  private claim(leaseId: string | undefined, callId: string): void {
+    if (!leaseId || this.calls.has(callId)) return;
+    const lease = this.leases.get(leaseId);
+    if (!lease || lease.callId) return;
+    delete lease.unknown;
+    this.attachCall(leaseId, callId);
+  }
+
+  /** A lookup found the call of an unknown lease, or found it absent. */
+  found(
+    leaseId: string,
+    call: { id: string; ended: boolean; costUsd: number | null } | null,
+    now: number,
+  ): void {
+    const lease = this.leases.get(leaseId);
+    if (!lease) return;
+    lease.lastProbeAt = now;
+    if (!call) return;
+    this.claim(leaseId, call.id);
+    this.probed(call.id, call.ended, call.costUsd, now);
+  }
+
+  /** A place held past every limit with no call known: charged its worst case, never less. */
+  private expireUnattached(lease: Lease): void {
+    this.leases.delete(lease.id);
+    const totals = this.totals(lease.day);
+    totals.reservedUsd = cents(Math.max(0, totals.reservedUsd - lease.reservedUsd));
+    totals.spentUsd = cents(totals.spentUsd + lease.reservedUsd);
+  }
+
   /** The provider did not create the call: its place and reservation go back. */
   abandon(leaseId: string): void {
     const lease = this.leases.get(leaseId);
@@ -465,9 +518,12 @@ export class CourtState {
       durationSeconds?: number;
       /** Numbers the Worker pulled into range, counted with the day's failures. */
       outliers?: string[];
+      /** The lease the call was tagged with when it was created. */
+      leaseId?: string;
     },
     now: number,
   ): boolean {
+    this.claim(event.leaseId, event.callId);
     if (!this.calls.has(event.callId)) return false;
     if (event.type === 'status-update' && event.status === 'ended') {
       return this.release(event.callId, now);
@@ -522,7 +578,7 @@ export class CourtState {
           this.release(lease.callId, now);
           this.settle(lease.callId, null, null);
         } else {
-          this.abandon(lease.id);
+          this.expireUnattached(lease);
         }
         expired += 1;
       } else if (

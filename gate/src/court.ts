@@ -9,7 +9,13 @@ import { DurableObject } from 'cloudflare:workers';
 import { CourtState, type CourtSnapshot, type Decision, type Score } from './court-state';
 import type { StoredTicket } from './line';
 import { limitsFrom, type GateEnv } from './config';
-import { createCourtCall, lookUpCall, ProviderFailure, type ProviderSettings } from './provider';
+import {
+  createCourtCall,
+  findCallByLease,
+  lookUpCall,
+  ProviderFailure,
+  type ProviderSettings,
+} from './provider';
 import type { ProblemCode } from './problem';
 import { randomId, type Visitor } from './visitor';
 import { SqlLedger } from './visitor-limits';
@@ -164,15 +170,18 @@ export class Court extends DurableObject<GateEnv> {
     await this.persist();
     await this.ensureSweep();
     try {
-      const call = await createCourtCall(this.provider());
+      const call = await createCourtCall(this.provider(), lease.id);
       this.state.attachCall(lease.id, call.id);
       await this.persist();
       return { kind: 'admitted', call, waitedSeconds: decision.waitedSeconds };
     } catch (error) {
-      this.state.abandon(lease.id);
+      const failure = error instanceof ProviderFailure ? error : null;
+      // Only a refusal says no call was made; otherwise the call may run, and be paid for.
+      if (failure?.definite) this.state.abandon(lease.id);
+      else this.state.markUnknown(lease.id, this.now());
       this.state.countRefusal('provider-error', this.now());
       await this.persist();
-      const status = error instanceof ProviderFailure ? error.status : 0;
+      const status = failure?.definite ? failure.status : 0;
       return {
         kind: 'refused',
         code: 'provider-error',
@@ -216,6 +225,7 @@ export class Court extends DurableObject<GateEnv> {
     endedReason?: string;
     durationSeconds?: number;
     outliers?: string[];
+    leaseId?: string;
   }): Promise<boolean> {
     const applied = this.state.providerEvent(event, this.now());
     if (applied) await this.persist();
@@ -258,6 +268,19 @@ export class Court extends DurableObject<GateEnv> {
     const now = this.now();
     const { probe } = this.state.sweep(now);
     const settings = this.provider();
+    const unknown = this.state.unknownLeasesDue(now).slice(0, PROBES_PER_SWEEP);
+    await Promise.all(
+      unknown.map(async (lease) => {
+        try {
+          // A minute's leeway for the provider's clock.
+          const call = await findCallByLease(settings, lease.id, lease.startedAt - 60_000);
+          this.state.found(lease.id, call, this.now());
+        } catch {
+          // No answer: looked for again later; the lease's own limit still frees it.
+          this.state.found(lease.id, null, this.now());
+        }
+      }),
+    );
     await Promise.all(
       probe.slice(0, PROBES_PER_SWEEP).map(async (callId) => {
         try {

@@ -7,6 +7,7 @@ import { verifyBotCheck } from './bot-check';
 import { GateConfigError, limitsFrom, missingSecrets, siteHosts, type GateEnv } from './config';
 import type { CourtAnswer } from './court';
 import { believe } from './provider-numbers';
+import { leaseTagOf } from './provider';
 import { bearer, json, problem, readJsonObject, sameSecret } from './problem';
 import { identify } from './visitor';
 
@@ -122,6 +123,7 @@ async function providerEvent(request: Request, env: GateEnv): Promise<Response> 
     return problem('bad-request', { detail: 'message.type is required' });
   const call = event.call as Record<string, unknown> | undefined;
   const callId = typeof call?.id === 'string' ? call.id : null;
+  const leaseTag = leaseTagOf(call);
   if (event.type !== 'status-update' && event.type !== 'end-of-call-report') {
     return json({ applied: false });
   }
@@ -151,6 +153,7 @@ async function providerEvent(request: Request, env: GateEnv): Promise<Response> 
       ? {}
       : { durationSeconds: believed.durationSeconds }),
     outliers: believed.outliers,
+    ...(leaseTag ? { leaseId: leaseTag } : {}),
   });
   return json({ applied });
 }

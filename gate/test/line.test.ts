@@ -43,7 +43,10 @@ describe('the semaphore', () => {
         authorization: 'Bearer test-private-key',
         body: {
           assistantId: 'test-pepa-assistant',
-          assistantOverrides: { maxDurationSeconds: 180 },
+          assistantOverrides: {
+            maxDurationSeconds: 180,
+            metadata: { gateLease: expect.any(String) as unknown },
+          },
           roomDeleteOnUserLeaveEnabled: false,
         },
       },

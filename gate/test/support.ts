@@ -36,24 +36,38 @@ export interface ProviderCall {
   id: string;
   status: 'in-progress' | 'ended';
   cost?: number;
+  createdAt?: string;
+  assistantOverrides?: Record<string, unknown>;
 }
 
 /** What the stubbed outside world answers, and what it was asked. */
 export interface World {
   siteverify: { mode: SiteverifyMode; forms: Record<string, string>[] };
   provider: {
-    /** An HTTP status for the next `POST /call/web` answers, or 'down' (no answer at all). */
-    createFails: number | 'down' | null;
+    /**
+     * An HTTP status for the next `POST /call/web` answers, 'down' (no answer at all), or 'late'
+     * (the call is created, but its answer never reaches the gate, as after a timeout).
+     */
+    createFails: number | 'down' | 'late' | null;
     lookUpFails: boolean;
     created: { id: string; body: unknown; authorization: string | null }[];
     lookedUp: string[];
+    /** How many times the calls were listed (`GET /call`). */
+    listed: number;
     calls: Map<string, ProviderCall>;
   };
 }
 
 export const world: World = {
   siteverify: { mode: 'pass', forms: [] },
-  provider: { createFails: null, lookUpFails: false, created: [], lookedUp: [], calls: new Map() },
+  provider: {
+    createFails: null,
+    lookUpFails: false,
+    created: [],
+    lookedUp: [],
+    listed: 0,
+    calls: new Map(),
+  },
 };
 
 let callSeq = 0;
@@ -104,18 +118,37 @@ async function outside(input: RequestInfo | URL, init?: RequestInit): Promise<Re
     if (request.method === 'POST' && url.pathname === '/call/web') {
       const failure = world.provider.createFails;
       if (failure === 'down') throw new TypeError('fetch failed: connection reset');
-      if (failure !== null) return Response.json({ message: 'no' }, { status: failure });
+      if (typeof failure === 'number') {
+        return Response.json({ message: 'no' }, { status: failure });
+      }
       callSeq += 1;
       const id = `call-${callSeq}`;
+      const created = (await request.json()) as { assistantOverrides?: Record<string, unknown> };
       world.provider.created.push({
         id,
-        body: await request.json(),
+        body: created,
         authorization: request.headers.get('authorization'),
       });
-      world.provider.calls.set(id, { id, status: 'in-progress' });
+      world.provider.calls.set(id, {
+        id,
+        status: 'in-progress',
+        createdAt: new Date().toISOString(),
+        ...(created.assistantOverrides ? { assistantOverrides: created.assistantOverrides } : {}),
+      });
+      if (failure === 'late') throw new DOMException('The operation timed out.', 'TimeoutError');
       return Response.json(
         { id, webCallUrl: `https://pepa-test.daily.co/room-${callSeq}`, status: 'queued' },
         { status: 201 },
+      );
+    }
+    if (request.method === 'GET' && url.pathname === '/call') {
+      world.provider.listed += 1;
+      if (world.provider.lookUpFails) return Response.json({ message: 'down' }, { status: 503 });
+      const after = Date.parse(url.searchParams.get('createdAtGt') ?? '') || 0;
+      return Response.json(
+        [...world.provider.calls.values()].filter(
+          (call) => Date.parse(call.createdAt ?? '') > after,
+        ),
       );
     }
     const lookUp = /^\/call\/([^/]+)$/.exec(url.pathname);
@@ -150,6 +183,7 @@ export function resetWorld(): void {
     lookUpFails: false,
     created: [],
     lookedUp: [],
+    listed: 0,
     calls: new Map(),
   };
   restoreBindings();
