@@ -2,9 +2,9 @@
 // Prism answers every request from the vendored spec's examples (and still validates each one),
 // but it cannot keep calls or send the provider's server messages. The stand-in does what Prism
 // cannot: each `POST /call/web` answer gets a fresh call id and its own room on the demo host;
-// `GET /call/{id}` and `GET /call` answer from the stand-in's records; and when a call ends (the demo page says
-// its room was left, or the call's maximum duration passes) the gate hears what it would from
-// the provider: a `status-update` with status `ended`, then an `end-of-call-report` with the cost.
+// `GET /call/{id}` and `GET /call` answer from the stand-in's records; and when a call ends (the
+// demo page says its room was left, or the call's maximum duration passes) the gate hears what it
+// would from the provider: a `status-update` with status `ended`, then an `end-of-call-report` with the cost.
 //
 // It also stands in for Cloudflare Turnstile's siteverify (`POST /turnstile/v0/siteverify`),
 // following Cloudflare's documented dummy secret keys.

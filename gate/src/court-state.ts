@@ -3,7 +3,7 @@
  * day costs. The Durable Object (court.ts) owns one instance, feeds it the clock and the
  * provider's answers, and persists what must survive a restart.
  */
-import { Line, type Ticket } from './line';
+import { Line, LIVE_SLACK_MS, type Ticket } from './line';
 import type { ProblemCode } from './problem';
 import { reasonKey } from './provider-numbers';
 import type { Visitor } from './visitor';
@@ -328,6 +328,8 @@ export class CourtState {
       issuedAt: now,
       deadline: now + (retryAfterSeconds + this.limits.checkInGraceSeconds) * 1000,
       notBefore: now + retryAfterSeconds * 500,
+      dueAt: now + retryAfterSeconds * 1000 + LIVE_SLACK_MS,
+      hiddenClaimed: false,
     });
     return this.place(ticket, now, false);
   }
@@ -349,8 +351,9 @@ export class CourtState {
       this.line.remove(ticket.id);
       return this.closed(now);
     }
-    const position = this.line.position(ticket);
-    if (position <= this.freeLeases) {
+    // A free place goes to the first live tickets: those ahead that fell silent do not hold it.
+    const free = this.freeLeases;
+    if (free > 0 && this.line.liveAhead(ticket, now, free) < free) {
       this.line.remove(ticket.id);
       if (!this.budgetAllows(now)) return this.closed(now);
       return this.admit({ key: ticket.visitor, networks: ticket.networks }, now, ticket.issuedAt);
@@ -365,12 +368,14 @@ export class CourtState {
   private place(ticket: Ticket, now: number, hidden: boolean): Place {
     const position = this.line.position(ticket);
     const retryAfterSeconds = this.retryAfterFor(position);
-    const grace = hidden ? this.limits.hiddenCheckInGraceSeconds : this.limits.checkInGraceSeconds;
-    const checkInBySeconds = retryAfterSeconds + grace;
+    const grace = hidden && !ticket.hiddenClaimed ? this.hiddenGrace(position) : null;
+    if (grace !== null) ticket.hiddenClaimed = true;
+    const checkInBySeconds = retryAfterSeconds + (grace ?? this.limits.checkInGraceSeconds);
     ticket.deadline = now + checkInBySeconds * 1000;
     // Half the asked-for wait: clocks and timers drift, and a page coming back into view
     // checks in at once.
     ticket.notBefore = now + retryAfterSeconds * 500;
+    ticket.dueAt = now + retryAfterSeconds * 1000 + LIVE_SLACK_MS;
     return {
       kind: 'wait',
       ticket,
@@ -603,6 +608,16 @@ export class CourtState {
     }
     this.prune(now);
     return { dropped, expired, probe };
+  }
+
+  /**
+   * A hidden page's grace: its timers may be throttled, so it is given longer, once. Near the
+   * front, where its turn may come any moment, a quarter of that (at least the visible grace).
+   */
+  private hiddenGrace(position: number): number {
+    const { hiddenCheckInGraceSeconds: full, checkInGraceSeconds: visible } = this.limits;
+    if (position > this.limits.maxConcurrent) return full;
+    return Math.max(visible, Math.round(full / 4));
   }
 
   /** Forgets start windows that are over and visitor days before yesterday. */

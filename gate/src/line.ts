@@ -14,7 +14,17 @@ export interface Ticket {
   deadline: number;
   /** The earliest the next check-in is accepted (a faster one is refused). */
   notBefore: number;
+  /**
+   * When its next check-in is due (its Retry-After and a moment's slack): past it, the ticket is
+   * silent. It keeps its position until its deadline, but no free place waits for it.
+   */
+  dueAt: number;
+  /** The longer grace of a hidden page was given once already. */
+  hiddenClaimed: boolean;
 }
+
+/** How late past its Retry-After a check-in may come and its ticket still count as live. */
+export const LIVE_SLACK_MS = 1000;
 
 class Fenwick {
   private tree = new Int32Array(1024);
@@ -67,6 +77,9 @@ export class Line {
         networks: ticket.networks ?? [],
         deadline,
         notBefore: now,
+        // After a restart everyone is silent until they check in again.
+        dueAt: now,
+        hiddenClaimed: true,
       });
       this.counts.add(ticket.seq, 1);
       this.nextSeq = Math.max(this.nextSeq, ticket.seq + 1);
@@ -121,6 +134,19 @@ export class Line {
   /** 1 for the ticket next in line. */
   position(ticket: Ticket): number {
     return this.counts.prefix(ticket.seq);
+  }
+
+  /**
+   * How many live tickets stand ahead of `ticket`, counting no further than `enough`: silent
+   * ones (past their due check-in) keep their positions but are not waited for.
+   */
+  liveAhead(ticket: Ticket, now: number, enough: number): number {
+    let live = 0;
+    for (const other of this.tickets.values()) {
+      if (other.seq >= ticket.seq || live >= enough) break;
+      if (now <= other.dueAt) live += 1;
+    }
+    return live;
   }
 
   /** Tickets in line order (oldest first). */
