@@ -9,6 +9,10 @@ import { DEFAULT_LIMITS, type CourtLimits } from './court-state';
 export interface GateEnv {
   ASSETS?: Fetcher;
   COURT: DurableObjectNamespace<Court>;
+  /** The edge limiter in front of /api/* (wrangler.jsonc `ratelimits`), per visitor. */
+  API_LIMITER?: RateLimit;
+  /** Where refusals decided in the Worker are counted (Workers Analytics Engine). */
+  GATE_REFUSALS?: AnalyticsEngineDataset;
   /** The provider's private key: only the gate holds it. */
   VAPI_PRIVATE_KEY?: string;
   VAPI_ASSISTANT_ID?: string;

@@ -649,11 +649,10 @@ export class CourtState {
     return Math.min(MAX_CHECK_IN_SECONDS, 2 + Math.floor(position / 50));
   }
 
-  /** Records a rating; false with the reason when it cannot be. */
-  rate(callId: string, score: Score, comment: boolean): 'ok' | 'not-found' | 'already-rated' {
+  /** Records a rating of a call that has ended and was not rated yet. */
+  rate(callId: string, score: Score, comment: boolean): 'ok' | 'not-ratable' {
     const call = this.calls.get(callId);
-    if (!call) return 'not-found';
-    if (call.rated) return 'already-rated';
+    if (!call || call.rated || !call.released) return 'not-ratable';
     call.rated = true;
     this.changedCalls.add(callId);
     const totals = this.totals(call.day);

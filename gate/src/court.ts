@@ -6,6 +6,7 @@
  * reported.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { CourtLoad } from './court-load';
 import { CourtState, type CourtSnapshot, type Decision, type Score } from './court-state';
 import type { StoredTicket } from './line';
 import { limitsFrom, type GateEnv } from './config';
@@ -55,6 +56,8 @@ const KEYS = { leases: 'leases', pending: 'pending', days: 'days', typical: 'typ
 export class Court extends DurableObject<GateEnv> {
   private state!: CourtState;
   private readonly now: () => number = () => Date.now();
+  /** Every request the court hears from the Worker, per second. */
+  private readonly load = new CourtLoad();
 
   constructor(ctx: DurableObjectState, env: GateEnv) {
     super(ctx, env);
@@ -194,27 +197,27 @@ export class Court extends DurableObject<GateEnv> {
   }
 
   async request(visitor: Visitor): Promise<CourtAnswer> {
+    this.load.heard(Date.now());
     return this.answer(this.state.request(visitor, this.now()));
   }
 
   /** A refusal the visitor's start would get anyway, before the bot check is asked. */
   async precheck(visitor: Visitor): Promise<CourtAnswer | null> {
+    this.load.heard(Date.now());
     const refusal = this.state.precheck(visitor, this.now());
     return refusal ? this.answer(refusal) : null;
   }
 
   async checkIn(ticketId: string, hidden: boolean): Promise<CourtAnswer> {
+    this.load.heard(Date.now());
     return this.answer(this.state.checkIn(ticketId, hidden, this.now()));
   }
 
   async leave(ticketId: string): Promise<boolean> {
+    this.load.heard(Date.now());
     const left = this.state.leave(ticketId);
     await this.saveLine();
     return left;
-  }
-
-  async refused(code: ProblemCode): Promise<void> {
-    this.state.countRefusal(code, this.now());
   }
 
   async providerEvent(event: {
@@ -227,24 +230,24 @@ export class Court extends DurableObject<GateEnv> {
     outliers?: string[];
     leaseId?: string;
   }): Promise<boolean> {
+    this.load.heard(Date.now());
     const applied = this.state.providerEvent(event, this.now());
     if (applied) await this.persist();
     return applied;
   }
 
-  async rate(
-    callId: string,
-    score: Score,
-    comment: boolean,
-  ): Promise<'ok' | 'not-found' | 'already-rated'> {
+  async rate(callId: string, score: Score, comment: boolean): Promise<'ok' | 'not-ratable'> {
+    this.load.heard(Date.now());
     const outcome = this.state.rate(callId, score, comment);
     if (outcome === 'ok') await this.persist();
     return outcome;
   }
 
   async report(days: number) {
+    this.load.heard(Date.now());
     return {
       days: this.state.report(this.now(), days),
+      load: this.load.recent(Date.now()),
       limits: {
         maxConcurrentCalls: this.state.limits.maxConcurrent,
         dailyBudgetUsd: this.state.limits.dailyBudgetUsd,
@@ -260,6 +263,7 @@ export class Court extends DurableObject<GateEnv> {
       activeCalls: this.state.activeLeases,
       waiting: this.state.line.size,
       committedUsd: this.state.committedUsd(now),
+      heard: this.load.recent(Date.now()).requestsPerSecond.reduce((sum, n) => sum + n, 0),
       limits: this.state.limits,
     };
   }

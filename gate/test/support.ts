@@ -174,9 +174,17 @@ export function restoreBindings(): void {
   Object.assign(gateEnv, TEST_BINDINGS);
 }
 
+/** The tickets given in this test: each one's secret and the address it was given to. */
+const tickets = new Map<string, { secret: string; address: string }>();
+/** The rating cookie each admitted call came with. */
+const ratingCookies = new Map<string, string>();
+let testRun = 0;
+
 /** Each test: a fresh court with nothing stored, the test bindings, the clock at T0. */
 export function resetWorld(): void {
   callSeq = 0;
+  tickets.clear();
+  ratingCookies.clear();
   world.siteverify = { mode: 'pass', forms: [] };
   world.provider = {
     createFails: null,
@@ -187,6 +195,10 @@ export function resetWorld(): void {
     calls: new Map(),
   };
   restoreBindings();
+  // A salt of its own for each test: the edge limiter's counts (kept by the runtime across
+  // tests) are keyed by visitor, so no test inherits another's.
+  testRun += 1;
+  gateEnv.GATE_VISITOR_SALT = `${TEST_BINDINGS.GATE_VISITOR_SALT}-${testRun}`;
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(T0);
   vi.spyOn(globalThis, 'fetch').mockImplementation(outside);
@@ -222,21 +234,74 @@ export function api(path: string, init: RequestInit = {}): Promise<Response> {
   return SELF.fetch(`${ORIGIN}${path}`, init);
 }
 
+/** Notes the ticket or the rating cookie an answer to `address` carries. */
+async function remember(answer: Response, address: string): Promise<void> {
+  if (answer.status === 201) {
+    const cookie = /pepa_rating=([^;]+)/.exec(answer.headers.get('set-cookie') ?? '')?.[1];
+    const admitted = (await answer.clone().json()) as { call?: { id?: string } };
+    if (cookie && admitted.call?.id) ratingCookies.set(admitted.call.id, cookie);
+  }
+  if (answer.status === 200 || answer.status === 202) {
+    const waiting = (await answer.clone().json()) as { ticket?: { id: string; secret: string } };
+    if (waiting.ticket) {
+      tickets.set(waiting.ticket.id, { secret: waiting.ticket.secret, address });
+    }
+  }
+}
+
 /** `POST /api/calls` from a visitor at `address`. */
-export function start(address: string, botCheckToken: string | null = TOKEN): Promise<Response> {
-  return api('/api/calls', {
+export async function start(
+  address: string,
+  botCheckToken: string | null = TOKEN,
+): Promise<Response> {
+  const answer = await api('/api/calls', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'cf-connecting-ip': address },
     body: JSON.stringify(botCheckToken === null ? {} : { botCheckToken }),
   });
+  await remember(answer, address);
+  return answer;
 }
 
-export function checkIn(ticketId: string, query = ''): Promise<Response> {
-  return api(`/api/tickets/${ticketId}${query}`, { method: 'POST' });
+/** The headers a ticket is shown with: its secret, from the address it was given to. */
+export function ticketHeaders(ticketId: string): Record<string, string> {
+  const known = tickets.get(ticketId);
+  return known
+    ? { 'ticket-secret': known.secret, 'cf-connecting-ip': known.address }
+    : { 'cf-connecting-ip': '192.0.2.250' };
+}
+
+export async function checkIn(ticketId: string, query = ''): Promise<Response> {
+  const headers = ticketHeaders(ticketId);
+  const answer = await api(`/api/tickets/${ticketId}${query}`, { method: 'POST', headers });
+  await remember(answer, headers['cf-connecting-ip'] ?? '');
+  return answer;
 }
 
 export function leave(ticketId: string): Promise<Response> {
-  return api(`/api/tickets/${ticketId}`, { method: 'DELETE' });
+  return api(`/api/tickets/${ticketId}`, { method: 'DELETE', headers: ticketHeaders(ticketId) });
+}
+
+/** `POST /api/ratings`, with the rating cookie of the call's admission unless told otherwise. */
+export function rate(
+  rating: Record<string, unknown>,
+  { cookie, address = '192.0.2.251' }: { cookie?: string | null; address?: string } = {},
+): Promise<Response> {
+  const given =
+    cookie === undefined
+      ? typeof rating.callId === 'string'
+        ? ratingCookies.get(rating.callId)
+        : undefined
+      : cookie;
+  return api('/api/ratings', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'cf-connecting-ip': address,
+      ...(given ? { cookie: `pepa_rating=${given}` } : {}),
+    },
+    body: JSON.stringify(rating),
+  });
 }
 
 export function providerEvent(
@@ -288,7 +353,13 @@ export interface AdmittedBody {
 }
 export interface WaitingBody {
   status: 'waiting';
-  ticket: { id: string; position: number; estimatedWaitSeconds: number; checkInBySeconds: number };
+  ticket: {
+    id: string;
+    secret: string;
+    position: number;
+    estimatedWaitSeconds: number;
+    checkInBySeconds: number;
+  };
   retryAfterSeconds: number;
 }
 export interface ProblemBody {
