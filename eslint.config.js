@@ -6,7 +6,8 @@ import globals from 'globals';
 
 /**
  * The architecture, enforced: the call library (src/lib) is framework-free and knows nothing of
- * the site; a feature never reaches into another feature; pages are composed in src/app.
+ * the site; a feature never reaches into another feature; pages are composed in src/app; the page
+ * never imports the gate or the go-live scripts (assistant/ may import src/, never the reverse).
  */
 const restricted = (patterns) => ['error', { patterns }];
 const LIBRARY_BOUNDARY = [
@@ -25,7 +26,17 @@ const PAGE_BOUNDARY = [
     group: ['**/gate/**', '!**/generated/gate/**', '../../gate', '../../../gate'],
     message: 'The page does not import the gate; they share only generated/ (the contracts).',
   },
+  {
+    group: ['**/assistant/**', '../assistant', '../../assistant', '../../../assistant'],
+    message:
+      'The page does not import the go-live scripts (assistant/); what both need lives in src/ (e.g. src/config/pepa-persona.ts).',
+  },
 ];
+/** `import()` is not an import declaration: the same boundary, for lazy imports. */
+const NO_LAZY_ASSISTANT = {
+  selector: 'ImportExpression[source.value=/(^|\\/)assistant(\\/|$)/]',
+  message: 'The page does not import the go-live scripts (assistant/), not even lazily.',
+};
 const GATE_BOUNDARY = [
   {
     group: ['**/src/**', '../../src', '**/assistant/**', '**/scripts/**'],
@@ -80,6 +91,7 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+      'no-restricted-syntax': ['error', NO_LAZY_ASSISTANT],
     },
   },
   {
@@ -89,6 +101,7 @@ export default tseslint.config(
       'no-restricted-imports': restricted([...LIBRARY_BOUNDARY, ...PAGE_BOUNDARY]),
       'no-restricted-syntax': [
         'error',
+        NO_LAZY_ASSISTANT,
         {
           selector: "MemberExpression[object.name='window'][property.name='location']",
           message: 'The call library does not read the page address; the composition root does.',
@@ -102,6 +115,11 @@ export default tseslint.config(
       'no-restricted-imports': restricted([...featureBoundary(feature), ...PAGE_BOUNDARY]),
     },
   })),
+  {
+    // The library's own tests may use what the page may use, and no more.
+    files: ['src/lib/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': restricted(PAGE_BOUNDARY) },
+  },
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/features/**', 'src/lib/**'],

@@ -6,7 +6,7 @@
  */
 import type { Client } from '../generated/client';
 import { credentialControllerFindAll } from '../generated/sdk.gen';
-import type { DoctorRow } from './doctor';
+import type { DoctorRow } from './doctor-row';
 import {
   effectiveGateVars,
   GATE_LIMIT_VARS,

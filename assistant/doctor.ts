@@ -21,23 +21,12 @@ import {
 } from '../src/config/site-config';
 import { checkRoomUrl, roomUrlOf } from '../src/lib/call/room-url';
 import { gateChecks, isStaticSetup, protectionRow } from './doctor-gate';
+import type { CheckStatus, DoctorRow } from './doctor-row';
 import { pepaAssistant, withCourtGate } from './pepa';
 import { wantedRestrictions } from './restrict-key';
 import { diffAssistant, gateOrigin, providerUrl } from './sync';
 
-/** `warn` is a risk the owner may accept: it does not make the doctor fail. */
-export type CheckStatus = 'ok' | 'fail' | 'warn' | 'skip';
-
-export interface DoctorRow {
-  check: string;
-  status: CheckStatus;
-  /** What was found. */
-  detail: string;
-  /** What to do, when the check fails. */
-  fix?: string;
-  /** One of the court gate's checks, which `npm run deploy` requires to pass. */
-  gate?: boolean;
-}
+export type { CheckStatus, DoctorRow };
 
 export interface DoctorOptions {
   env: Record<string, string | undefined>;

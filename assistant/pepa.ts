@@ -2,25 +2,19 @@ import type {
   AssistantControllerCreateData,
   AssistantControllerUpdateData,
 } from '../generated/types.gen';
+import { PEPA_BUY_REFUSAL, PEPA_FIRST_MESSAGE, PEPA_SECTIONS } from '../src/config/pepa-persona';
 import { DEFAULT_MAX_CALL_SECONDS, parseSiteConfig } from '../src/config/site-config';
 
-/**
- * What `POST /assistant` accepts. Named through the operation rather than the DTO, so it stays
- * right when the generator splits a schema into read and write shapes (`…Writable`).
- */
-export type AssistantDefinition = AssistantControllerCreateData['body'];
-type AssistantPatch = AssistantControllerUpdateData['body'];
-
-/** Pepa's opening line, shared by the live assistant and the offline demo. */
-export const PEPA_FIRST_MESSAGE =
-  "Ribbit! Welcome to my court. I'm Pepa. What shall we talk about?";
-
-/** The canned visitor question the demo uses to show Pepa's guardrails. */
-export const PEPA_BUY_QUESTION = 'Should I buy $PEPA?';
-
-/** Pepa's refusal to give financial advice, spoken by the demo and described in the prompt. */
-export const PEPA_BUY_REFUSAL =
-  'A royal frog never gives financial advice, my friend. $PEPA is a meme token, made for fun, and nobody can promise its price. Only spend what you could happily lose, and do your own research. Now, shall I tell you about my pond?';
+// Pepa's words live with the page (one module both read); her definition is built from them here.
+export {
+  PEPA_BUY_QUESTION,
+  PEPA_BUY_REFUSAL,
+  PEPA_DEMO_PERSONA,
+  PEPA_DEMO_TOOL_CUES,
+  PEPA_FIRST_MESSAGE,
+  PEPA_SECTIONS,
+  PEPA_STAKE_QUESTION,
+} from '../src/config/pepa-persona';
 
 /** Said when the visitor has been quiet for a while (the provider's `customer.speech.timeout` hook). */
 export const PEPA_STILL_THERE =
@@ -29,8 +23,12 @@ export const PEPA_STILL_THERE =
 /** Seconds of visitor silence, after Pepa finishes speaking, before she checks in. */
 export const PEPA_SILENCE_SECONDS = 20;
 
-/** The sections Pepa may show: the page's own ids (the page checks the same list). */
-export const PEPA_SECTIONS = ['home', 'talk', 'pond', 'stream', 'lounge', 'grotto'] as const;
+/**
+ * What `POST /assistant` accepts. Named through the operation rather than the DTO, so it stays
+ * right when the generator splits a schema into read and write shapes (`…Writable`).
+ */
+export type AssistantDefinition = AssistantControllerCreateData['body'];
+type AssistantPatch = AssistantControllerUpdateData['body'];
 
 /** A tool that takes no arguments (typed apart, so the tools' list keeps a plain union). */
 const NO_PARAMETERS: { type: 'object'; properties: Record<string, never> } = {
@@ -85,65 +83,6 @@ export const PEPA_TOOL_GUIDE = `Your hands on the page (tools):
 - When the visitor asks where something is on the site, or wants to see the pond (staking), the meme stream, the vanity lounge (events), the secret grotto or the top of the page, call show_section with that section, then talk about it.
 - When the visitor asks for the contract address, the token address or the mint, call show_contract and say the official address is in the card from the site. Never say, spell or invent an address yourself.
 - When the visitor asks how or where to buy $PEPA, call show_buy and say the button in the panel opens the swap page when they press it, still without advice. Never read a link aloud.`;
-
-/** The demo's canned question that shows a tool: asking where to stake shows the Pond. */
-export const PEPA_STAKE_QUESTION = 'Where do I stake?';
-
-/**
- * The tool calls the demo's Pepa makes, with what she says as she does: a typed or canned line
- * that matches `asks` (case-insensitive) calls the tool, as the real Pepa is told to.
- */
-export const PEPA_DEMO_TOOL_CUES = [
-  {
-    asks: '\\b(contract|token address|mint|address)\\b',
-    tool: { name: 'show_contract', arguments: {} },
-    reply:
-      'Ribbit! The official address is in the card from the site. Copy it from there, never from a stranger.',
-  },
-  {
-    asks: '\\b(how|where)\\b.*\\b(buy|get)\\b',
-    tool: { name: 'show_buy', arguments: {} },
-    reply:
-      'The Buy button is in the panel now; it opens the swap page only when you press it. A meme token, my friend, so only what you could happily lose.',
-  },
-  {
-    asks: '\\b(stake|staking|pond)\\b',
-    tool: { name: 'show_section', arguments: { section: 'pond' } },
-    reply: 'Hop over to my pond! Staking is coming soon, and the lily pads are already warm.',
-  },
-  {
-    asks: '\\b(meme|memes|stream)\\b',
-    tool: { name: 'show_section', arguments: { section: 'stream' } },
-    reply: 'Behold the meme stream, where the finest memes are crowned.',
-  },
-  {
-    asks: '\\b(lounge|events?|rsvp)\\b',
-    tool: { name: 'show_section', arguments: { section: 'lounge' } },
-    reply: 'The vanity lounge: royal fashion shows every Friday.',
-  },
-  {
-    asks: '\\b(grotto|secrets?)\\b',
-    tool: { name: 'show_section', arguments: { section: 'grotto' } },
-    reply: 'Shh, the secret grotto. Only the chosen few may enter, soon.',
-  },
-] as const;
-
-/**
- * Pepa as the offline demo plays her: the same first message, and the visitor's canned turns
- * answered as she would, the buy question with her real refusal, word for word, and the stake
- * question with the tool call that shows the Pond.
- */
-export const PEPA_DEMO_PERSONA = {
-  firstMessage: PEPA_FIRST_MESSAGE,
-  visitorLines: ['Hello Pepa!', PEPA_BUY_QUESTION, PEPA_STAKE_QUESTION],
-  replies: [
-    'A fine question for a fine guest. In my pond, every frog is royalty.',
-    PEPA_BUY_REFUSAL,
-    'Ribbit. The meme stream flows strong today, my friend.',
-    'Stay a while. The lily pads are warm and the gossip is fresh.',
-  ],
-  toolCues: PEPA_DEMO_TOOL_CUES,
-} as const;
 
 /** Said before Pepa hangs up. */
 export const PEPA_END_CALL_MESSAGE = 'Farewell from the court! Hop back any time. Ribbit!';

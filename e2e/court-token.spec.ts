@@ -338,11 +338,20 @@ test.describe('brand fonts', () => {
       });
       await page.goto('/', { waitUntil: 'load' });
       await waitForHydration(page);
-      const paints = await page.evaluate(
-        () =>
-          (window as unknown as { __paints: { name: string; at: number; element?: string }[] })
-            .__paints,
-      );
+      const recorded = () =>
+        page.evaluate(
+          () =>
+            (window as unknown as { __paints: { name: string; at: number; element?: string }[] })
+              .__paints,
+        );
+      // The app starts two frames after the parse, so it may hydrate before the paint observer
+      // has delivered its entries: wait for the record, then read it.
+      await expect
+        .poll(async () =>
+          (await recorded()).some((paint) => paint.name === 'first-contentful-paint'),
+        )
+        .toBe(true);
+      const paints = await recorded();
       const fcp = paints.find((paint) => paint.name === 'first-contentful-paint');
       const title = paints.find((paint) => paint.name === 'lcp' && paint.element === 'home-title');
       expect(fcp).toBeDefined();

@@ -331,11 +331,9 @@ test.describe('Talk to Pepa in the field', () => {
     test.use({ allowedProblems: /room|refused/i });
 
     for (const url of ['https://evil.example/room', 'javascript:alert(1)']) {
-      test(`${url} is refused before anything loads or joins`, async ({ page }) => {
-        const roomChunks: string[] = [];
-        page.on('request', (request) => {
-          if (/room-simulator|daily/.test(request.url())) roomChunks.push(request.url());
-        });
+      test(`${url} is refused before the room is joined, the microphone asked for at the tap released`, async ({
+        page,
+      }) => {
         await page.route('**/api/calls', (route) =>
           route.fulfill({
             status: 201,
@@ -355,7 +353,11 @@ test.describe('Talk to Pepa in the field', () => {
           "The call's room isn't one Pepa uses, so it wasn't joined.",
         );
         await expectReleased(page);
-        expect((await callResources(page)).tracks).toBe(0);
+        // The start asks for the microphone at the tap, beside the call request: asked once at
+        // most, and given back once the room is refused.
+        const resources = await callResources(page);
+        expect(resources.tracks).toBeLessThanOrEqual(1);
+        expect(resources.liveTracks).toBe(0);
       });
     }
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // Syncs Pepa's definition (assistant/pepa.ts) to the provider. Runs the TypeScript modules
 // through Vite's module runner, so the generated SDK is used as is.
 //
@@ -19,8 +20,11 @@ try {
   console.error(`assistant:sync: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
+/** @type {import('vite').InlineConfig} */
 const options = { configFile: false, logLevel: 'silent' };
+/** @type {{ module: typeof import('../assistant/sync.ts') }} */
 const { module: sync } = await runnerImport('./assistant/sync.ts', options);
+/** @type {{ module: typeof import('../assistant/pepa.ts') }} */
 const { module: pepa } = await runnerImport('./assistant/pepa.ts', options);
 try {
   await sync.syncAssistant({

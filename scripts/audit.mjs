@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run audit:prod`: the runtime dependencies must have no high or critical advisory.
 // Exit codes: 0 clean; 1 high or critical advisories; 3 the registry could not be asked (an audit
 // that did not run is not a passing audit, so this is never 0).
@@ -8,6 +9,17 @@ const result = spawnSync('npm', ['audit', '--omit=dev', '--json'], {
   env: { ...process.env, npm_config_loglevel: 'error' },
 });
 
+/**
+ * What `npm audit --json` prints: the advisories, or an error when the registry was not reached.
+ * @typedef {{
+ *   message?: string,
+ *   error?: { summary?: string },
+ *   metadata?: { vulnerabilities: Record<string, number> },
+ *   vulnerabilities?: Record<string, { severity: string, range: string }>,
+ * }} AuditReport
+ */
+
+/** @type {AuditReport | undefined} */
 let report;
 try {
   report = JSON.parse(result.stdout);

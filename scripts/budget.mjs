@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run budget`: a production (live) build, then the checks that are deterministic enough for
 // the test command: byte budgets (brotli), no secret in dist/, safe external links, a strict CSP,
 // and no demo code in a live build. Prints a table; exits non-zero when anything fails.
@@ -5,7 +6,12 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildSite } from './build.mjs';
 import { analyseBuild, byteRows, formatKb, markdownTable } from './lib/bundle-stats.mjs';
-import { cspProblems, filesContaining, unsafeBlankLinks } from './lib/build-checks.mjs';
+import {
+  cspProblems,
+  filesContaining,
+  officialClientFiles,
+  unsafeBlankLinks,
+} from './lib/build-checks.mjs';
 import {
   dailyHostsInSource,
   installedDailySource,
@@ -28,13 +34,21 @@ delete process.env.VITE_PEPA_DEMO;
 
 const dist = await buildSite({ quiet: true, outDir: '.budget-dist' });
 const stats = await analyseBuild(dist);
+/** @type {string[][]} */
 const rows = [];
 let failed = false;
+/**
+ * @param {string} name
+ * @param {boolean} pass
+ * @param {string} figure
+ * @param {string} budget
+ */
 const check = (name, pass, figure, budget) => {
   rows.push([name, figure, budget, pass ? 'pass' : 'FAIL']);
   if (!pass) failed = true;
 };
 
+/** @param {import('./lib/bundle-stats.mjs').Sizes} s */
 const fmt = (s) => `${formatKb(s.raw)} raw / ${formatKb(s.gzip)} gz / ${formatKb(s.brotli)} br`;
 for (const { name, size, budget } of byteRows(stats)) {
   if (budget === null) rows.push([name, fmt(size), '—', 'info']);
@@ -49,8 +63,18 @@ check(
   'none',
 );
 
+// The provider's official web client is a test oracle, never part of the page.
+const oracle = await officialClientFiles(dist);
+check(
+  "provider's official web client in dist/",
+  oracle.length === 0,
+  oracle.map(({ file, marker }) => `${file} (${marker})`).join(', ') || 'absent',
+  'absent',
+);
+
 // The offline room simulator belongs to demo builds only. Its chunk is named after its module;
 // the demo build below proves the check would see it.
+/** @param {string} dir */
 const simulatorChunks = async (dir) =>
   (await readdir(join(dir, 'assets'))).filter((name) => name.includes('simulator'));
 const liveSimulator = await simulatorChunks(dist);

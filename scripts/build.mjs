@@ -1,3 +1,4 @@
+// @ts-check
 // Builds the site: the client bundle, then a server render of each page into the built HTML
 // (index.html for "/", 404.html for every other path), so the text is there before any script.
 //
@@ -54,8 +55,10 @@ export async function buildSite({
       throw error;
     }
 
+    /** @type {typeof import('../src/app/entry-server.tsx')} */
     const { render } = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
     const template = await readFile(join(outDir, 'index.html'), 'utf8');
+    /** @param {Parameters<typeof render>[0]} route */
     const page = (route) => template.replace('<!--app-html-->', render(route));
 
     await writeFile(join(outDir, 'index.html'), page('home'));

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run court:report [-- --days N]`: the court gate's daily totals (assistant/court-report.ts):
 // calls, minutes, spend, ratings, how many starts waited in line, refusals and failures. Reads
 // GATE_URL (the site's public origin) and GATE_ADMIN_TOKEN (the owner's token, never a VITE_
@@ -5,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { runnerImport } from 'vite';
 
+/** @type {{ module: typeof import('../assistant/court-report.ts') }} */
 const { module: report } = await runnerImport('./assistant/court-report.ts', {
   configFile: false,
   logLevel: 'silent',

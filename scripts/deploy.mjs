@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run deploy [-- options] [-- wrangler options]`: the whole site as one Worker. Checks the
 // court gate's configuration (npm run doctor's gate lines), builds the live site, then runs
 // `wrangler deploy -c gate/wrangler.jsonc` with the build as the Worker's static assets.
@@ -94,8 +95,11 @@ export async function deploy({ argv, env, log = console.log, error = console.err
     return 1;
   }
   const { options, wrangler } = parsed;
+  /** @type {import('vite').InlineConfig} */
   const importOptions = { configFile: false, logLevel: 'silent' };
+  /** @type {{ module: typeof import('../assistant/doctor.ts') }} */
   const { module: doctor } = await runnerImport('./assistant/doctor.ts', importOptions);
+  /** @type {{ module: typeof import('../assistant/gate-settings.ts') }} */
   const { module: settings } = await runnerImport('./assistant/gate-settings.ts', importOptions);
 
   // The gate's lines of `npm run doctor`: a failing one (or a public key in the page) stops a

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run doctor [-- --call] [-- --dist <dir>]`: is the live build ready? Prints one table
 // (assistant/doctor.ts) and exits 1 when a check fails. Without VITE_VAPI_PUBLIC_KEY it checks
 // the court gate's configuration (assistant/doctor-gate.ts); with it, it flags the page's public
@@ -14,6 +15,7 @@ try {
   console.error(`doctor: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
+/** @type {{ module: typeof import('../assistant/doctor.ts') }} */
 const { module: doctor } = await runnerImport('./assistant/doctor.ts', {
   configFile: false,
   logLevel: 'silent',

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run generate`: rewrites generated/ from the vendored provider spec (openapi-ts.config.ts)
 // and generated/gate/ from the gate's own spec (openapi-ts.gate.config.ts) with @hey-api/openapi-ts. `--check` generates into a temporary folder instead and fails when
 // generated/ differs from what the generator produces (the test command runs it).
@@ -7,6 +8,8 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const repoRoot = resolve(import.meta.dirname, '..');
+
+/** @typedef {import('@hey-api/openapi-ts').UserConfig} UserConfig */
 
 /** The gate's client lives in this folder of generated/. */
 export const GATE_FOLDER = 'gate';
@@ -19,33 +22,47 @@ export const GATE_FOLDER = 'gate';
  */
 export async function generate({ input, output } = {}) {
   const { createClient } = await import('@hey-api/openapi-ts');
+  /** @type {UserConfig['logs']} */
   const logs = { level: 'silent', file: false };
+  /** @type {Partial<UserConfig>} */
   const provider = { configFile: join(repoRoot, 'openapi-ts.config.ts'), logs };
   if (input) provider.input = resolve(input);
   if (output) provider.output = { path: resolve(output) };
-  await createClient(provider);
+  // The config file supplies what these objects leave out (the generator merges the two); the
+  // declared type, written for a config given whole, requires `input` and `output` regardless.
+  await createClient(/** @type {UserConfig} */ (provider));
+  /** @type {Partial<UserConfig>} */
   const gate = { configFile: join(repoRoot, 'openapi-ts.gate.config.ts'), logs };
   if (output) gate.output = { path: join(resolve(output), GATE_FOLDER) };
-  await createClient(gate);
+  await createClient(/** @type {UserConfig} */ (gate));
 }
 
 /**
  * The generator's own message for a failure. @hey-api/openapi-ts wraps it in a JobError with an
  * empty message (the reason sits in `originalError.error`), which would otherwise print as a
  * blank line.
+ * @param {unknown} error
+ * @returns {string}
  */
 export function generatorMessage(error) {
+  /** @type {Set<object>} */
   const seen = new Set();
   let current = error;
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     if (current instanceof Error && current.message.trim()) return current.message.trim();
-    current = current.originalError ?? current.error ?? current.cause;
+    /** @type {{ originalError?: unknown, error?: unknown, cause?: unknown }} */
+    const wrapper = current;
+    current = wrapper.originalError ?? wrapper.error ?? wrapper.cause;
   }
   if (typeof current === 'string' && current.trim()) return current.trim();
   return `the generator failed without a message (${String(error)})`;
 }
 
+/**
+ * @param {string} dir
+ * @returns {Promise<string[]>}
+ */
 async function listFiles(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries
@@ -54,10 +71,16 @@ async function listFiles(dir) {
     .sort();
 }
 
-/** Lists the files that differ between two folders (missing, extra or changed). */
+/**
+ * Lists the files that differ between two folders (missing, extra or changed).
+ * @param {string} expectedDir
+ * @param {string} actualDir
+ * @returns {Promise<string[]>}
+ */
 export async function diffFolders(expectedDir, actualDir) {
   const expected = await listFiles(expectedDir);
   const actual = await listFiles(actualDir);
+  /** @type {string[]} */
   const problems = [];
   for (const file of expected) {
     if (!actual.includes(file)) {
@@ -74,7 +97,11 @@ export async function diffFolders(expectedDir, actualDir) {
   return problems;
 }
 
-/** Generates into a temporary folder and compares it with `generatedDir`. */
+/**
+ * Generates into a temporary folder and compares it with `generatedDir`.
+ * @param {{ input?: string, generatedDir?: string }} [options]
+ * @returns {Promise<string[]>}
+ */
 export async function checkGenerated({ input, generatedDir = join(repoRoot, 'generated') } = {}) {
   const temp = await mkdtemp(join(tmpdir(), 'pepa-generated-'));
   try {
@@ -101,6 +128,7 @@ async function main() {
     console.log('generated/ matches openapi/.');
   } else {
     // --input/--output: generate another document elsewhere (the tests use them).
+    /** @param {string} name */
     const option = (name) =>
       process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
     await generate({ input: option('input'), output: option('output') });

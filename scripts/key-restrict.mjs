@@ -1,10 +1,14 @@
+// @ts-check
 // Restricts the public key to the site's origin and Pepa (assistant/restrict-key.ts), through
 // the generated SDK run by Vite's module runner. Only a static-only build has a public key in the
 // page; a build behind the court gate has none to restrict.
 import { runnerImport } from 'vite';
 
+/** @type {import('vite').InlineConfig} */
 const options = { configFile: false, logLevel: 'silent' };
+/** @type {{ module: typeof import('../assistant/restrict-key.ts') }} */
 const { module: restrict } = await runnerImport('./assistant/restrict-key.ts', options);
+/** @type {{ module: typeof import('../assistant/sync.ts') }} */
 const { module: sync } = await runnerImport('./assistant/sync.ts', options);
 try {
   await restrict.restrictKey({
@@ -16,6 +20,10 @@ try {
     dryRun: process.argv.includes('--dry-run'),
   });
 } catch (error) {
-  console.error(error?.name === 'SyncError' ? error.message : String(error));
+  // By name: each runnerImport loads its own copy of sync.ts, so `instanceof sync.SyncError`
+  // would not match the class restrict-key.ts throws.
+  console.error(
+    error instanceof Error && error.name === 'SyncError' ? error.message : String(error),
+  );
   process.exit(1);
 }

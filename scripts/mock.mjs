@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run mock`: serves the vendored provider spec with Prism on 127.0.0.1:$MOCK_PORT (default
 // 4010), CORS and request validation on, until Ctrl-C.
 import { DEFAULT_MOCK_PORT } from './lib/demo-services.mjs';

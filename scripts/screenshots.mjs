@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run screenshots`: refreshes the README's pictures from a demo build. Builds into a
 // temporary folder, serves it, and writes to docs/screenshots/:
 //   phone.png, desktop.png            the first screen at 390 × 844 and 1440 × 900 (inlined in the

@@ -6,11 +6,17 @@
 // The default is the provider's extended spec, the document its official web SDK generates from
 // (the published /api-json has not listed POST /call/web since December 2024). The URL comes from
 // --url, else $VAPI_SPEC_URL; a local file path works too. The provider's documents are taken as
-// they are published: structural lint problems are printed as warnings, and an update is refused
-// only for what would break generation or the app:
+// they are published: lint problems the project's own lint lets through are printed as warnings,
+// and an update is refused only for what would break generation, the app or `npm run verify`:
 //   - it drops an operation or generated name the app imports (computed from the code);
 //   - it references schemas it never defines (unless --repair closes them as open objects);
-//   - the generator rejects it (its own message is printed).
+//   - the generator rejects it (its own message is printed);
+//   - the app, the assistant, the tests, the scripts or the court gate would not type-check
+//     against the new client (what `npm run typecheck` checks);
+//   - the vendored file would fail the project's own OpenAPI lint (`npm run spec:lint`).
+// So an accepted update leaves every spec-dependent check of `npm run verify` green: the type
+// check, the OpenAPI lint, and the generated-client check (generated/ is written from the very
+// file that is vendored).
 // One defect of the provider's documents is corrected as it is vendored, and listed: an array
 // schema that carries its items' `enum` at the array level (e.g. `CreateAssistantDTO.clientMessages`)
 // could never match an array, and would make the generated type a single string and Prism
@@ -87,22 +93,47 @@ function parseSpec(text, url) {
   return spec;
 }
 
+const SHOWN_LINT_ERRORS = 10;
+
 /**
- * Structural lint of the provider's document. Its problems (e.g. "Property `examples` is not
- * expected here") do not stop generation, so they are returned as warnings, not refused.
+ * The project's own OpenAPI lint, as `npm run spec:lint` (a step of `npm run verify`) runs it on
+ * the vendored document: redocly with the repository's redocly.yaml. Its errors fail that step;
+ * its warnings do not. One line per problem: `rule at pointer: message`.
+ * @returns {{ errorCount: number, errors: string[], warnings: string[] }}
  */
-function lintWarnings(file) {
+export function projectLint(file) {
   const redocly = resolve(repoRoot, 'node_modules', '.bin', 'redocly');
   const result = spawnSync(
     redocly,
-    ['lint', file, '--extends', 'minimal', '--format', 'stylish', '--max-problems', '1000'],
-    { cwd: repoRoot, encoding: 'utf8' },
+    [
+      'lint',
+      file,
+      '--config',
+      join(repoRoot, 'redocly.yaml'),
+      '--format',
+      'json',
+      '--max-problems',
+      '100000',
+    ],
+    { cwd: repoRoot, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
   );
-  if (result.status === 0) return [];
-  return `${result.stdout ?? ''}\n${result.stderr ?? ''}`
-    .split('\n')
-    .filter((line) => /^\s*\d+:\d+\s+(error|warning)\b/.test(line))
-    .map((line) => line.trim().replace(/\s{2,}/g, '  '));
+  let report;
+  try {
+    report = JSON.parse(result.stdout ?? '');
+  } catch {
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n')[0];
+    return {
+      errorCount: 1,
+      errors: [`redocly lint exited with ${result.status}: ${output}`],
+      warnings: [],
+    };
+  }
+  const line = (problem) =>
+    `${problem.ruleId} at ${problem.location?.[0]?.pointer ?? '#'}: ${problem.message}`;
+  const problems = report.problems ?? [];
+  const errors = problems.filter((problem) => problem.severity === 'error').map(line);
+  const warnings = problems.filter((problem) => problem.severity !== 'error').map(line);
+  return { errorCount: report.totals?.errors ?? errors.length, errors, warnings };
 }
 
 const COMPONENT_REF = /^#\/components\/(\w+)\/(.+)$/;
@@ -330,7 +361,8 @@ export async function updateSpec({ url, root, repair = false }) {
   try {
     const candidate = join(work, 'vapi.json');
     await writeFile(candidate, `${JSON.stringify(spec, null, 2)}\n`);
-    const warnings = lintWarnings(candidate);
+    const lint = projectLint(candidate);
+    const warnings = lint.warnings;
     // Generate before touching the checkout, so a spec the generator rejects changes nothing.
     const output = join(work, 'generated');
     try {
@@ -356,6 +388,18 @@ export async function updateSpec({ url, root, repair = false }) {
     if (typeErrors.length > 0) {
       throw new UpdateError(
         `the app would not type-check against the new client:\n  ${typeErrors.slice(0, 10).join('\n  ')}`,
+      );
+    }
+
+    // Accepted means `npm run verify` stays green: its OpenAPI lint step lints the vendored file.
+    // (Checked after the types, whose errors name the app's code and matter first.)
+    if (lint.errorCount > 0) {
+      const more =
+        lint.errorCount > SHOWN_LINT_ERRORS
+          ? `\n  … and ${lint.errorCount - SHOWN_LINT_ERRORS} more`
+          : '';
+      throw new UpdateError(
+        `the vendored spec would fail npm run spec:lint (the project's OpenAPI lint in npm run verify) with ${lint.errorCount} error(s):\n  ${lint.errors.slice(0, SHOWN_LINT_ERRORS).join('\n  ')}${more}`,
       );
     }
 
@@ -425,7 +469,7 @@ async function main() {
     }
     if (warnings.length > 0) {
       console.log(
-        `${warnings.length} lint warning(s) in the provider's document, none affecting generation${warnings.length > SHOWN_WARNINGS ? ` (first ${SHOWN_WARNINGS})` : ''}:`,
+        `${warnings.length} lint warning(s) in the provider's document (warnings only: npm run spec:lint passes)${warnings.length > SHOWN_WARNINGS ? ` (first ${SHOWN_WARNINGS})` : ''}:`,
       );
       for (const warning of warnings.slice(0, SHOWN_WARNINGS)) console.log(`  ${warning}`);
     }

@@ -1,3 +1,4 @@
+// @ts-check
 // Writes the fonts the page ships (scripts/lib/font-subsets.mjs): Cinzel 700 for display type and
 // Inter's variable font for text, each cut down to the characters the site's copy is written in
 // (and Inter to the weights the page uses), so both are small enough to travel inside the page
@@ -60,6 +61,11 @@ font.flavor = "woff2"
 font.save(job["output"])
 `;
 
+/**
+ * @param {string} python
+ * @param {import('./lib/font-subsets.mjs').FontSubset} font
+ * @param {string} output
+ */
 function writeSubset(python, font, output) {
   const job = {
     source: require.resolve(font.source),

@@ -1,19 +1,26 @@
-// Drives the two other engines the visitors use, both from Debian and both offline: Gecko
-// (firefox-esr, over WebDriver BiDi through puppeteer-core, which downloads nothing) and WebKit
-// (WebKitGTK's MiniBrowser through WebKitWebDriver, classic WebDriver over HTTP, under Xvfb since
-// MiniBrowser has no headless mode). Both get the same small interface, so a test is written once.
+// Drives Debian's engines, all offline: Gecko (firefox-esr, over WebDriver BiDi through
+// puppeteer-core, which downloads nothing), WebKit (WebKitGTK's MiniBrowser through WebKitWebDriver,
+// classic WebDriver over HTTP, under Xvfb since MiniBrowser has no headless mode) and, for the
+// arrival matrix, Chromium (over the DevTools protocol through puppeteer-core). All get the same
+// small interface, so a test is written once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from '../../scripts/lib/chromium.mjs';
 import { findControl, type ControlQuery } from './controls';
 
-export type EngineName = 'firefox' | 'webkit';
+export type EngineName = 'chromium' | 'firefox' | 'webkit';
 
 export interface EngineOptions {
   /** Feed a synthetic microphone (true) or leave the engine with no microphone at all (false). */
   microphone: boolean;
+  /**
+   * Whether a page left may be kept in the back/forward cache (each engine's default: kept). False
+   * makes every return to a page load it again.
+   */
+  backForwardCache?: boolean;
 }
 
 export interface EnginePage {
@@ -42,6 +49,26 @@ export interface EnginePage {
   screenshot(path: string): Promise<void>;
   /** What went wrong in the page (console errors, uncaught errors) since it was opened. */
   problems(): Promise<string[]>;
+  /**
+   * Starts loading `path` and returns at once, before the page has loaded: for arrivals whose
+   * first moments the test acts in. The caller waits for what it needs.
+   */
+  navigate(path: string): Promise<void>;
+  /** Reloads the page, and waits for its load event. */
+  reload(): Promise<void>;
+  /** Goes back in the session history, and returns at once. */
+  back(): Promise<void>;
+  /**
+   * Opens `path` in a tab behind the current one (the page is hidden), and waits for its load
+   * event there; `show` brings it to the front. False where the engine's driver cannot.
+   */
+  openHidden(path: string): Promise<boolean>;
+  show(): Promise<void>;
+  /**
+   * Starts recording the page's uncaught errors in a document the driver did not open with `goto`
+   * (a reload, a return, a page's own navigation); a no-op where the console is listened to.
+   */
+  watch(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,10 +92,16 @@ async function pollUntil<R>(
   timeoutMs: number,
 ): Promise<NonNullable<R>> {
   const deadline = Date.now() + timeoutMs;
-  let last: R | undefined;
+  let last: R | string | undefined;
   for (;;) {
-    last = await probe();
-    if (last) return last as NonNullable<R>;
+    try {
+      const value = await probe();
+      if (value) return value as NonNullable<R>;
+      last = value;
+    } catch (error) {
+      // A page between two documents (a reload, a return) cannot be asked: ask again.
+      last = `error: ${error instanceof Error ? error.message : String(error)}`;
+    }
     if (Date.now() > deadline) {
       throw new Error(
         `Timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)})`,
@@ -111,21 +144,58 @@ export function firefoxPrefs({ microphone }: EngineOptions): Record<string, unkn
   };
 }
 
-class GeckoPage implements EnginePage {
-  readonly engine = 'firefox' as const;
+class PuppeteerPage implements EnginePage {
   private readonly seen: string[] = [];
 
   constructor(
+    readonly engine: 'chromium' | 'firefox',
     private readonly browser: Browser,
-    private readonly page: Page,
+    private page: Page,
     private readonly baseUrl: string,
   ) {
+    this.listen(page);
+  }
+
+  private listen(page: Page) {
     page.on('console', (message) => {
       if (message.type() === 'error') this.seen.push(`console error: ${message.text()}`);
     });
     page.on('pageerror', (error) => {
       this.seen.push(`page error: ${error instanceof Error ? error.message : String(error)}`);
     });
+  }
+
+  async navigate(path: string) {
+    const url = new URL(path, this.baseUrl).href;
+    await this.page.evaluate((href: string) => window.location.assign(href), url);
+  }
+
+  async reload() {
+    await this.page.reload({ waitUntil: 'load' });
+  }
+
+  async back() {
+    await this.page.evaluate(() => window.history.back());
+  }
+
+  async openHidden(path: string) {
+    const front = this.page;
+    const hidden = await this.browser.newPage({ background: true });
+    const viewport = front.viewport();
+    if (viewport) await hidden.setViewport(viewport);
+    this.listen(hidden);
+    this.page = hidden;
+    await front.bringToFront();
+    await hidden.goto(new URL(path, this.baseUrl).href, { waitUntil: 'load' });
+    return true;
+  }
+
+  async show() {
+    await this.page.bringToFront();
+  }
+
+  watch() {
+    return Promise.resolve();
   }
 
   async goto(path: string, { hydrated = true } = {}) {
@@ -199,14 +269,37 @@ class GeckoPage implements EnginePage {
 }
 
 export async function openFirefox(baseUrl: string, options: EngineOptions): Promise<EnginePage> {
+  const prefs = firefoxPrefs(options);
+  // No page is kept for a return: every back or forward loads the page again.
+  if (options.backForwardCache === false) prefs['browser.sessionhistory.max_total_viewers'] = 0;
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
     headless: true,
-    extraPrefsFirefox: firefoxPrefs(options),
+    extraPrefsFirefox: prefs,
   });
   const page = await browser.newPage();
-  return new GeckoPage(browser, page, baseUrl);
+  return new PuppeteerPage('firefox', browser, page, baseUrl);
+}
+
+// --- Chromium -------------------------------------------------------------------------------
+
+export async function openChromium(baseUrl: string, options: EngineOptions): Promise<EnginePage> {
+  const args = CHROMIUM_ARGS.filter((flag) => flag !== '--headless');
+  if (options.microphone) args.push(...MEDIA_ARGS);
+  if (options.backForwardCache === false) args.push('--disable-features=BackForwardCache');
+  const browser = await puppeteer.launch({
+    browser: 'chrome',
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args,
+  });
+  // The clipboard as a visitor's browser offers it to a page they tap in.
+  await browser
+    .defaultBrowserContext()
+    .overridePermissions(new URL(baseUrl).origin, ['clipboard-read', 'clipboard-sanitized-write']);
+  const [page] = await browser.pages();
+  return new PuppeteerPage('chromium', browser, page ?? (await browser.newPage()), baseUrl);
 }
 
 // --- WebKit ---------------------------------------------------------------------------------
@@ -310,15 +403,44 @@ class WebKitPage implements EnginePage {
 
   async goto(path: string, { hydrated = true } = {}) {
     await this.command('POST', '/url', { url: new URL(path, this.baseUrl).href });
+    await this.watch();
+    if (hydrated) await this.waitFor('hydration', isHydrated, [], 30_000);
+  }
+
+  async watch() {
     await this.evaluate(() => {
       // Classic WebDriver cannot listen to the console: the page records its own errors from here.
-      const record = ((window as unknown as { __problems?: string[] }).__problems ??= []);
+      const page = window as unknown as { __problems?: string[] };
+      if (page.__problems) return;
+      const record: string[] = (page.__problems = []);
       addEventListener('error', (event) => record.push(`page error: ${event.message}`));
       addEventListener('unhandledrejection', (event) =>
         record.push(`page error: ${String(event.reason)}`),
       );
     });
-    if (hydrated) await this.waitFor('hydration', isHydrated, [], 30_000);
+  }
+
+  async navigate(path: string) {
+    const url = new URL(path, this.baseUrl).href;
+    // The script returns before the navigation it starts; WebDriver's own waits for its load.
+    await this.evaluate((href: string) => void setTimeout(() => window.location.assign(href)), url);
+  }
+
+  async reload() {
+    await this.command('POST', '/refresh', {});
+  }
+
+  async back() {
+    await this.evaluate(() => void setTimeout(() => window.history.back()));
+  }
+
+  openHidden() {
+    // A MiniBrowser window under Xvfb (no window manager) is always shown: it cannot be hidden.
+    return Promise.resolve(false);
+  }
+
+  show() {
+    return Promise.resolve();
   }
 
   evaluate<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, ...args: A): Promise<R> {
@@ -440,6 +562,8 @@ export async function openWebKit(baseUrl: string, options: EngineOptions): Promi
 
     const args = ['--automation', '--autoplay-policy=allow'];
     if (options.microphone) args.push('--enable-mock-capture-devices=true');
+    // MiniBrowser takes WebKitSettings as options: the page cache is WebKit's back/forward cache.
+    if (options.backForwardCache === false) args.push('--enable-page-cache=false');
     const response = await fetch(`${driverUrl}/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -461,5 +585,6 @@ export async function openWebKit(baseUrl: string, options: EngineOptions): Promi
 }
 
 export function openEngine(engine: EngineName, baseUrl: string, options: EngineOptions) {
+  if (engine === 'chromium') return openChromium(baseUrl, options);
   return engine === 'firefox' ? openFirefox(baseUrl, options) : openWebKit(baseUrl, options);
 }

@@ -65,6 +65,8 @@ const CORS = {
   'access-control-max-age': '600',
 };
 
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
 /** A short, URL-safe room name. */
 function roomName() {
   return randomUUID().replaceAll('-', '').slice(0, 12);
@@ -85,6 +87,7 @@ function roomName() {
  *   lateAnswerMs?: number,
  *   random?: () => number,
  *   quiet?: boolean,
+ *   latency?: { siteverifyMs: number, gateWorkMs: number, callWebMs: number } | null,
  * }} options
  *   `costPerMinuteUsd`: what a (provider) minute costs, reported in each end-of-call report.
  *   `callSeconds`: when set, each call ends by itself after a length drawn from this range
@@ -94,6 +97,9 @@ function roomName() {
  *   maximum duration is the gate's, already in real seconds).
  *   `lateAnswers`: the fraction of `POST /call/web` answers held back `lateAnswerMs` (past the
  *   gate's wait), though the call is created and runs.
+ *   `latency`: the field latency model's delays (README): siteverify answers after
+ *   `siteverifyMs`, and `POST /call/web` after `callWebMs` plus the gate's own work
+ *   (`gateWorkMs`: its Durable Object round trips, which a local workerd does not pay).
  */
 export async function startProviderStandIn({
   prismUrl,
@@ -109,6 +115,7 @@ export async function startProviderStandIn({
   lateAnswerMs = 11_000,
   random = Math.random,
   quiet = false,
+  latency = null,
 }) {
   const prism = new URL(prismUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
@@ -357,9 +364,14 @@ export async function startProviderStandIn({
     }
     if (path === '/turnstile/v0/siteverify') {
       if (req.method !== 'POST') return send(res, 405, undefined, { allow: 'POST' });
-      return siteverify(req, res, await readBody(req));
+      const form = await readBody(req);
+      if (latency) await pause(latency.siteverifyMs);
+      return siteverify(req, res, form);
     }
     const body = await readBody(req);
+    if (latency && req.method === 'POST' && path === '/call/web') {
+      await pause(latency.callWebMs + latency.gateWorkMs);
+    }
     const answer = await forward(req, body);
     const ok = answer.status >= 200 && answer.status < 300;
     if (ok && req.method === 'POST' && path === '/call/web') {

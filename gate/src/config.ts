@@ -46,7 +46,6 @@ export interface GateEnv {
 }
 
 export const TURNSTILE_SITEVERIFY = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
-export const PROVIDER_API = 'https://api.vapi.ai';
 
 export class GateConfigError extends Error {}
 

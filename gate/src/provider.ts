@@ -9,7 +9,9 @@ import {
   callControllerFindAll,
   callControllerFindOne,
 } from '../../generated/sdk.gen';
-import { PROVIDER_API } from './config';
+
+/** The provider's REST API, unless the settings name another (the demo's stand-in). */
+export const PROVIDER_API = 'https://api.vapi.ai';
 
 export interface ProviderSettings {
   privateKey: string;

@@ -1,3 +1,4 @@
+// @ts-check
 // A compressing front for the local static server. Static hosts and CDNs send text as brotli or
 // gzip; Lighthouse's simulated throttling charges the bytes that actually cross the wire, so an
 // uncompressed local server would measure a slower page than visitors get.
@@ -34,9 +35,11 @@ export async function startCompressingProxy({ upstream, host = '127.0.0.1' }) {
       new URL(req.url ?? '/', upstream),
       { method: req.method, headers: { ...req.headers, 'accept-encoding': 'identity' } },
       (answer) => {
+        /** @type {Buffer[]} */
         const chunks = [];
-        answer.on('data', (chunk) => chunks.push(chunk));
+        answer.on('data', (/** @type {Buffer} */ chunk) => chunks.push(chunk));
         answer.on('end', () => {
+          /** @type {Buffer} */
           let body = Buffer.concat(chunks);
           const headers = { ...answer.headers };
           const encoding = chooseEncoding(req.headers['accept-encoding']);
@@ -70,10 +73,12 @@ export async function startCompressingProxy({ upstream, host = '127.0.0.1' }) {
     });
     req.pipe(forward);
   });
-  await new Promise((resolveListen, reject) => {
+  /** @type {Promise<void>} */
+  const listening = new Promise((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(0, host, resolveListen);
   });
+  await listening;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {

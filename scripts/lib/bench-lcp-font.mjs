@@ -1,3 +1,4 @@
+// @ts-check
 // The Largest Contentful Paint of a first visit, with what it painted: the element, the font the
 // stylesheet asks for, and the font Chromium actually rendered its text with (DevTools'
 // CSS.getPlatformFontsForNode), so "LCP in the brand font" is a measurement, not a hope.
@@ -5,14 +6,19 @@
 // readLargestPaint and the page.evaluate callback run in the browser, hence these globals:
 /* global window */
 
-/** In the page: the last LCP entry, its element marked for DevTools, and its computed font. */
+/**
+ * In the page: the last LCP entry, its element marked for DevTools, and its computed font.
+ * @returns {Promise<{ ms: number, element: string, fontFamily: string, fontsLoaded: string[] }
+ *   | null>}
+ */
 function readLargestPaint() {
   return new Promise((done) => {
     new PerformanceObserver((list) => {
-      const entries = list.getEntries();
+      // The observer watches only 'largest-contentful-paint', so its entries are LCP entries.
+      const entries = /** @type {LargestContentfulPaint[]} */ (list.getEntries());
       const entry = entries[entries.length - 1];
-      const element = entry?.element ?? null;
-      if (!element) {
+      const element = entry?.element;
+      if (!entry || !element) {
         done(null);
         return;
       }
@@ -35,7 +41,7 @@ function readLargestPaint() {
  * Opens `url` in a fresh phone-sized context (a first visit: empty cache) and reports its LCP.
  * @param {import('playwright-core').Browser} browser
  * @param {string} url
- * @param {object} contextOptions
+ * @param {import('playwright-core').BrowserContextOptions} contextOptions
  * @returns {Promise<{ ms: number, element: string, fontFamily: string, renderedWith: string[],
  *   fontsLoaded: string[] } | null>}
  */

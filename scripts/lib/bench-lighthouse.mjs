@@ -1,3 +1,4 @@
+// @ts-check
 // Lighthouse runs for the benchmark: its default configuration (mobile form factor, simulated
 // throttling), each run in a fresh Chromium, reduced to the figures the budgets speak about.
 import lighthouse from 'lighthouse';
@@ -27,9 +28,30 @@ const UNSCORED = new Set(['notApplicable', 'informative', 'manual', 'error']);
  * }} LighthouseRun
  */
 
-/** The LCP element and where its time went: "h1#title ($PEPA): TTFB 550 ms, Render Delay …". */
+/** @typedef {import('lighthouse').Result['audits'][string]} AuditResult */
+
+/**
+ * What this module reads of the 'largest-contentful-paint-element' audit's details: a list of
+ * two tables, the element's node, then the phases of its time.
+ * @typedef {{ items?: [
+ *   { items?: Array<{ node?: { selector?: string, nodeLabel?: string } }> }?,
+ *   { items?: Array<{ phase: string, timing: number }> }?,
+ * ] }} LcpDetails
+ */
+
+/**
+ * What this module reads of the 'layout-shifts' audit's details: a table of the moved nodes.
+ * @typedef {{ items?: Array<{ node?: { selector?: string }, score?: number }> }} ShiftDetails
+ */
+
+/**
+ * The LCP element and where its time went: "h1#title ($PEPA): TTFB 550 ms, Render Delay …".
+ * @param {AuditResult | undefined} audit
+ */
 function describeLcp(audit) {
-  const [element, phases] = audit?.details?.items ?? [];
+  // Lighthouse types `details` as the union of every audit's; this audit's is an LcpDetails.
+  const details = /** @type {LcpDetails | undefined} */ (audit?.details);
+  const [element, phases] = details?.items ?? [];
   const node = element?.items?.[0]?.node;
   if (!node) return null;
   const timings = (phases?.items ?? [])
@@ -38,17 +60,22 @@ function describeLcp(audit) {
   return `${node.selector} (${node.nodeLabel})${timings.length ? `: ${timings.join(', ')}` : ''}`;
 }
 
-/** Elements that moved, with their share of the shift, e.g. "footer > p (0.021)". */
+/**
+ * Elements that moved, with their share of the shift, e.g. "footer > p (0.021)".
+ * @param {AuditResult | undefined} audit
+ */
 function describeShifts(audit) {
-  return (audit?.details?.items ?? [])
-    .filter((item) => item.node?.selector)
-    .map((item) => `${item.node.selector} (${Number(item.score).toFixed(3)})`);
+  // As above: this audit's details are a ShiftDetails.
+  const details = /** @type {ShiftDetails | undefined} */ (audit?.details);
+  return (details?.items ?? []).flatMap(({ node, score }) =>
+    node?.selector ? [`${node.selector} (${Number(score).toFixed(3)})`] : [],
+  );
 }
 
 /**
  * Reduces a Lighthouse result to scores (0–100), metric values and, per category, the ids of the
  * audits that cost it points, so a score below budget says what to fix.
- * @param {any} lhr
+ * @param {import('lighthouse').Result} lhr
  * @returns {LighthouseRun}
  */
 export function summariseLhr(lhr) {
@@ -67,11 +94,16 @@ export function summariseLhr(lhr) {
       .filter((ref) => ref.weight > 0)
       .map((ref) => lhr.audits[ref.id])
       .filter(
+        /** @returns {audit is AuditResult} */
         (audit) =>
-          audit && !UNSCORED.has(audit.scoreDisplayMode) && audit.score !== null && audit.score < 1,
+          audit !== undefined &&
+          !UNSCORED.has(audit.scoreDisplayMode) &&
+          audit.score !== null &&
+          audit.score < 1,
       )
       .map((audit) => audit.id);
   }
+  /** @param {string} id */
   const metric = (id) => {
     const value = lhr.audits[id]?.numericValue;
     if (typeof value !== 'number') throw new Error(`Lighthouse gave no value for ${id}`);

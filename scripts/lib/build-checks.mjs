@@ -29,6 +29,34 @@ export async function filesContaining(dir, needles) {
 }
 
 /**
+ * Strings that only the provider's official web client (`@vapi-ai/web`, a devDependency the tests
+ * use as an oracle) carries: its package name, names of its class members and its log lines.
+ * Vite does not mangle property names or strings, so they survive minification; none of them is
+ * in the page's own code.
+ */
+export const OFFICIAL_CLIENT_MARKERS = [
+  '@vapi-ai/web',
+  'runNetworkTestsStandalone',
+  'getDailyCallObject',
+  'hasEmittedCallEndedStatus',
+  'maybeStartLocalAudioLevelObserver',
+  '[vapi] could not start assistant audio',
+];
+
+/**
+ * Files under `dir` that hold the provider's official web client, each with the first marker
+ * found: the page talks to the provider through its own call object and never ships the oracle.
+ * @param {string} dir
+ */
+export async function officialClientFiles(dir) {
+  const found = new Map();
+  for (const { file, needle } of await filesContaining(dir, OFFICIAL_CLIENT_MARKERS)) {
+    if (!found.has(file)) found.set(file, needle);
+  }
+  return [...found].map(([file, marker]) => ({ file, marker }));
+}
+
+/**
  * Anchors that open a new tab without both `noopener` and `noreferrer`.
  * @param {string} html
  */

@@ -1,8 +1,18 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { cspProblems, unsafeBlankLinks } from './build-checks.mjs';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  OFFICIAL_CLIENT_MARKERS,
+  cspProblems,
+  officialClientFiles,
+  unsafeBlankLinks,
+} from './build-checks.mjs';
 import { chunkLabel, initialAssets } from './bundle-stats.mjs';
 import { parseHeadersFile } from './static-server.mjs';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
 
 const strictMeta = `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'" />`;
 
@@ -103,5 +113,51 @@ describe('parseHeadersFile', () => {
       },
       { pattern: '/assets/*', headers: [['Cache-Control', 'max-age=1']] },
     ]);
+  });
+});
+
+describe('officialClientFiles', () => {
+  const officialBuild = resolve(repoRoot, 'node_modules', '@vapi-ai', 'web', 'dist');
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pepa-official-client-'));
+    await mkdir(join(dir, 'assets'));
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('every marker is in the installed official client, so an upgrade that drops one shows here', async () => {
+    const shipped = (
+      await Promise.all(
+        [join(officialBuild, 'vapi.js'), resolve(officialBuild, '..', 'package.json')].map((file) =>
+          readFile(file, 'utf8'),
+        ),
+      )
+    ).join('\n');
+    for (const marker of OFFICIAL_CLIENT_MARKERS) expect(shipped, marker).toContain(marker);
+  });
+
+  it('finds the official client bundled into a built asset', async () => {
+    const client = await readFile(join(officialBuild, 'vapi.js'), 'utf8');
+    await writeFile(join(dir, 'index.html'), '<script type="module" src="/assets/a.js"></script>');
+    await writeFile(join(dir, 'assets', 'voice-abc123.js'), `const x=1;${client}`);
+    expect(await officialClientFiles(dir)).toEqual([
+      { file: join('assets', 'voice-abc123.js'), marker: 'runNetworkTestsStandalone' },
+    ]);
+  });
+
+  it("finds none in the page's own call library, its generated client or a build of them", async () => {
+    const sources = [
+      ...(await readdir(resolve(repoRoot, 'src', 'lib', 'call')))
+        .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+        .map((name) => resolve(repoRoot, 'src', 'lib', 'call', name)),
+      resolve(repoRoot, 'generated', 'sdk.gen.ts'),
+    ];
+    const text = (await Promise.all(sources.map((file) => readFile(file, 'utf8')))).join('\n');
+    await writeFile(join(dir, 'assets', 'voice.js'), text);
+    expect(await officialClientFiles(dir)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // Byte sizes of a built site: what index.html loads up front, and each chunk loaded on demand.
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -18,7 +19,10 @@ export const BYTE_BUDGETS = {
   page: 41 * KB,
 };
 
-/** @param {Buffer} buffer */
+/**
+ * @param {Buffer} buffer
+ * @returns {Sizes}
+ */
 export function sizes(buffer) {
   return {
     raw: buffer.length,
@@ -29,6 +33,12 @@ export function sizes(buffer) {
   };
 }
 
+/** @typedef {{ raw: number, gzip: number, brotli: number }} Sizes */
+
+/**
+ * @param {Sizes[]} list
+ * @returns {Sizes}
+ */
 function sum(list) {
   return list.reduce(
     (total, item) => ({
@@ -47,18 +57,25 @@ function sum(list) {
  * @param {string} html
  */
 export function initialAssets(html) {
+  /** @type {Set<string>} */
   const js = new Set();
+  /** @type {Set<string>} */
   const css = new Set();
-  for (const [, src] of html.matchAll(/<script[^>]*\s(?:src|data-entry)="([^"]+)"/g)) js.add(src);
+  // Every pattern's groups below are required: a match always has them (the defaults never apply).
+  for (const [, src = ''] of html.matchAll(/<script[^>]*\s(?:src|data-entry)="([^"]+)"/g)) {
+    js.add(src);
+  }
   for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
     const href = /\shref="([^"]+)"/.exec(tag)?.[1];
     if (!href) continue;
     if (/rel="modulepreload"/.test(tag)) js.add(href);
     if (/rel="stylesheet"/.test(tag)) css.add(href);
   }
-  const inlineCss = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(([, text]) => text);
+  const inlineCss = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(([, text = '']) => text);
   // The fonts the page installs itself (scripts/lib/install-fonts.mjs), as the page carries them.
-  const inlineFonts = [...html.matchAll(/<script data-faces="([^"]*)"/g)].map(([, text]) => text);
+  const inlineFonts = [...html.matchAll(/<script data-faces="([^"]*)"/g)].map(
+    ([, text = '']) => text,
+  );
   return { js: [...js], css: [...css], inlineCss, inlineFonts };
 }
 
@@ -76,6 +93,7 @@ export function chunkLabel(file) {
 export async function analyseBuild(distDir) {
   const html = await readFile(join(distDir, 'index.html'), 'utf8');
   const initial = initialAssets(html);
+  /** @param {string} url */
   const load = async (url) => ({
     file: url.replace(/^\//, ''),
     ...sizes(await readFile(join(distDir, url.replace(/^\//, '')))),
@@ -163,6 +181,8 @@ export function formatKb(bytes) {
  */
 export function markdownTable(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells) => `| ${cells.map((c, i) => (c ?? '').padEnd(widths[i])).join(' | ')} |`;
+  /** @param {string[]} cells */
+  const line = (cells) =>
+    `| ${cells.map((c, i) => (c ?? '').padEnd(widths[i] ?? 0)).join(' | ')} |`;
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

@@ -5,12 +5,28 @@
 // stand-in as both the provider and siteverify. Every GATE_* variable in the environment (or in
 // `vars`) is passed on, so `GATE_MAX_CONCURRENT_CALLS=2 npm start` shows the line.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startProviderStandIn, TURNSTILE_TEST_SECRETS } from '../../gate/dev/provider-stand-in.mjs';
 import { isPortFree } from './ports.mjs';
 import { startPrism } from './prism.mjs';
+
+/**
+ * The stand-in's part of the field latency model (README), when `PEPA_LATENCY=field`; the page
+ * plays the rest with `?latency=field`.
+ */
+export function standInLatency(env = process.env) {
+  if (env.PEPA_LATENCY !== 'field') return null;
+  const model = JSON.parse(
+    readFileSync(resolve(root, 'src/lib/call/simulator/field-latency.json'), 'utf8'),
+  );
+  return {
+    siteverifyMs: model.siteverifyMs,
+    gateWorkMs: model.gateWorkMs,
+    callWebMs: model.callWebMs,
+  };
+}
 
 const root = resolve(import.meta.dirname, '..', '..');
 const wranglerBin = resolve(root, 'node_modules', '.bin', 'wrangler');
@@ -123,6 +139,7 @@ export async function startCourtStack({
     };
     const standIn = await startProviderStandIn({
       quiet: true,
+      latency: standInLatency(env),
       ...standInOptions,
       prismUrl: prism.url,
       gateUrl: url,

@@ -1,3 +1,4 @@
+// @ts-check
 // The hosts the installed @daily-co/daily-js loads scripts from or connects to, read out of the
 // package itself, and a check that a Content-Security-Policy allows each of them.
 //
@@ -46,9 +47,13 @@ const LOOKS_LIKE_HOST = /^(?:[a-z0-9-]+\.)+[a-z]{2,}$/i;
  *   literals that are neither a base domain nor a reviewed non-host.
  */
 export function dailyHostsInSource(source) {
+  /** @type {Set<string>} */
   const baseDomains = new Set();
+  /** @type {Set<string>} */
   const unknown = new Set();
   for (const [, match] of source.matchAll(DOTTED_LITERAL)) {
+    // The pattern's one group is required, so a match always has it.
+    if (match === undefined) continue;
     const literal = match.toLowerCase();
     if (!LOOKS_LIKE_HOST.test(literal) || NOT_HOSTS.has(literal)) continue;
     baseDomains.add(literal);
@@ -56,9 +61,10 @@ export function dailyHostsInSource(source) {
   // Property paths and file names match the pattern too: only the literals daily-js keeps in
   // one array with "daily.co" are base domains; any other host-like literal is for review.
   const list = /\[((?:"[a-z0-9.-]+",?)+)\]/gi;
+  /** @type {Set<string>} */
   const grouped = new Set();
-  for (const [, items] of source.matchAll(list)) {
-    const hosts = [...items.matchAll(/"([^"]+)"/g)].map((match) => match[1].toLowerCase());
+  for (const [, items = ''] of source.matchAll(list)) {
+    const hosts = [...items.matchAll(/"([^"]+)"/g)].map(([, host = '']) => host.toLowerCase());
     if (hosts.includes('daily.co')) for (const host of hosts) grouped.add(host);
   }
   for (const host of baseDomains) {
@@ -67,6 +73,7 @@ export function dailyHostsInSource(source) {
       unknown.add(host);
     }
   }
+  /** @type {Set<string>} */
   const origins = new Set();
   for (const [url] of source.matchAll(ABSOLUTE_URL)) {
     if (NOT_REQUESTED.has(url)) continue;
@@ -87,10 +94,14 @@ export function dailyHostsInSource(source) {
   };
 }
 
-/** The source of the daily-js build the page bundles (its `module` entry). */
+/**
+ * The source of the daily-js build the page bundles (its `module` entry).
+ * @returns {Promise<{ version: string, source: string }>}
+ */
 export async function installedDailySource(root = process.cwd()) {
   const require = createRequire(join(root, 'package.json'));
   const manifestPath = require.resolve('@daily-co/daily-js/package.json');
+  /** @type {{ version: string, module?: string, main: string }} */
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
   const entry = join(dirname(manifestPath), manifest.module ?? manifest.main);
   return { version: manifest.version, source: await readFile(entry, 'utf8') };
@@ -112,17 +123,22 @@ export function requiredDailySources({ baseDomains, origins }) {
 }
 
 /** The directives a browser falls back to when a directive is absent (CSP Level 3). */
+/** @type {Record<string, string[]>} */
 const FALLBACKS = { 'worker-src': ['child-src', 'script-src'] };
 
-/** Parses a policy string into directive → sources. */
+/**
+ * Parses a policy string into directive → sources.
+ * @param {string} policy
+ * @returns {Map<string, string[]>}
+ */
 export function parsePolicy(policy) {
-  return new Map(
-    policy
-      .split(';')
-      .map((part) => part.trim().split(/\s+/))
-      .filter((parts) => parts[0])
-      .map(([name, ...values]) => [name.toLowerCase(), values]),
-  );
+  /** @type {Map<string, string[]>} */
+  const directives = new Map();
+  for (const part of policy.split(';')) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (name) directives.set(name.toLowerCase(), values);
+  }
+  return directives;
 }
 
 /**
@@ -132,6 +148,7 @@ export function parsePolicy(policy) {
  */
 export function missingDailySources(policy, required) {
   const directives = parsePolicy(policy);
+  /** @type {string[]} */
   const missing = [];
   for (const [name, sources] of Object.entries(required)) {
     const fallbacks = [name, ...(FALLBACKS[name] ?? []), 'default-src'];

@@ -1,3 +1,4 @@
+// @ts-check
 // Installs the locked dependencies when node_modules is missing or older than the lockfile, with
 // `npm ci` kept to one summary line on success.
 //
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 
 const NPM_ARGS = ['ci', '--no-audit', '--no-fund', '--loglevel=error'];
 
+/** @param {string} root the repository's root folder */
 export function ensureDependencies(root) {
   const lock = join(root, 'package-lock.json');
   const marker = join(root, 'node_modules', '.package-lock.json');

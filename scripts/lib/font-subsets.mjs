@@ -1,3 +1,4 @@
+// @ts-check
 // The two fonts the page ships, each cut down to the characters the site's copy is written in:
 // shared by the script that writes them (scripts/subset-fonts.mjs), the stylesheet's @font-face
 // rules (kept equal by a unit test), the build that inlines them into the page, and the browser
@@ -56,7 +57,8 @@ export const FONT_SUBSETS = [
  */
 export function inSubsetRanges(codePoint) {
   return SUBSET_RANGES.some((range) => {
-    const [from, to = from] = range.replace('U+', '').split('-');
+    // A range is one code point or two joined by '-', so the split has a first part.
+    const [from, to = from] = /** @type {[string, string?]} */ (range.replace('U+', '').split('-'));
     return codePoint >= parseInt(from, 16) && codePoint <= parseInt(to, 16);
   });
 }

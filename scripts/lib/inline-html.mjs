@@ -1,3 +1,4 @@
+// @ts-check
 // What the build needs to put text of its own into a page: the Content-Security-Policy source that
 // allows an inline script, and attribute escaping. One definition, shared by the scripts the page
 // carries inline, the build plugin, and the check that reads the built page back.

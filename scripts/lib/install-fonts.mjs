@@ -1,3 +1,4 @@
+// @ts-check
 // The page's fonts, installed from the page itself before anything is laid out. The built page
 // carries both font subsets as base64 in this script's `data-faces` attribute; the script turns
 // each into a FontFace from its bytes and adds it to `document.fonts`. A face made from bytes is

@@ -1,3 +1,4 @@
+// @ts-check
 // The ports the long-running scripts listen on, checked before anything is installed or built:
 // a bad or busy port fails in one line that names the variable and a port that is free now.
 import { createServer } from 'node:net';
@@ -7,7 +8,11 @@ const HOST = '127.0.0.1';
 /** A start-up problem the user fixes by changing a variable: printed as one line, no stack. */
 export class PortError extends Error {}
 
-/** Resolves true when nothing listens on host:port (we can bind it ourselves). */
+/**
+ * Resolves true when nothing listens on host:port (we can bind it ourselves).
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 export function isPortFree(port, host = HOST) {
   return new Promise((done) => {
     const server = createServer();
@@ -17,7 +22,12 @@ export function isPortFree(port, host = HOST) {
   });
 }
 
-/** The first free port after `port` (skipping `taken`), else one the OS picks. */
+/**
+ * The first free port after `port` (skipping `taken`), else one the OS picks.
+ * @param {number} port
+ * @param {readonly number[]} [taken]
+ * @returns {Promise<number>}
+ */
 export async function suggestFreePort(port, taken = [], host = HOST) {
   for (let candidate = port + 1; candidate < Math.min(port + 50, 65536); candidate += 1) {
     if (!taken.includes(candidate) && (await isPortFree(candidate, host))) return candidate;
@@ -33,7 +43,12 @@ export async function suggestFreePort(port, taken = [], host = HOST) {
   });
 }
 
-/** Reads a port variable; throws a PortError naming it when it is not a port number. */
+/**
+ * Reads a port variable; throws a PortError naming it when it is not a port number.
+ * @param {string} name
+ * @param {number} fallback
+ * @returns {number}
+ */
 export function readPort(name, fallback, env = process.env) {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -52,11 +67,11 @@ export function readPort(name, fallback, env = process.env) {
  * @returns {Promise<Record<string, number>>}
  */
 export async function checkPorts(wanted, env = process.env) {
+  /** @type {Record<string, number>} */
   const ports = {};
   for (const { name, fallback } of wanted) ports[name] = readPort(name, fallback, env);
   const all = Object.values(ports);
-  for (const { name } of wanted) {
-    const port = ports[name];
+  for (const [name, port] of Object.entries(ports)) {
     const clash = wanted.find((other) => other.name !== name && ports[other.name] === port);
     const busy = clash ? false : !(await isPortFree(port));
     if (clash || busy) {
@@ -68,7 +83,12 @@ export async function checkPorts(wanted, env = process.env) {
   return ports;
 }
 
-/** `checkPorts` for a command line: a PortError ends the process with its one line. */
+/**
+ * `checkPorts` for a command line: a PortError ends the process with its one line.
+ * @param {Array<{ name: string, fallback: number }>} wanted
+ * @param {string} command
+ * @returns {Promise<Record<string, number>>}
+ */
 export async function checkPortsOrExit(wanted, command) {
   try {
     return await checkPorts(wanted);

@@ -1,3 +1,4 @@
+// @ts-check
 // Starts a Prism mock of the vendored provider spec as a child process, for `npm run mock`, the
 // demo build and the contract tests. Request validation is always on in Prism's mock mode;
 // `--errors false` keeps the answers example-based 2xx whenever the request is valid.
@@ -11,7 +12,10 @@ export const DEFAULT_SPEC = 'openapi/vapi.json';
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 
-/** Asks the OS for a port nobody listens on. */
+/**
+ * Asks the OS for a port nobody listens on.
+ * @returns {Promise<number>}
+ */
 export function findFreePort(host = '127.0.0.1') {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
@@ -25,12 +29,19 @@ export function findFreePort(host = '127.0.0.1') {
   });
 }
 
+/** @param {number} ms */
 const delay = (ms) => new Promise((done) => setTimeout(done, ms));
 
-/** Resolves true when something accepts a TCP connection on host:port. */
+/**
+ * Resolves true when something accepts a TCP connection on host:port.
+ * @param {string} host
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 function accepts(host, port) {
   return new Promise((done) => {
     const socket = connect({ host, port });
+    /** @param {boolean} ok */
     const finish = (ok) => {
       socket.destroy();
       done(ok);
@@ -68,16 +79,19 @@ export async function startPrism({ port, host = '127.0.0.1', spec = DEFAULT_SPEC
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
   let output = '';
+  /** @param {Buffer} chunk */
   const keep = (chunk) => {
     output = (output + chunk.toString()).slice(-4000);
   };
   child.stdout.on('data', (chunk) => (quiet ? keep(chunk) : process.stdout.write(chunk)));
   child.stderr.on('data', (chunk) => (quiet ? keep(chunk) : process.stderr.write(chunk)));
 
+  /** @type {Promise<void>} */
   const exited = new Promise((done) => {
     if (child.exitCode !== null || child.signalCode !== null) done();
     else child.once('exit', () => done());
   });
+  /** @type {Error | undefined} */
   let spawnError;
   child.once('error', (error) => {
     spawnError = error;

@@ -1,3 +1,4 @@
+// @ts-check
 // One shutdown for long-running scripts: on Ctrl-C or SIGTERM, run every stop once, then exit.
 
 /** @param {Array<() => Promise<unknown> | unknown>} stops */

@@ -124,13 +124,28 @@ export function turnstileToken(siteKey: string, signal: AbortSignal): Promise<st
   );
 }
 
-/** The demo's stand-in for the widget: Cloudflare's dummy token, after a beat, offline. */
-export function demoToken(signal: AbortSignal): Promise<string> {
+/**
+ * The demo's stand-in for the widget: Cloudflare's dummy token, offline, after a beat or after
+ * `solveMs` (the field latency model's invisible solve).
+ */
+export function demoToken(signal: AbortSignal, solveMs = 0): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
       return;
     }
-    queueMicrotask(() => (signal.aborted ? reject(signal.reason) : resolve(DUMMY_TOKEN)));
+    if (solveMs <= 0) {
+      queueMicrotask(() => (signal.aborted ? reject(signal.reason) : resolve(DUMMY_TOKEN)));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(DUMMY_TOKEN);
+    }, solveMs);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,8 +1,12 @@
+// First, so it records the channel React's scheduler makes as it loads.
+import { keepSchedulerAliveAcrossRestores } from './scheduler-channels';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
 import { routeFor } from './routes';
 import '../styles.css';
+
+keepSchedulerAliveAcrossRestores();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from the page');

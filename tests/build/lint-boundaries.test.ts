@@ -5,11 +5,13 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
 
-/** The restricted-import messages ESLint gives `code` as if it were the file at `path`. */
+const BOUNDARY_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax']);
+
+/** The boundary messages ESLint gives `code` as if it were the file at `path`. */
 async function boundaryErrors(path: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
   return (result?.messages ?? [])
-    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .filter((message) => message.ruleId !== null && BOUNDARY_RULES.has(message.ruleId))
     .map((message) => message.message);
 }
 
@@ -46,6 +48,31 @@ describe('the lint boundaries between the page and the court gate', () => {
       await boundaryErrors(
         'gate/src/boundary-probe.ts',
         "import type { Problem } from '../../generated/gate/types.gen';\nexport type X = Problem;\n",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('the lint boundary between the page and the go-live scripts', () => {
+  it.each([
+    ['a feature', 'src/features/talk/boundary-probe.ts', '../../../assistant/pepa'],
+    ['the call library', 'src/lib/call/boundary-probe.ts', '../../../assistant/pepa'],
+    ['a library test', 'src/lib/call/boundary-probe.test.ts', '../../../assistant/pepa'],
+    ['the app shell', 'src/app/boundary-probe.ts', '../../assistant/doctor'],
+  ])('refuses %s importing assistant/, statically or lazily', async (_who, path, from) => {
+    expect(
+      await boundaryErrors(path, `import { pepa } from '${from}';\nexport const p = pepa;\n`),
+    ).toEqual([expect.stringContaining('The page does not import the go-live scripts')]);
+    expect(await boundaryErrors(path, `export const load = () => import('${from}');\n`)).toEqual([
+      expect.stringContaining('The page does not import the go-live scripts'),
+    ]);
+  });
+
+  it("lets assistant/ import the page's shared persona", async () => {
+    expect(
+      await boundaryErrors(
+        'assistant/boundary-probe.ts',
+        "import { PEPA_FIRST_MESSAGE } from '../src/config/pepa-persona';\nexport const f = PEPA_FIRST_MESSAGE;\n",
       ),
     ).toEqual([]);
   });

@@ -64,6 +64,8 @@ function providerSpecWithChanges(): OpenApiDocument {
   spec.paths['/status'] = {
     get: {
       operationId: 'StatusController_get',
+      // Lint-clean under the project's rules (npm run spec:lint), which an update must pass.
+      summary: 'Get status',
       responses: {
         '200': {
           description: 'OK.',
@@ -320,6 +322,41 @@ describe('npm run spec:update with the provider documents as published', () => {
     },
   );
 
+  it(
+    "refuses an update that would fail the project's OpenAPI lint (npm run spec:lint in npm run verify), naming the rule and the place",
+    { timeout: LONG },
+    async () => {
+      // The August 2026 document gives a property schema `examples`, which OpenAPI 3.0 does not
+      // allow there: generation and the types do not mind, the project's lint does.
+      const published = JSON.parse(await readFile(PUBLISHED_2026, 'utf8')) as OpenApiDocument;
+      const schemasOf = (doc: OpenApiDocument) =>
+        (
+          doc as unknown as {
+            components: {
+              schemas: Record<string, { properties: Record<string, Record<string, unknown>> }>;
+            };
+          }
+        ).components.schemas;
+      const examples = schemasOf(published)['Chat']?.properties['input']?.['examples'];
+      expect(examples).toBeDefined();
+      const spec = readSpec();
+      const input = schemasOf(spec)['Chat']?.properties['input'];
+      if (input) input['examples'] = examples;
+      const file = await writeJson(join(root, 'lint-break.json'), spec);
+      const before = await readFile(join(root, 'openapi', 'vapi.json'));
+
+      const result = await runSpecUpdate(['--url', file, '--root', root]);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^spec:update: the vendored spec would fail npm run spec:lint \(the project's OpenAPI lint in npm run verify\) with 1 error\(s\):\n {2}struct at #\/components\/schemas\/Chat\/properties\/input\/examples: /,
+      );
+      expect(result.stderr.trim()).toMatch(/; openapi\/vapi\.json left untouched\.$/);
+      expect(await readFile(join(root, 'openapi', 'vapi.json'))).toEqual(before);
+      expect(existsSync(join(root, 'generated'))).toBe(false);
+    },
+  );
+
   it('refuses a spec with schemas it references but never defines, naming them', async () => {
     const file = await writeJson(join(root, 'dangling.json'), specWithDanglingRef());
     const result = await runSpecUpdate(['--url', file, '--root', root]);
@@ -334,10 +371,13 @@ describe('npm run spec:update with the provider documents as published', () => {
     { timeout: LONG },
     async () => {
       const spec = specWithDanglingRef();
-      // A structural lint problem the provider publishes, harmless to generation.
+      // A lint problem the project's own lint only warns about: a schema nothing uses.
       const schemas = (spec as unknown as { components: { schemas: Record<string, object> } })
         .components.schemas;
-      schemas['CreateWebCallDTO'] = { ...schemas['CreateWebCallDTO'], examples: [{}] };
+      schemas['UnusedByAnyOperation'] = {
+        type: 'object',
+        properties: { note: { type: 'string' } },
+      };
       const file = await writeJson(join(root, 'dangling.json'), spec);
 
       const result = await runSpecUpdate(['--url', file, '--root', root, '--repair']);

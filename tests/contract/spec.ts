@@ -28,6 +28,7 @@ export interface MediaTypeObject {
 
 export interface OperationObject {
   operationId?: string;
+  summary?: string;
   deprecated?: boolean;
   security?: Array<Record<string, string[]>>;
   parameters?: ParameterObject[];

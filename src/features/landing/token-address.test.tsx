@@ -1,5 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EARLY_COPY_EVENT, replayEarlyTaps, type EarlyTap } from '../../app/early-taps';
 import {
   COPIED_ANNOUNCEMENT,
   COPIED_MS,
@@ -93,5 +94,54 @@ describe('TokenAddress', () => {
     expect(vi.getTimerCount()).toBe(1);
     unmount();
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('shows a copy made during a tap before the app started, without writing again', async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    stubClipboard(writeText);
+    render(<TokenAddress address={MINT} />);
+    const button = screen.getByRole('button', { name: 'Copy contract address' });
+    expect(button).toHaveAttribute('data-copy', MINT);
+
+    await act(async () => {
+      button.dispatchEvent(new CustomEvent(EARLY_COPY_EVENT, { detail: Promise.resolve(true) }));
+      await Promise.resolve();
+    });
+    expect(screen.getByRole('status')).toHaveTextContent(COPIED_ANNOUNCEMENT);
+    expect(button).toHaveTextContent('Copied');
+    expect(writeText).not.toHaveBeenCalled();
+  });
+
+  it('offers the selected address when the early copy was refused', async () => {
+    render(<TokenAddress address={MINT} />);
+    await act(async () => {
+      screen
+        .getByRole('button', { name: 'Copy contract address' })
+        .dispatchEvent(new CustomEvent(EARLY_COPY_EVENT, { detail: Promise.resolve(false) }));
+      await Promise.resolve();
+    });
+    expect(screen.getByRole('status')).toHaveTextContent(COPY_REFUSED_ANNOUNCEMENT);
+    expect(screen.getByRole('textbox', { name: 'Contract address' })).toHaveValue(MINT);
+  });
+
+  it('an early copy is shown even after the visitor scrolled the button out of view', async () => {
+    stubClipboard(vi.fn(() => Promise.resolve()));
+    render(<TokenAddress address={MINT} />);
+    const button = screen.getByRole('button', { name: 'Copy contract address' });
+    button.setAttribute('data-pressed', '');
+    // jsdom lays nothing out: every element is out of view, as if scrolled away.
+    const tap: EarlyTap = {
+      control: button,
+      label: button.textContent,
+      at: 0,
+      copied: Promise.resolve(true),
+    };
+    window.__pepaEarlyTaps = () => [tap];
+    await act(async () => {
+      expect(replayEarlyTaps()).toEqual([tap]);
+      await Promise.resolve();
+    });
+    expect(button).not.toHaveAttribute('data-pressed');
+    expect(screen.getByRole('status')).toHaveTextContent(COPIED_ANNOUNCEMENT);
   });
 });

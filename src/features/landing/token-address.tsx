@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { EARLY_COPY_EVENT } from '../../app/early-taps';
 import { CheckIcon, CopyIcon } from '../../components/ui/icons';
 
 /** How long the button reads 'Copied' after a copy. */
@@ -28,6 +29,7 @@ export function TokenAddress({ address }: { address: string }) {
   const [state, setState] = useState<CopyState>('idle');
   const [announcement, setAnnouncement] = useState('');
   const fieldRef = useRef<HTMLInputElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
 
   // 'Copied' reverts after a moment; no timer outlives the component.
   useEffect(() => {
@@ -42,10 +44,15 @@ export function TokenAddress({ address }: { address: string }) {
     fieldRef.current?.select();
   }, [state]);
 
-  const copy = async () => {
+  /** Copies the address, or shows how a copy the page already made went (`written`). */
+  const copy = async (written?: Promise<boolean>) => {
     try {
-      if (!navigator.clipboard) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(address);
+      if (written) {
+        if (!(await written)) throw new Error('copy refused');
+      } else {
+        if (!navigator.clipboard) throw new Error('no clipboard');
+        await navigator.clipboard.writeText(address);
+      }
       setState('copied');
       // The same words twice in a row are announced again only if the text changes in between.
       setAnnouncement('');
@@ -55,6 +62,22 @@ export function TokenAddress({ address }: { address: string }) {
       setAnnouncement(COPY_REFUSED_ANNOUNCEMENT);
     }
   };
+  const copyRef = useRef(copy);
+  copyRef.current = copy;
+
+  // A tap made before the app started copied then, in the tap itself (scripts/lib/early-taps.mjs):
+  // the app shows how that copy went.
+  useEffect(() => {
+    const button = buttonRef.current;
+    if (!button) return;
+    const copied = (event: Event) => {
+      if (event instanceof CustomEvent && event.detail instanceof Promise) {
+        void copyRef.current(event.detail as Promise<boolean>);
+      }
+    };
+    button.addEventListener(EARLY_COPY_EVENT, copied);
+    return () => button.removeEventListener(EARLY_COPY_EVENT, copied);
+  }, []);
 
   return (
     <div className="mt-7 flex flex-col items-center gap-2 md:items-start">
@@ -71,8 +94,10 @@ export function TokenAddress({ address }: { address: string }) {
           <span className="sr-only">{address}</span>
         </code>
         <button
+          ref={buttonRef}
           type="button"
           data-early=""
+          data-copy={address}
           onClick={() => void copy()}
           className="inline-flex h-11 min-w-11 items-center justify-center gap-1.5 rounded-full border border-gold-400/50 px-3 text-sm font-semibold text-gold-200 transition hover:border-gold-200 hover:bg-gold-300/10"
         >

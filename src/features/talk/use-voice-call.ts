@@ -11,6 +11,12 @@ import type { StartOutcome } from '../../lib/call/start-error';
 import type { Handler } from 'mitt';
 import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state';
 
+/** Failures of the room's optional set-up, which never end or spoil a call. */
+const OPTIONAL_SETUP_ERRORS: ReadonlySet<CallError['type']> = new Set([
+  'audio-observer-setup-error',
+  'audio-processing-setup-error',
+]);
+
 /** What the section needs of the call object: its events and its verbs. */
 export interface VoiceCall<TCall = unknown> {
   readonly state: CallEvents['state-change']['state'];
@@ -105,6 +111,8 @@ export function useVoiceCall<TCall>(
       call.on('error', (error) => {
         if (error.type === 'audio-playback-blocked') {
           dispatch({ type: 'audio-blocked' });
+        } else if (OPTIONAL_SETUP_ERRORS.has(error.type)) {
+          // The room's optional set-up may finish after Pepa listens; the call goes on without it.
         } else if (call.state === 'started' || call.state === 'reconnecting') {
           notify.current.onCallError(error);
           // A call lost for good is said in the panel too, once it is over.

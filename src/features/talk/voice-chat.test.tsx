@@ -753,6 +753,16 @@ describe('VoiceChat', () => {
     expect(status()).toHaveTextContent('Ready to chat');
   });
 
+  it('ends a call still getting ready when the page is left, so the provider hears it end', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    expect(call.state).toBe('starting');
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    expect(call.ends).toBe(1);
+  });
+
   it('does not end the call for an Escape that something else handled', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));

@@ -10,6 +10,7 @@ import {
   loadRoomFactory,
   pageWebCallRequest,
   prefetchBotCheck,
+  preconnectRoomService,
 } from './voice-runtime';
 import { CallExtras } from './call-extras';
 import { useCourtExtras } from './court-extras';
@@ -26,6 +27,7 @@ import { phaseOf } from './voice-state';
 
 /** Warms what a call needs next (the room runtime), so pressing the button goes straight out. */
 export function prefetchCallRuntime(): void {
+  preconnectRoomService();
   loadRoomFactory().catch(() => undefined);
   prefetchBotCheck();
 }

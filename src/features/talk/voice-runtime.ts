@@ -5,9 +5,10 @@
  * generated client, configured in src/api), and handed to the call object to join.
  */
 import { demoToken, loadTurnstile, turnstileToken } from '../../api/bot-check';
+import { TokenAhead, type Solve } from '../../api/token-ahead';
 import { enterCourt, gateDoor, type CourtCall, type CourtDoor } from '../../api/court';
 import { siteConfig } from '../../config/site';
-import type { WebCallRequest } from '../../lib/call/call-options';
+import type { MicrophoneOpener, WebCallRequest } from '../../lib/call/call-options';
 import type { DailyCallFactory } from '../../lib/call/daily-types';
 import { PepaCall, type ResourceCounts } from '../../lib/call/pepa-call';
 import { lazyOnce } from '../../lib/lazy-once';
@@ -35,6 +36,37 @@ export function simulatorOptionsFrom<TFault>(
  */
 const DEMO = import.meta.env.VITE_PEPA_DEMO === 'true' && siteConfig.voice.mode === 'demo';
 
+/**
+ * Demo-only knobs for the bench: `latency=field` plays the field latency model (the bot check's
+ * solve, the room's delays; the stand-in provider plays the rest), `start=sequential` runs a
+ * start's stages one after the other, as the provider's own client does.
+ */
+const demoKnobs = DEMO ? new URLSearchParams(window.location.search) : null;
+const FIELD_LATENCY = demoKnobs?.get('latency') === 'field';
+const SEQUENTIAL = demoKnobs?.get('start') === 'sequential';
+
+/**
+ * The room service's origin, where Daily's call bundle comes from: its connection is opened on
+ * intent, so the join does not start with DNS, TCP and TLS. Only where the page's CSP lets the
+ * page reach it (the room hosts are Daily's own).
+ */
+const ROOM_SERVICE_ORIGIN = 'https://c.daily.co';
+
+/** Whether the room service's connection was opened ahead (the demo's field model counts it). */
+let roomServiceWarm = false;
+
+/** Opens the connection to the room service's origin ahead of a join, once. */
+export function preconnectRoomService(): void {
+  if (SEQUENTIAL || roomServiceWarm) return;
+  roomServiceWarm = true;
+  if (DEMO || !siteConfig.voice.roomHosts.includes('*.daily.co')) return;
+  const link = document.createElement('link');
+  link.rel = 'preconnect';
+  link.href = ROOM_SERVICE_ORIGIN;
+  link.crossOrigin = 'anonymous';
+  document.head.append(link);
+}
+
 /** Tells the demo's stand-in provider (the mock API's origin) that a simulated room was left. */
 function tellStandInRoomLeft(roomUrl: string): void {
   void fetch(`${siteConfig.voice.apiUrl}/__demo/rooms/left`, {
@@ -45,32 +77,74 @@ function tellStandInRoomLeft(roomUrl: string): void {
   }).catch(() => undefined);
 }
 
-/** One room factory for the page: the simulator's rooms share its (simulated) network. */
-export const loadRoomFactory = lazyOnce<DailyCallFactory>(
+/** What the page joins rooms with: the call objects and the microphone they send. */
+interface RoomRuntime {
+  createDailyCall: DailyCallFactory;
+  /** Opens the microphone before a room exists; null: the browser's own. */
+  openMicrophone: MicrophoneOpener | null;
+}
+
+/** One room runtime for the page: the simulator's rooms share its (simulated) network. */
+export const loadRoomFactory = lazyOnce<RoomRuntime>(
   () =>
     DEMO
       ? Promise.all([
           import('../../lib/call/simulator/room-simulator'),
           import('../../lib/call/simulator/simulator-faults'),
-          import('../../../assistant/pepa'),
-        ]).then(([{ createSimulatorFactory }, { parseSimulatorFaults }, { PEPA_DEMO_PERSONA }]) =>
-          // The demo's Pepa is the repository's Pepa: her first message and her refusals.
-          createSimulatorFactory({
-            ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
-            persona: PEPA_DEMO_PERSONA,
-            // The provider hears the visitor leave; the demo's stand-in provider then tells the
-            // gate the call ended, as the provider's server messages would.
-            onRoomLeft: tellStandInRoomLeft,
-          }),
+          import('../../lib/call/simulator/options'),
+          import('../../lib/call/simulator/field-latency.json'),
+          import('../../config/pepa-persona'),
+        ]).then(
+          ([
+            { createSimulatorFactory, createSimulatorMicrophone },
+            { parseSimulatorFaults },
+            { fieldTimings },
+            { default: fieldModel },
+            { PEPA_DEMO_PERSONA },
+          ]) => {
+            const knobs = {
+              ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
+              ...(FIELD_LATENCY ? { timings: fieldTimings(fieldModel, roomServiceWarm) } : {}),
+            };
+            return {
+              // The demo's Pepa is the repository's Pepa: her first message and her refusals.
+              createDailyCall: createSimulatorFactory({
+                ...knobs,
+                persona: PEPA_DEMO_PERSONA,
+                // The provider hears the visitor leave; the demo's stand-in provider then tells
+                // the gate the call ended, as the provider's server messages would.
+                onRoomLeft: tellStandInRoomLeft,
+              }),
+              openMicrophone: createSimulatorMicrophone(knobs),
+            };
+          },
         )
-      : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) =>
-          createDailyCallFactory(),
-        ),
+      : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) => ({
+          createDailyCall: createDailyCallFactory(),
+          openMicrophone: null,
+        })),
   { retry: reloadToResume },
 );
 
 const createDailyCall: DailyCallFactory = (options) =>
-  loadRoomFactory().then((create) => create(options));
+  loadRoomFactory().then((runtime) => runtime.createDailyCall(options));
+
+/**
+ * The demo's microphone goes through the simulator (its faults); a live page's is the browser's.
+ * When the room's runtime did not load, the browser's microphone is opened all the same: the
+ * call object's own load then meets the failure and says the voice chat didn't load (with its
+ * recovery), rather than the microphone taking the blame.
+ */
+const openMicrophone: MicrophoneOpener | undefined = DEMO
+  ? (constraints) =>
+      loadRoomFactory().then(
+        (runtime) =>
+          runtime.openMicrophone
+            ? runtime.openMicrophone(constraints)
+            : navigator.mediaDevices.getUserMedia(constraints),
+        () => navigator.mediaDevices.getUserMedia(constraints),
+      )
+  : undefined;
 
 declare global {
   interface Window {
@@ -84,20 +158,42 @@ export type PageCall = CourtCall;
 
 /** The page's call object: it joins the web calls the section creates, through Daily's rooms. */
 export function createPepaCall(): PepaCall<PageCall> {
-  const call = new PepaCall<PageCall>({ createDailyCall, roomHosts: siteConfig.voice.roomHosts });
+  const call = new PepaCall<PageCall>({
+    createDailyCall,
+    roomHosts: siteConfig.voice.roomHosts,
+    ...(openMicrophone ? { openMicrophone } : {}),
+    ...(SEQUENTIAL ? { startOrder: 'sequential' as const } : {}),
+  });
   if (DEMO) window.__pepaCallResources = () => call.getResourceCounts();
   return call;
 }
 
-/** The bot check: the demo's offline stand-in, or Turnstile with the site's key. */
-const botCheck: CourtDoor['botCheck'] = DEMO
-  ? demoToken
+/** One bot-check solve: the demo's offline stand-in, or Turnstile with the site's key. */
+const solveBotCheck: Solve = DEMO
+  ? (signal) =>
+      FIELD_LATENCY
+        ? import('../../lib/call/simulator/field-latency.json').then(({ default: model }) =>
+            demoToken(signal, model.turnstileSolveMs),
+          )
+        : demoToken(signal)
   : (signal) => turnstileToken(siteConfig.voice.botCheckSiteKey, signal);
 
-/** Warms the bot check with the voice chunk, so pressing Start does not wait for its script. */
+/** The token solved ahead on intent, handed to the next press. */
+const tokenAhead = new TokenAhead(solveBotCheck);
+
+/** The bot check of a start: the token solved ahead (a sequential start solves at the press). */
+const botCheck: CourtDoor['botCheck'] = SEQUENTIAL
+  ? solveBotCheck
+  : (signal) => tokenAhead.take(signal);
+
+/**
+ * Warms the bot check with the voice chunk (on intent), so pressing Start waits neither for its
+ * script nor for its solve: one token is solved ahead and kept until used or expired.
+ */
 export function prefetchBotCheck(): void {
-  if (DEMO || siteConfig.voice.route !== 'gate') return;
-  loadTurnstile().catch(() => undefined);
+  if (siteConfig.voice.route !== 'gate' || SEQUENTIAL) return;
+  if (!DEMO) loadTurnstile().catch(() => undefined);
+  tokenAhead.warm();
 }
 
 /**

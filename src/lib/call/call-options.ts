@@ -61,6 +61,16 @@ export interface LineReporter {
  */
 export type WebCallRequest<TCall> = (signal: AbortSignal, line: LineReporter) => Promise<TCall>;
 
+/** Opens the visitor's microphone: `getUserMedia`, or what stands in for it. */
+export type MicrophoneOpener = (constraints: MediaStreamConstraints) => Promise<MediaStream>;
+
+/**
+ * How a start runs its stages. `overlapped` (the default): the call request, the microphone and
+ * the phone's wait run at once from the tap, and the room's set-up does not hold back listening.
+ * `sequential`: each stage after the last, as the provider's own client does (for measuring).
+ */
+export type StartOrder = 'overlapped' | 'sequential';
+
 export interface CallLogger {
   warn(message: string, ...details: unknown[]): void;
   error(message: string, ...details: unknown[]): void;
@@ -86,6 +96,14 @@ export interface PepaCallOptions<TCall extends WebCall = WebCall> {
   logger?: CallLogger;
   /** Hosts a room URL may be on (exact, or `*.domain` for its subdomains). Default: Daily's. */
   roomHosts?: readonly string[];
+  /**
+   * Opens the microphone at the tap, so its prompt does not wait for the call request; the
+   * track is handed to the call object. Default: `navigator.mediaDevices.getUserMedia` where it
+   * exists; `null` leaves the microphone to the call object's join.
+   */
+  openMicrophone?: MicrophoneOpener | null;
+  /** Default `overlapped`. */
+  startOrder?: StartOrder;
 }
 
 /** How `startWith` joins the room. */

@@ -52,6 +52,11 @@ export class CallSession<TCall extends WebCall> {
   muted = false;
   /** The visitor joined with the microphone (false: typing only). */
   microphone = true;
+  /**
+   * The microphone track the start opened and the room sends; this session stops it in its
+   * teardown (the call object does not own it).
+   */
+  microphoneTrack: MediaStreamTrack | null = null;
   /** The microphone the visitor chose and the room confirmed, reopened by a rejoin. */
   inputDeviceId: string | null = null;
   /** The one teardown, once begun. */

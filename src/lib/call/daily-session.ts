@@ -64,6 +64,7 @@ export class DailySession {
   private readonly detachers: Array<() => void> = [];
   private recording = false;
   private recordingRequestedAt: number | null = null;
+  private joinedRoom = false;
 
   constructor(
     readonly daily: DailyLike,
@@ -87,13 +88,45 @@ export class DailySession {
     this.events.all.clear();
   }
 
-  join(url: string): Promise<unknown> {
-    return this.daily.join({ url, subscribeToTracksAutomatically: false });
+  /** Joins `url`, with the provider's meeting token when it gave one. */
+  async join(url: string, token: string | null = null): Promise<unknown> {
+    const result = await this.daily.join({
+      url,
+      // Daily refuses a `token` key without a value: only present when there is one.
+      ...(token ? { token } : {}),
+      subscribeToTracksAutomatically: false,
+    });
+    this.joinedRoom = true;
+    return result;
   }
 
+  /**
+   * The visitor is in the room: from here the provider's side of the call runs, so a hang-up
+   * must tell it (`end-call`), whether or not the assistant has said `listening` yet.
+   */
+  get joined(): boolean {
+    return this.joinedRoom;
+  }
+
+  /** Both level observers, on a call object whose input processor stays as it is (a rejoin). */
   async startLevelObservers(): Promise<void> {
-    await this.daily.startRemoteParticipantsAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
+    await this.startRemoteLevelObserver();
     await this.daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
+  }
+
+  /** The assistant's level, at once. */
+  startRemoteLevelObserver(): Promise<void> {
+    return this.daily.startRemoteParticipantsAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
+  }
+
+  /**
+   * The microphone's level: started only once noise cancellation has settled (worked or not),
+   * since changing the input processor replaces the microphone track, and Daily stops a local
+   * level observer that is running (or still loading) then, which would silence the visitor's
+   * level for the call.
+   */
+  startLocalLevelObserver(): Promise<void> {
+    return this.daily.startLocalAudioLevelObserver(AUDIO_LEVEL_INTERVAL_MS);
   }
 
   useNoiseCancellation(): Promise<unknown> {
@@ -107,6 +140,15 @@ export class DailySession {
   startRecording(): void {
     this.recordingRequestedAt = Date.now();
     this.daily.startRecording(RECORDING_OPTIONS);
+    this.recording = true;
+  }
+
+  /**
+   * The meeting token starts the recording as the room is joined: asked for now (before the join,
+   * since the recording can start while the join is still under way), and stopped on leaving.
+   */
+  recordWithToken(): void {
+    this.recordingRequestedAt = Date.now();
     this.recording = true;
   }
 

@@ -62,7 +62,11 @@ export interface DailyLikeInputDevices {
 }
 
 export interface DailyLike {
-  join(options: { url: string; subscribeToTracksAutomatically: boolean }): Promise<unknown>;
+  join(options: {
+    url: string;
+    token?: string;
+    subscribeToTracksAutomatically: boolean;
+  }): Promise<unknown>;
   destroy(): Promise<void>;
   on<E extends DailyLikeEventName>(event: E, handler: DailyLikeHandler<E>): unknown;
   off<E extends DailyLikeEventName>(event: E, handler: DailyLikeHandler<E>): unknown;

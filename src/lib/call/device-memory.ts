@@ -23,10 +23,17 @@ export function inputDeviceInUse(result: unknown): string | null {
  */
 export function callObjectOverrides(
   overrides: CallObjectOverrides | undefined,
-  session: { microphone: boolean; inputDeviceId: string | null },
+  session: {
+    microphone: boolean;
+    inputDeviceId: string | null;
+    microphoneTrack?: MediaStreamTrack | null;
+  },
 ): CallObjectOverrides {
   if (!session.microphone) return { ...overrides, audioSource: false };
   if (session.inputDeviceId) return { ...overrides, audioSource: session.inputDeviceId };
+  // The track the start opened: the room sends it, so the visitor is asked once.
+  const track = session.microphoneTrack;
+  if (track && track.readyState === 'live') return { ...overrides, audioSource: track };
   return overrides ?? {};
 }
 
@@ -36,6 +43,7 @@ export function callObjectOptions(
   session: {
     microphone: boolean;
     inputDeviceId: string | null;
+    microphoneTrack?: MediaStreamTrack | null;
     webCall: { artifactPlan?: { videoRecordingEnabled?: boolean | null } | null } | null;
   },
 ): DailyCallObjectOptions {

@@ -10,6 +10,8 @@ import { CONNECTION_LOST_MESSAGE, RECONNECT_TIMEOUT_MS, type WebCall } from './p
 import { ASSISTANT, FakeMediaStream } from './test/fake-daily';
 
 const INTRUDER = { session_id: 'intruder-1', user_name: 'Vapi Speaker 2', local: false };
+/** The sender Daily gives app messages sent by the room's server (its REST API). */
+const ROOM_SERVER = 'API';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -65,10 +67,11 @@ describe('ends that end', () => {
 });
 
 describe('only Pepa speaks for Pepa', () => {
-  it('drops messages from any participant but the assistant, with a debug log', async () => {
+  it('drops messages from a participant who has shown to be someone else, with a debug log', async () => {
     const debug = vi.fn();
     const h = createHarness({ logger: { warn: vi.fn(), error: vi.fn(), debug } });
     await h.connect();
+    h.daily().emit('participant-joined', { participant: INTRUDER });
     h.clearEvents();
     h.daily().emit('app-message', {
       data: JSON.stringify(transcript),
@@ -80,6 +83,60 @@ describe('only Pepa speaks for Pepa', () => {
     });
     expect(h.events).toEqual([['message', transcript]]);
     expect(debug).toHaveBeenCalledTimes(1);
+    await h.call.stop();
+  });
+
+  it("the room's server sender ('API', how Daily's REST app messages arrive) speaks for Pepa: its listening starts the call and its messages count", async () => {
+    const h = createHarness();
+    const started = h.call.start('assistant-1');
+    await flush();
+    h.daily().emit('participant-joined', { participant: ASSISTANT });
+    h.daily().emit('app-message', { data: 'listening', fromId: ROOM_SERVER });
+    await flush();
+    expect(h.call.state).toBe('started');
+    await expect(started).resolves.not.toBeNull();
+    h.clearEvents();
+    // Even with a second visitor in the room, the server is the server.
+    h.daily().emit('participant-joined', { participant: INTRUDER });
+    h.daily().emit('app-message', { data: JSON.stringify(transcript), fromId: ROOM_SERVER });
+    expect(h.events).toEqual([['message', transcript]]);
+    await h.call.stop();
+  });
+
+  it('a provider participant not yet seen by name speaks for Pepa while nobody else is known', async () => {
+    const h = createHarness();
+    const started = h.call.start('assistant-1');
+    await flush();
+    // The app message outruns the participant's participant-joined.
+    h.daily().emit('app-message', { data: 'listening', fromId: 'provider-bot-3' });
+    await flush();
+    expect(h.call.state).toBe('started');
+    await expect(started).resolves.not.toBeNull();
+    h.clearEvents();
+    h.daily().emit('app-message', {
+      data: JSON.stringify(transcript),
+      fromId: 'provider-bot-3',
+    });
+    expect(h.events).toEqual([['message', transcript]]);
+    await h.call.stop();
+  });
+
+  it('once a second visitor is known, an unseen sender no longer speaks for Pepa (the assistant and the server still do)', async () => {
+    const debug = vi.fn();
+    const h = createHarness({ logger: { warn: vi.fn(), error: vi.fn(), debug } });
+    await h.connect();
+    h.daily().emit('participant-joined', { participant: INTRUDER });
+    h.clearEvents();
+    const data = JSON.stringify(transcript);
+    h.daily().emit('app-message', { data, fromId: 'unseen-4' });
+    h.daily().emit('app-message', { data, fromId: INTRUDER.session_id });
+    h.daily().emit('app-message', { data, fromId: ASSISTANT.session_id });
+    h.daily().emit('app-message', { data, fromId: ROOM_SERVER });
+    expect(h.events).toEqual([
+      ['message', transcript],
+      ['message', transcript],
+    ]);
+    expect(debug).toHaveBeenCalledTimes(2);
     await h.call.stop();
   });
 

@@ -276,23 +276,39 @@ describe('stop and end during a start in flight', () => {
     expect(document.querySelectorAll('audio')).toHaveLength(1);
     await h.call.stop();
     await expect(started).resolves.toBeNull();
-    expect(h.events.slice(-3)).toEqual([
-      'progress:assistant-ready:started',
-      'state:ending',
-      'state:idle',
-    ]);
+    expect(h.events).toContain('progress:assistant-ready:started');
+    expect(h.events).not.toContain('progress:assistant-ready:completed');
+    expect(h.events.slice(-2)).toEqual(['state:ending', 'state:idle']);
     h.daily().emit('app-message', { data: 'listening', fromId: ASSISTANT.session_id });
     await flush();
     expect(h.events).not.toContain('call-start');
   });
 
-  it('end during a start in flight cancels it without sending end-call', async () => {
+  it('end while the room is being joined cancels the start without sending end-call', async () => {
     const h = createHarness();
+    const join = deferred<unknown>();
+    h.configureNextDaily((daily) => daily.join.mockReturnValueOnce(join.promise));
     const started = h.call.start('assistant-1');
     await flush();
     await h.call.end();
+    join.resolve(undefined);
     await expect(started).resolves.toBeNull();
     expect(h.daily().sentMessages()).toEqual([]);
+    expect(h.daily().destroyed).toBe(true);
+  });
+
+  it("end after the room is joined but before listening tells the provider (end-call), then destroys: the provider's call would otherwise run on", async () => {
+    const h = createHarness();
+    const started = h.call.start('assistant-1');
+    await flush();
+    const daily = h.daily();
+    expect(daily.join).toHaveBeenCalledTimes(1);
+    expect(h.call.state).toBe('starting');
+    await h.call.end();
+    await expect(started).resolves.toBeNull();
+    expect(daily.sentMessages()).toEqual([{ type: 'end-call' }]);
+    const sent = daily.sendAppMessage.mock.invocationCallOrder[0] ?? Infinity;
+    expect(sent).toBeLessThan(daily.destroy.mock.invocationCallOrder[0] ?? -1);
   });
 
   it('stop and end are safe to call twice, and end sends end-call once', async () => {
@@ -479,8 +495,7 @@ describe('start failures', () => {
       message: 'Permission denied',
       blockedBy: 'user',
     };
-    expect(h.events.slice(-7)).toEqual([
-      'progress:assistant-ready:started',
+    expect(h.events.slice(-6)).toEqual([
       [
         'camera-error',
         { errorType: 'permissions', message: 'Permission denied', blockedMedia: ['audio'] },
@@ -506,8 +521,7 @@ describe('start failures', () => {
       timeoutMs: 5000,
       message: 'The assistant was not ready within 5000 ms',
     };
-    expect(h.events.slice(-6)).toEqual([
-      'progress:assistant-ready:started',
+    expect(h.events.slice(-5)).toEqual([
       'progress:assistant-ready:failed',
       ['error', error],
       [
@@ -606,10 +620,13 @@ describe('start failures', () => {
       daily.updateInputSettings.mockRejectedValueOnce(new Error('no processor'));
     });
     await expect(h.connect()).resolves.toMatchObject({ id: 'call-1' });
-    expect(h.events.slice(5, 20)).toEqual([
+    // Beside the wait for the assistant, in their own order; the microphone's level observer
+    // still starts once noise cancellation has settled, even when it failed.
+    expect(h.events.slice(5, 22)).toEqual([
       'progress:join:started',
       'progress:join:completed',
       'progress:video-recording-setup:started',
+      'progress:assistant-ready:started',
       'progress:video-recording-setup:failed',
       [
         'error',
@@ -630,7 +647,8 @@ describe('start failures', () => {
         'error',
         expect.objectContaining({ type: 'audio-processing-setup-error', message: 'no processor' }),
       ],
-      'progress:assistant-ready:started',
+      'progress:audio-observer-setup:started',
+      'progress:audio-observer-setup:completed',
       'progress:assistant-ready:completed',
       ['call-start-success', expect.objectContaining({ callId: 'call-1' })],
       'state:started',
@@ -656,21 +674,21 @@ describe('mobile user agents', () => {
     expect(isMobileUserAgent(DESKTOP_UA)).toBe(false);
   });
 
-  it('waits 1000 ms before joining on a mobile user agent', async () => {
+  it('waits 1000 ms from the tap before joining on a mobile user agent', async () => {
     const h = createHarness({ userAgent: IPHONE_UA });
     const started = h.call.start('assistant-1');
     await flush();
-    const daily = h.daily();
     await vi.advanceTimersByTimeAsync(999);
-    expect(daily.join).not.toHaveBeenCalled();
+    expect(h.instances).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
-    expect(daily.join).toHaveBeenCalledTimes(1);
-    expect(h.events.slice(5, 8)).toEqual([
+    expect(h.daily().join).toHaveBeenCalledTimes(1);
+    expect(h.events.slice(3, 8)).toEqual([
       'progress:mobile-wait:started',
       'progress:mobile-wait:completed',
+      'progress:call-object-creation:started',
+      'progress:call-object-creation:completed',
       'progress:join:started',
     ]);
-    expect(h.payloads[6]?.[1]).toMatchObject({ durationMs: 1000 });
     await h.call.stop();
     await expect(started).resolves.toBeNull();
   });
@@ -680,8 +698,9 @@ describe('mobile user agents', () => {
     void h.call.start('assistant-1');
     await flush();
     await h.call.stop();
+    expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(2000);
-    expect(h.daily().join).not.toHaveBeenCalled();
+    expect(h.instances).toHaveLength(0);
   });
 });
 
@@ -951,6 +970,36 @@ describe('server messages', () => {
     ]);
   });
 
+  it.each([
+    ['ejected', 'You were ejected'],
+    ['exp-room', 'Meeting has ended'],
+  ])(
+    "after the server's ended status, Daily's fatal %s error is the room closing: an ordinary end, no error",
+    async (type, errorMsg) => {
+      const h = createHarness();
+      await h.connect();
+      h.clearEvents();
+      const ended = { type: 'status-update', status: 'ended', endedReason: 'assistant-ended-call' };
+      h.daily().emit('app-message', { data: JSON.stringify(ended), fromId: ASSISTANT.session_id });
+      h.daily().emit('error', { errorMsg, error: { type, msg: errorMsg } });
+      h.daily().emit('left-meeting', { action: 'left-meeting' });
+      await flush();
+      expect(h.events).toEqual([['message', ended], 'state:ending', 'call-end', 'state:idle']);
+      expect(h.daily().destroyed).toBe(true);
+    },
+  );
+
+  it("after the server's ended status, a fatal error with no left-meeting still ends the call quietly", async () => {
+    const h = createHarness();
+    await h.connect();
+    h.clearEvents();
+    const ended = { type: 'status-update', status: 'ended', endedReason: 'assistant-ended-call' };
+    h.daily().emit('app-message', { data: JSON.stringify(ended), fromId: ASSISTANT.session_id });
+    h.daily().emit('error', { errorMsg: 'Ejected', error: { type: 'ejected', msg: 'Ejected' } });
+    await flush();
+    expect(h.events).toEqual([['message', ended], 'state:ending', 'call-end', 'state:idle']);
+  });
+
   it('forwards network and participant events as small types', async () => {
     const h = createHarness();
     await h.connect();
@@ -1045,6 +1094,45 @@ describe('audio settings', () => {
     daily.emit('nonfatal-error', { type: 'input-settings-error', errorMsg: 'other' });
     await flush();
     expect(daily.setLocalAudio).toHaveBeenCalledTimes(1);
+    await h.call.stop();
+  });
+
+  it("observes the visitor's level only once noise cancellation has settled: Daily stops a level observer when the input processor changes", async () => {
+    const h = createHarness();
+    const settled = deferred<unknown>();
+    h.configureNextDaily((daily) => daily.updateInputSettings.mockReturnValueOnce(settled.promise));
+    const started = h.connect();
+    await flush();
+    const daily = h.daily();
+    expect(daily.updateInputSettings).toHaveBeenCalledTimes(1);
+    expect(daily.startRemoteParticipantsAudioLevelObserver).toHaveBeenCalledWith(100);
+    expect(daily.startLocalAudioLevelObserver).not.toHaveBeenCalled();
+    settled.resolve(undefined);
+    await started;
+    expect(daily.startLocalAudioLevelObserver).toHaveBeenCalledWith(100);
+    expect(daily.updateInputSettings.mock.invocationCallOrder[0]).toBeLessThan(
+      daily.startLocalAudioLevelObserver.mock.invocationCallOrder[0]!,
+    );
+    await h.call.stop();
+  });
+
+  it("observes the visitor's level after a failed noise cancellation too, and reports a failed local observer as audio-observer-setup-error", async () => {
+    const h = createHarness();
+    h.configureNextDaily((daily) => {
+      daily.updateInputSettings.mockRejectedValueOnce(new Error('no processor'));
+      daily.startLocalAudioLevelObserver.mockRejectedValueOnce(new Error('worklet aborted'));
+    });
+    await expect(h.connect()).resolves.toMatchObject({ id: 'call-1' });
+    expect(h.daily().startLocalAudioLevelObserver).toHaveBeenCalledWith(100);
+    const errors = h.payloads.filter(([name]) => name === 'error').map(([, error]) => error);
+    expect(errors).toHaveLength(2);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'audio-processing-setup-error', message: 'no processor' }),
+        expect.objectContaining({ type: 'audio-observer-setup-error', message: 'worklet aborted' }),
+      ]),
+    );
+    expect(h.call.state).toBe('started');
     await h.call.stop();
   });
 

@@ -47,7 +47,9 @@ import {
   VALIDATION_MESSAGE,
   type CallLogger,
   type CreateWebCallBody,
+  type MicrophoneOpener,
   type PepaCallOptions,
+  type StartOrder,
   type ResourceCounts,
   type StartOptions,
   type StartWithOptions,
@@ -57,6 +59,15 @@ import {
 import { openSession, type CallSession } from './call-session';
 import { inputDeviceInUse } from './device-memory';
 import { checkWebCallAnswer } from './web-call-answer';
+import { beginEarlyStart } from './early-start';
+import { joinFailure } from './join-failure';
+
+/** The browser's `getUserMedia`, where there is one (none: the call object's join opens it). */
+function defaultMicrophoneOpener(): MicrophoneOpener | null {
+  const media = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
+  if (!media || typeof media.getUserMedia !== 'function') return null;
+  return (constraints) => media.getUserMedia(constraints);
+}
 
 export * from './call-options';
 
@@ -70,6 +81,8 @@ export class PepaCall<TCall extends WebCall = WebCall> {
   private readonly startTimeoutMs: number;
   private readonly logger: CallLogger;
   private readonly roomHosts: readonly string[];
+  private readonly startOrder: StartOrder;
+  private readonly openMicrophone: MicrophoneOpener | null;
   /** How the room modules reach back into the call: its verbs, its status and its events. */
   private readonly host: ReconnectionHost<TCall> & RoomHost<TCall>;
   private readonly reconnection: Reconnection<TCall>;
@@ -87,6 +100,9 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     this.logger = options.logger ?? console;
     this.events = new CallEmitter(this.logger);
     this.roomHosts = options.roomHosts ?? DEFAULT_ROOM_HOSTS;
+    this.startOrder = options.startOrder ?? 'overlapped';
+    this.openMicrophone =
+      options.openMicrophone === undefined ? defaultMicrophoneOpener() : options.openMicrophone;
     this.host = {
       machine: this.machine,
       options: this.options,
@@ -210,13 +226,15 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     return session ? this.close(session) : Promise.resolve();
   }
 
-  /** Asks the assistant to end the call (`end-call`), then stops. Safe to call twice. */
+  /**
+   * Asks the assistant to end the call (`end-call`), then stops. Safe to call twice. Once the
+   * room is joined the provider's call runs (and bills) even before the assistant is listening,
+   * and a call kept for a rejoin outlives the visitor leaving the room: so it is told then too.
+   */
   end(): Promise<void> {
     const session = this.session;
     if (!session) return Promise.resolve();
-    if (session.room && !session.teardown && this.machine.state === 'started') {
-      session.room.send({ type: 'end-call' });
-    }
+    if (session.room?.joined && !session.teardown) session.room.send({ type: 'end-call' });
     return this.close(session);
   }
 
@@ -255,7 +273,13 @@ export class PepaCall<TCall extends WebCall = WebCall> {
   async setInputDevicesAsync(devices: DailyLikeInputDevices): Promise<unknown> {
     const session = this.session;
     const result = await this.requireDaily().setInputDevicesAsync(sanitiseInputDevices(devices));
-    if (session) session.inputDeviceId = inputDeviceInUse(result) ?? session.inputDeviceId;
+    const chosen = inputDeviceInUse(result);
+    if (session && chosen) {
+      session.inputDeviceId = chosen;
+      // The room opened the chosen microphone itself: the one the start opened is let go.
+      session.microphoneTrack?.stop();
+      session.microphoneTrack = null;
+    }
     return result;
   }
 
@@ -316,6 +340,16 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     this.session = session;
     this.machine.to({ kind: 'starting', stage: firstStage });
     this.armStartTimeout(session);
+    // Overlapped: the microphone and the phone's wait begin now, beside the call request; a
+    // refused microphone ends the start at once (and so aborts the request).
+    const early =
+      this.startOrder === 'overlapped'
+        ? beginEarlyStart(session, {
+            userAgent: this.userAgent,
+            openMicrophone: this.openMicrophone,
+            onMicrophoneError: (error) => this.failStart(session, 'join', joinFailure(error)),
+          })
+        : null;
     try {
       const webCall = await obtainWebCall(session);
       session.webCall = webCall;
@@ -325,7 +359,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
         this.events.emit('line-update', null);
         this.armStartTimeout(session);
       }
-      await joinRoom(this.host, session, webCall);
+      await joinRoom(this.host, session, webCall, early);
       this.completeStart(session, webCall);
     } catch (error) {
       if (error instanceof StageFailure) {
@@ -404,6 +438,9 @@ export class PepaCall<TCall extends WebCall = WebCall> {
 
     session.timers.clearAll();
     session.audio.clear();
+    // The microphone the start opened is this session's to release, whatever the room did.
+    session.microphoneTrack?.stop();
+    session.microphoneTrack = null;
     const room = session.room;
     room?.detach();
     session.room = null;

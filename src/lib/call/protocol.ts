@@ -51,11 +51,23 @@ export const CUSTOMER_ENDED: ServerMessage = {
 };
 
 /**
- * Which participants speak for the assistant. Its name marks a candidate, but once the call has
- * started no newcomer becomes the assistant while one is known: anyone can pick a name.
+ * The sender Daily names for app messages that the room's server sends (Daily's REST
+ * `send-app-message`), which is one way the provider's side may speak in the room.
+ */
+export const ROOM_SERVER_SENDER = 'API';
+
+/**
+ * Who speaks for the assistant. Its name marks a candidate, but once the call has started no
+ * newcomer becomes the assistant while one is known: anyone can pick a name. Which sender the
+ * provider's messages come from is not documented (the assistant's participant, the room's server,
+ * a provider participant whose `participant-joined` has not arrived yet), so all of them count
+ * until a remote participant has shown to be someone else (a second visitor, a newcomer posing as
+ * the assistant): from then on only the assistant and the room's server do, and that participant
+ * never does.
  */
 export class AssistantRecogniser {
   private readonly ids = new Set<string>();
+  private readonly others = new Set<string>();
 
   /** Whether `participant` is the assistant; `callStarted` closes the door to newcomers. */
   recognise(
@@ -65,8 +77,13 @@ export class AssistantRecogniser {
   ): boolean {
     const id = participant.session_id;
     if (this.ids.has(id)) return true;
-    if (!isAssistantParticipant(participant)) return false;
-    if (callStarted && this.ids.size > 0) {
+    if (participant.local) return false;
+    if (!isAssistantParticipant(participant)) {
+      this.others.add(id);
+      return false;
+    }
+    if (this.others.has(id) || (callStarted && this.ids.size > 0)) {
+      this.others.add(id);
       onImpostor(id);
       return false;
     }
@@ -76,7 +93,8 @@ export class AssistantRecogniser {
 
   /** Whether messages from this sender count. */
   speaksForAssistant(sessionId: string): boolean {
-    return this.ids.has(sessionId);
+    if (this.ids.has(sessionId) || sessionId === ROOM_SERVER_SENDER) return true;
+    return this.others.size === 0;
   }
 
   /** The participant left; true when it was the last assistant (the assistant is gone). */
@@ -87,5 +105,6 @@ export class AssistantRecogniser {
   /** A fresh room: nobody is known yet. */
   clear(): void {
     this.ids.clear();
+    this.others.clear();
   }
 }

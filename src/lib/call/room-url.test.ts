@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRoomUrl, hostMatches, roomUrlOf } from './room-url';
+import { checkRoomUrl, hostMatches, meetingTokenOf, roomUrlOf } from './room-url';
 
 describe('checkRoomUrl', () => {
   it('accepts https rooms on Daily hosts', () => {
@@ -60,5 +60,16 @@ describe('roomUrlOf', () => {
     expect(roomUrlOf({ transport: { provider: 'twilio', callSid: 'CA1' } })).toBeNull();
     expect(roomUrlOf({ transport: { callUrl: 42 } })).toBeNull();
     expect(roomUrlOf({ webCallUrl: ' ', transport: null })).toBeNull();
+  });
+});
+
+describe('meetingTokenOf', () => {
+  it("reads the transport's callToken, and nothing that is not a non-empty string", () => {
+    expect(meetingTokenOf({ transport: { provider: 'daily', callToken: 'tok-1' } })).toBe('tok-1');
+    expect(meetingTokenOf({ transport: { callToken: '' } })).toBeNull();
+    expect(meetingTokenOf({ transport: { callToken: 42 } })).toBeNull();
+    expect(meetingTokenOf({ transport: 'tok' })).toBeNull();
+    expect(meetingTokenOf({})).toBeNull();
+    expect(meetingTokenOf(null)).toBeNull();
   });
 });

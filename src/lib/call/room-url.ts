@@ -65,3 +65,16 @@ export function roomUrlOf(
   const webCallUrl = typeof call?.webCallUrl === 'string' ? call.webCallUrl : null;
   return webCallUrl?.trim() || callUrl?.trim() || null;
 }
+
+/**
+ * The Daily meeting token a web call's transport carries, if any: with video recording on, the
+ * provider gives one that starts the cloud recording as the visitor joins.
+ */
+export function meetingTokenOf(call: { transport?: unknown } | null): string | null {
+  const transport = call?.transport;
+  const token =
+    typeof transport === 'object' && transport !== null && 'callToken' in transport
+      ? transport.callToken
+      : null;
+  return typeof token === 'string' && token.trim() !== '' ? token : null;
+}

@@ -84,6 +84,13 @@ export function attachRoom<TCall extends WebCall>(
       );
       return;
     }
+    if (session.endedStatusSeen) {
+      // The server has ended the call: the room closing behind it (an ejection, the meeting
+      // ended) is the goodbye, not a failure the visitor should hear about.
+      host.logger.debug?.('The room closed after the call ended', error.message);
+      void host.close(session);
+      return;
+    }
     if (connectionLost) {
       // The connection is gone for good: rejoin the room rather than end the call.
       void host.rejoin(session);
@@ -112,7 +119,7 @@ export function attachRoom<TCall extends WebCall>(
     else host.emit('video', { track, participantId: participant.session_id });
   });
   room.on('app-message', ({ data, fromId }) => {
-    // Only Pepa speaks for Pepa: anyone else in the room is ignored, whatever they send.
+    // Only Pepa speaks for Pepa: someone else in the room is ignored, whatever they send.
     if (!session.assistant.speaksForAssistant(fromId)) {
       host.logger.debug?.(
         'Ignored an app message from a participant who is not the assistant',

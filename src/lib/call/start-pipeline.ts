@@ -119,6 +119,31 @@ export class StartPipeline {
     }
   }
 
+  /**
+   * Runs a stage the call can do without beside the start, not in its line: it is reported as
+   * it starts and ends, but the start's current stage stays what it is, and a failure is only
+   * reported. Resolves when it is over, never rejects; a cancelled start ends it quietly.
+   */
+  async runAside(
+    stage: StartStage,
+    errorType: OptionalStageError,
+    work: () => unknown,
+  ): Promise<void> {
+    if (this.cancelled) return;
+    const startedAt = Date.now();
+    this.reporter.progress(stage, 'started', startedAt);
+    try {
+      await this.untilCancelled(attempt(work));
+    } catch (error) {
+      if (error instanceof StartCancelled || this.cancelled) return;
+      const message = describeError(error);
+      this.reporter.progress(stage, 'failed', startedAt, message);
+      this.reporter.optionalFailed({ type: errorType, message, cause: error });
+      return;
+    }
+    this.reporter.progress(stage, 'completed', startedAt);
+  }
+
   /** Rejects with StartCancelled as soon as the start is cancelled, whatever `promise` does. */
   untilCancelled<T>(promise: Promise<T>): Promise<T> {
     const signal = this.signal;

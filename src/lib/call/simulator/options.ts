@@ -3,6 +3,11 @@ import type { SimulatorFault } from './simulator-faults';
 
 /** Every delay of the simulated room, in milliseconds before `timeScale` applies. */
 export interface SimulatorTimings {
+  /**
+   * How long the visitor takes to answer the microphone's permission prompt (0: already
+   * granted). Paid before the microphone opens, wherever it is opened.
+   */
+  microphonePromptMs: number;
   /** From `join()` to joined. */
   joinMs: number;
   /** From joined to the assistant entering the room. */
@@ -36,6 +41,7 @@ export interface SimulatorTimings {
 }
 
 export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = {
+  microphonePromptMs: 0,
   joinMs: 300,
   assistantJoinMs: 200,
   trackStartMs: 50,
@@ -91,4 +97,38 @@ export interface SimulatorOptions {
    * provider's side hears, so the demo's stand-in provider can end the call as the provider would.
    */
   onRoomLeft?: (roomUrl: string) => void;
+}
+
+/**
+ * The field latency model (README, "A latency model of the real path"): published figures or
+ * reasoned estimates for each stage a real start goes through, shared with the demo's stand-in
+ * provider (siteverify, the gate's work, `POST /call/web`).
+ */
+export interface FieldLatency {
+  turnstileSolveMs: number;
+  microphonePromptMs: number;
+  siteverifyMs: number;
+  gateWorkMs: number;
+  callWebMs: number;
+  roomJoinMs: number;
+  preconnectSavingMs: number;
+  assistantJoinMs: number;
+  assistantTrackMs: number;
+  listeningMs: number;
+  greetingFirstAudioMs: number;
+}
+
+/** The simulated room's delays under the field model; `preconnected`: the page warmed the room's origin. */
+export function fieldTimings(
+  model: FieldLatency,
+  preconnected: boolean,
+): Partial<SimulatorTimings> {
+  return {
+    microphonePromptMs: model.microphonePromptMs,
+    joinMs: model.roomJoinMs - (preconnected ? model.preconnectSavingMs : 0),
+    assistantJoinMs: model.assistantJoinMs,
+    trackStartMs: model.assistantTrackMs,
+    listeningMs: model.listeningMs,
+    greetingDelayMs: model.greetingFirstAudioMs,
+  };
 }

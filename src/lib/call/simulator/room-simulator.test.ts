@@ -3,7 +3,7 @@ import {
   PEPA_BUY_REFUSAL,
   PEPA_DEMO_PERSONA,
   PEPA_FIRST_MESSAGE,
-} from '../../../../assistant/pepa';
+} from '../../../config/pepa-persona';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   START_TIME,
@@ -91,11 +91,14 @@ const START: Recorded[] = [
   'progress:call-object-creation:completed',
   'progress:join:started',
   'progress:join:completed',
+  // The room's set-up, beside the wait for the assistant.
   'progress:audio-observer-setup:started',
+  'progress:assistant-ready:started',
   'progress:audio-observer-setup:completed',
   'progress:audio-processing-setup:started',
   'progress:audio-processing-setup:completed',
-  'progress:assistant-ready:started',
+  'progress:audio-observer-setup:started',
+  'progress:audio-observer-setup:completed',
   // The room reports a good connection once joined, as Daily does.
   ['network-quality-change', { state: 'good', reasons: [] }],
   [

@@ -25,12 +25,12 @@ export interface ScenarioRoom {
 
 /**
  * One fault: when it plays and what it does. At `microphone` and `join` it refuses by throwing,
- * as Daily does; at `playable` returning `'stop'` keeps the assistant from ever listening.
+ * as Daily does; at `playable` returning `'stop'` keeps the assistant from ever listening. A
+ * microphone fault needs no room: the page may open the microphone before any room exists.
  */
-export interface Scenario {
-  moment: Moment;
-  play(room: ScenarioRoom): 'stop' | void;
-}
+export type Scenario =
+  | { moment: 'microphone'; play(): void }
+  | { moment: Exclude<Moment, 'microphone'>; play(room: ScenarioRoom): 'stop' | void };
 
 /** A participant who is not the provider's, for the `intruder` fault. */
 export const INTRUDER: DailyLikeParticipant = {
@@ -177,7 +177,15 @@ export function playScenarios(
   let outcome: 'stop' | undefined;
   for (const [fault, scenario] of Object.entries(SCENARIOS) as [SimulatorFault, Scenario][]) {
     if (scenario.moment !== moment || !faults.has(fault)) continue;
-    if (scenario.play(room) === 'stop') outcome = 'stop';
+    if (scenario.moment === 'microphone') scenario.play();
+    else if (scenario.play(room) === 'stop') outcome = 'stop';
   }
   return outcome;
+}
+
+/** Plays the chosen microphone faults (a refused microphone throws, as the browser does). */
+export function playMicrophoneScenarios(faults: ReadonlySet<SimulatorFault>): void {
+  for (const [fault, scenario] of Object.entries(SCENARIOS) as [SimulatorFault, Scenario][]) {
+    if (scenario.moment === 'microphone' && faults.has(fault)) scenario.play();
+  }
 }

@@ -166,11 +166,15 @@ export const HAPPY_START: Recorded[] = [
   'progress:call-object-creation:completed',
   'progress:join:started',
   'progress:join:completed',
+  // The room's set-up runs beside the wait for the assistant: Pepa's level observer, noise
+  // cancellation, then the microphone's level observer once noise cancellation has settled.
   'progress:audio-observer-setup:started',
+  'progress:assistant-ready:started',
   'progress:audio-observer-setup:completed',
   'progress:audio-processing-setup:started',
   'progress:audio-processing-setup:completed',
-  'progress:assistant-ready:started',
+  'progress:audio-observer-setup:started',
+  'progress:audio-observer-setup:completed',
   'progress:assistant-ready:completed',
   ['call-start-success', { callId: 'call-1', totalDurationMs: 0, timestamp: START_TIME }],
   'state:started',

@@ -1,0 +1,132 @@
+import type { Result } from 'lighthouse';
+import { describe, expect, it } from 'vitest';
+import { summariseLhr } from './bench-lighthouse.mjs';
+
+const audit = (id: string, fields: Record<string, unknown>) => ({
+  id,
+  title: id,
+  description: '',
+  score: 1,
+  scoreDisplayMode: 'numeric',
+  ...fields,
+});
+
+/** A Lighthouse result with only the fields the summary reads (the rest of the type is not). */
+function result({
+  audits = {},
+  runtimeError,
+}: { audits?: Record<string, ReturnType<typeof audit>>; runtimeError?: object } = {}) {
+  const lhr = {
+    runWarnings: ['The page loaded slowly.'],
+    runtimeError,
+    categories: {
+      performance: {
+        score: 0.97,
+        auditRefs: [
+          { id: 'largest-contentful-paint', weight: 25 },
+          { id: 'unused-javascript', weight: 0 },
+        ],
+      },
+      accessibility: { score: 1, auditRefs: [{ id: 'color-contrast', weight: 7 }] },
+      'best-practices': {
+        score: 0.924,
+        auditRefs: [
+          { id: 'errors-in-console', weight: 1 },
+          { id: 'inspector-issues', weight: 1 },
+          { id: 'not-run', weight: 1 },
+        ],
+      },
+      seo: { score: 1, auditRefs: [] },
+    },
+    audits: {
+      'first-contentful-paint': audit('first-contentful-paint', { numericValue: 900 }),
+      'largest-contentful-paint': audit('largest-contentful-paint', {
+        numericValue: 1800,
+        score: 0.9,
+      }),
+      'total-blocking-time': audit('total-blocking-time', { numericValue: 0 }),
+      'cumulative-layout-shift': audit('cumulative-layout-shift', { numericValue: 0.021 }),
+      'unused-javascript': audit('unused-javascript', { score: 0.5 }),
+      'color-contrast': audit('color-contrast', { scoreDisplayMode: 'binary' }),
+      'errors-in-console': audit('errors-in-console', { score: 0, scoreDisplayMode: 'binary' }),
+      'inspector-issues': audit('inspector-issues', {
+        score: 0,
+        scoreDisplayMode: 'notApplicable',
+      }),
+      ...audits,
+    },
+  };
+  return lhr as unknown as Result;
+}
+
+describe('summariseLhr', () => {
+  it('reports each category in points, the metrics, and the scored audits that cost points', () => {
+    const run = summariseLhr(result());
+    expect(run.scores).toEqual({
+      performance: 97,
+      accessibility: 100,
+      'best-practices': 92,
+      seo: 100,
+    });
+    expect(run.metrics).toEqual({ fcpMs: 900, lcpMs: 1800, tbtMs: 0, cls: 0.021 });
+    expect(run.failingAudits).toEqual({
+      performance: ['largest-contentful-paint'],
+      accessibility: [],
+      'best-practices': ['errors-in-console'],
+      seo: [],
+    });
+    expect(run.warnings).toEqual(['The page loaded slowly.']);
+    expect(run.lcpElement).toBeNull();
+    expect(run.layoutShifts).toEqual([]);
+  });
+
+  it('names the LCP element with the phases its time went to, and each moved element', () => {
+    const run = summariseLhr(
+      result({
+        audits: {
+          'largest-contentful-paint-element': audit('largest-contentful-paint-element', {
+            details: {
+              type: 'list',
+              items: [
+                {
+                  type: 'table',
+                  items: [{ node: { type: 'node', selector: 'h1#title', nodeLabel: '$PEPA' } }],
+                },
+                {
+                  type: 'table',
+                  items: [
+                    { phase: 'TTFB', timing: 550.4 },
+                    { phase: 'Load Delay', timing: 0 },
+                    { phase: 'Render Delay', timing: 120.6 },
+                  ],
+                },
+              ],
+            },
+          }),
+          'layout-shifts': audit('layout-shifts', {
+            details: {
+              type: 'table',
+              items: [
+                { node: { type: 'node', selector: 'footer > p' }, score: 0.0213 },
+                { score: 0.4 },
+                { node: { type: 'node' }, score: 0.5 },
+              ],
+            },
+          }),
+        },
+      }),
+    );
+    expect(run.lcpElement).toBe('h1#title ($PEPA): TTFB 550 ms, Render Delay 121 ms');
+    expect(run.layoutShifts).toEqual(['footer > p (0.021)']);
+  });
+
+  it("refuses a run that ended in Lighthouse's runtime error, with its code and message", () => {
+    expect(() =>
+      summariseLhr(
+        result({
+          runtimeError: { code: 'NO_FCP', message: 'The page did not paint any content.' },
+        }),
+      ),
+    ).toThrow('Lighthouse: NO_FCP: The page did not paint any content.');
+  });
+});
