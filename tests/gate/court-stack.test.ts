@@ -109,7 +109,9 @@ describe('startCourtStack', () => {
     // Visitors are told apart by the address they come from.
     const second = await start('10.1.0.2');
     expect(second.status).toBe(202);
-    const waiting = (await second.json()) as { ticket: { id: string; position: number } };
+    const waiting = (await second.json()) as {
+      ticket: { id: string; secret: string; position: number };
+    };
     expect(waiting.ticket.position).toBe(1);
     expect((await start('10.1.0.1')).status).toBe(429);
 
@@ -126,6 +128,7 @@ describe('startCourtStack', () => {
       await new Promise((done) => setTimeout(done, 1000));
       const answer = await fetch(`${stack.url}/api/tickets/${waiting.ticket.id}`, {
         method: 'POST',
+        headers: { 'cf-connecting-ip': '10.1.0.2', 'ticket-secret': waiting.ticket.secret },
       });
       status = answer.status;
       await answer.arrayBuffer();
