@@ -43,6 +43,8 @@ export interface GateEnv {
   GATE_NETWORK_CONCURRENT?: string;
   GATE_NETWORK_STARTS_PER_WINDOW?: string;
   GATE_ASN_CONCURRENT?: string;
+  /** Past this estimated wait, newcomers are told the court is full instead of given a ticket. */
+  GATE_MAX_WAIT_MINUTES?: string;
 }
 
 export const TURNSTILE_SITEVERIFY = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
@@ -137,6 +139,11 @@ export function limitsFrom(env: GateEnv): CourtLimits {
     asnConcurrent: number(env, 'GATE_ASN_CONCURRENT', DEFAULT_LIMITS.asnConcurrent, {
       min: 1,
       max: 1_000_000,
+      integer: true,
+    }),
+    maxWaitMinutes: number(env, 'GATE_MAX_WAIT_MINUTES', DEFAULT_LIMITS.maxWaitMinutes, {
+      min: 1,
+      max: 1440,
       integer: true,
     }),
   };

@@ -27,6 +27,8 @@ export interface CourtLimits extends VisitorLimitSettings {
   checkInGraceSeconds: number;
   /** The same for a page that said it is hidden (its timers may be throttled). */
   hiddenCheckInGraceSeconds: number;
+  /** The longest estimated wait a newcomer is given a ticket for; past it the court is full. */
+  maxWaitMinutes: number;
 }
 
 export const DEFAULT_LIMITS: CourtLimits = {
@@ -45,7 +47,11 @@ export const DEFAULT_LIMITS: CourtLimits = {
   asnConcurrent: 200,
   checkInGraceSeconds: 10,
   hiddenCheckInGraceSeconds: 75,
+  maxWaitMinutes: 15,
 };
+
+/** A visitor told the court is full comes back no sooner than this. */
+const FULL_RETRY_MIN_SECONDS = 60;
 
 /** The slowest check-in the line asks for, so deep places still prove they are there. */
 export const MAX_CHECK_IN_SECONDS = 20;
@@ -304,16 +310,33 @@ export class CourtState {
    * the round trip to siteverify. Null when the start may go on to the bot check.
    */
   precheck(visitor: Visitor, now: number): Refusal | null {
-    const refusal = this.limitFor(visitor, now);
+    const refusal = this.limitFor(visitor, now) ?? this.fullFor(now);
     if (refusal) this.totals(utcDay(now)).starts += 1;
     return refusal;
+  }
+
+  /**
+   * The court is full when a newcomer's estimated wait passes the owner's limit: they are told
+   * when the wait should be back under it, rather than given a ticket for an hour. Null when a
+   * newcomer would be admitted or given a ticket.
+   */
+  private fullFor(now: number): Refusal | null {
+    if (this.line.size === 0 && this.freeLeases > 0) return null;
+    const wait = this.estimate(this.line.size + 1, now);
+    const limit = this.limits.maxWaitMinutes * 60;
+    if (wait <= limit) return null;
+    return this.refuse(now, {
+      code: 'court-full',
+      retryAfterSeconds: Math.max(FULL_RETRY_MIN_SECONDS, Math.ceil((wait - limit) / 60) * 60),
+    });
   }
 
   /** A visitor asks for a call: admitted, placed in line, or refused with a reason. */
   request(visitor: Visitor, now: number): Decision {
     const totals = this.totals(utcDay(now));
     totals.starts += 1;
-    const refusal = this.limitFor(visitor, now);
+    // A full court refuses before the start is recorded: a visitor turned away keeps their starts.
+    const refusal = this.limitFor(visitor, now) ?? this.fullFor(now);
     if (refusal) return refusal;
     this.ledger.recordStart(windowKeys(visitor), visitor.key, now, utcDay(now));
     // An idle court has no sweep: starts prune what has expired, once a minute at most.

@@ -73,3 +73,29 @@ export async function withinEdgeLimit(env: GateEnv, key: string): Promise<boolea
 export function countEdgeRefusal(env: GateEnv, code: string, path: string): void {
   env.GATE_REFUSALS?.writeDataPoint({ blobs: [code, path], doubles: [1], indexes: [code] });
 }
+
+/** How long the Worker gives a "court full" answer to further arrivals without asking again. */
+export const FULL_MEMORY_MS = 5000;
+
+/** The court's last "full" answer in this isolate: when it was given and when to come back. */
+let fullAnswer: { at: number; retryAfterSeconds: number } | null = null;
+
+/** Notes that the court said it is full, asking newcomers to come back in `retryAfterSeconds`. */
+export function rememberFull(retryAfterSeconds: number, now: number): void {
+  fullAnswer = { at: now, retryAfterSeconds };
+}
+
+/**
+ * The court's "full" answer while it is fresh, its wait counted down from when it was given: a
+ * crowd arriving at a full court costs the court one request per isolate per moment.
+ */
+export function rememberedFull(now: number): { retryAfterSeconds: number } | null {
+  if (!fullAnswer || now < fullAnswer.at || now - fullAnswer.at >= FULL_MEMORY_MS) return null;
+  const elapsed = Math.floor((now - fullAnswer.at) / 1000);
+  return { retryAfterSeconds: Math.max(1, fullAnswer.retryAfterSeconds - elapsed) };
+}
+
+/** Forgets the remembered answer (a test's fresh court). */
+export function forgetFull(): void {
+  fullAnswer = null;
+}

@@ -9,7 +9,14 @@ import type { CourtAnswer } from './court';
 import { believe } from './provider-numbers';
 import { leaseTagOf } from './provider';
 import { bearer, json, problem, readJsonObject, sameSecret } from './problem';
-import { countEdgeRefusal, prove, proves, withinEdgeLimit } from './edge';
+import {
+  countEdgeRefusal,
+  prove,
+  proves,
+  rememberedFull,
+  rememberFull,
+  withinEdgeLimit,
+} from './edge';
 import { identify, type Visitor } from './visitor';
 
 export { Court } from './court';
@@ -110,9 +117,16 @@ async function createCall(request: Request, env: GateEnv, visitor: Visitor): Pro
     countEdgeRefusal(env, 'bot-check-failed', '/api/calls');
     return problem('bot-check-failed', { detail: 'botCheckToken is required' });
   }
-  // Over their limits or on a closed day, a visitor is refused without a siteverify round trip.
+  // A court that said it is full a moment ago is not asked again: the crowd gets its answer here.
+  const full = rememberedFull(Date.now());
+  if (full) {
+    countEdgeRefusal(env, 'court-full', '/api/calls');
+    return problem('court-full', full);
+  }
+  // Over their limits, on a closed day or with the line full, a visitor is refused without a
+  // siteverify round trip.
   const early = await court(env).precheck(visitor);
-  if (early) return toResponse(early, true, env, request, visitor);
+  if (early) return toResponse(remembered(early), true, env, request, visitor);
   const check = await verifyBotCheck(botCheckToken, {
     secret: env.TURNSTILE_SECRET_KEY ?? '',
     remoteIp: request.headers.get('cf-connecting-ip'),
@@ -128,7 +142,15 @@ async function createCall(request: Request, env: GateEnv, visitor: Visitor): Pro
     countEdgeRefusal(env, 'bot-check-failed', '/api/calls');
     return problem('bot-check-failed');
   }
-  return toResponse(await court(env).request(visitor), true, env, request, visitor);
+  return toResponse(remembered(await court(env).request(visitor)), true, env, request, visitor);
+}
+
+/** The court's answer, with a "full" one noted for the next arrivals. */
+function remembered(answer: CourtAnswer): CourtAnswer {
+  if (answer.kind === 'refused' && answer.code === 'court-full') {
+    rememberFull(answer.retryAfterSeconds ?? 60, Date.now());
+  }
+  return answer;
 }
 
 /**

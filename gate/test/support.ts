@@ -9,6 +9,7 @@ import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
 import type { GateEnv } from '../src/config';
 import type { Court } from '../src/court';
+import { forgetFull } from '../src/edge';
 import { TEST_BINDINGS } from './bindings';
 
 /** Noon UTC on a day far from the real clock. */
@@ -195,6 +196,8 @@ export function resetWorld(): void {
     calls: new Map(),
   };
   restoreBindings();
+  // A fresh court has said nothing yet, full or not.
+  forgetFull();
   // A salt of its own for each test: the edge limiter's counts (kept by the runtime across
   // tests) are keyed by visitor, so no test inherits another's.
   testRun += 1;

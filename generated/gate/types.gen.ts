@@ -69,7 +69,7 @@ export type Waiting = {
 
 export type Problem = {
     type?: string;
-    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated';
+    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated';
     title: string;
     status?: number;
     detail?: string;
@@ -217,7 +217,7 @@ export type CreateCallErrors = {
      */
     502: Problem;
     /**
-     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), or the gate cannot take calls now (code `gate-unavailable`).
+     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
      */
     503: Problem;
 };
@@ -318,7 +318,7 @@ export type CheckInErrors = {
      */
     502: Problem;
     /**
-     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), or the gate cannot take calls now (code `gate-unavailable`).
+     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
      */
     503: Problem;
 };
