@@ -223,6 +223,7 @@ export async function startProviderStandIn({
     log(`call ${id} ended (${endedReason}, $${call.cost})`);
     if (dropEndMessages > 0 && random() < dropEndMessages) {
       stats.dropped += 1;
+      call.messagesLost = true;
       return true;
     }
     // The call as the provider's messages carry it, with the metadata it was created with.
@@ -232,6 +233,8 @@ export async function startProviderStandIn({
     };
     const sequence = (async () => {
       await tellGate({ type: 'status-update', status: 'ended', call: callRef, endedReason });
+      // When the gate heard the call end (the surge measures how long its place then sat idle).
+      call.gateToldAt = Date.now();
       await tellGate({
         type: 'end-of-call-report',
         call: callRef,
@@ -260,6 +263,8 @@ export async function startProviderStandIn({
       cost: 0,
       timer: null,
       createdAt: Date.now(),
+      messagesLost: false,
+      gateToldAt: null,
       assistantOverrides:
         requestBody?.assistantOverrides?.metadata &&
         typeof requestBody.assistantOverrides.metadata === 'object'
