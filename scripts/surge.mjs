@@ -115,7 +115,8 @@ const stack = await startCourtStack({
   sitePort,
   mockPort,
   assetsDir: assets,
-  quiet: true,
+  // SURGE_VERBOSE=1 shows the gate's own log (its errors, workerd's restarts).
+  quiet: process.env.SURGE_VERBOSE !== '1',
   vars,
   standIn: {
     callSeconds: { min: 30, max: 180 },
