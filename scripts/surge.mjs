@@ -650,19 +650,21 @@ const liveAt = (() => {
     return n;
   };
 })();
-const SWEEP_S = 2;
+// The backstop's sweep runs every 2 s: a place it frees goes within a second either side of this.
+const SWEEP_S = 1;
 const freed = [...standIn.calls.values()]
   .map((c) =>
     c.messagesLost || c.gateToldAt === null
-      ? c.startedAt + (gateMaxCallSeconds + GRACE_SECONDS + SWEEP_S) * 1000
-      : c.gateToldAt,
+      ? { at: c.startedAt + (gateMaxCallSeconds + GRACE_SECONDS + SWEEP_S) * 1000, by: 'backstop' }
+      : { at: c.gateToldAt, by: 'message' },
   )
-  .sort((a, b) => a - b);
+  .sort((a, b) => a.at - b.at);
 const taken = [...placesTaken].sort((a, b) => a.at - b.at);
 let idleMax = 0;
 let idleAllowed = 0;
 let idleOver = 0;
 let idleCounted = 0;
+let idleWorst = '';
 {
   // The places free before the first call: taken first, never idle with anyone waiting.
   let free = LIMIT;
@@ -672,7 +674,8 @@ let idleCounted = 0;
       free -= 1;
       continue;
     }
-    const at = freed[next];
+    const at = freed[next]?.at;
+    const by = freed[next]?.by;
     next += 1;
     if (at === undefined || at > place.at || at > closedAt || liveAt(at) <= 0) continue;
     const idle = (place.at - at) / 1000;
@@ -681,6 +684,7 @@ let idleCounted = 0;
     if (idle > idleMax) {
       idleMax = idle;
       idleAllowed = allowed;
+      idleWorst = `freed by the ${by} at ${((at - startedAtMs) / 1000).toFixed(1)} s`;
     }
     if (idle > allowed) idleOver += 1;
   }
@@ -768,7 +772,8 @@ const rows = [
   ],
   [
     'Places idle with live visitors waiting: max / allowed',
-    `${idleMax.toFixed(1)} s / ${idleAllowed.toFixed(1)} s (${idleCounted} places, ${idleOver} over)`,
+    `${idleMax.toFixed(1)} s / ${idleAllowed.toFixed(1)} s (${idleCounted} places, ${idleOver} over; ` +
+      `the longest ${idleWorst || '-'})`,
   ],
   ['Lines settled / run ended', `${linesDoneAt.toFixed(0)} s / ${elapsed.toFixed(0)} s`],
 ];
