@@ -638,7 +638,9 @@ const courtWithoutFlood = mean(settled.filter(floodOff).map(heardIn));
 
 // Idle places: each place the gate learnt was free (the end of a call it was told of, or the
 // backstop's sweep for one it was not), while live visitors stood in line, until a visitor took
-// it. Matched in order: the first place freed is the first taken.
+// it: the provider's next call (its own record, so an answer lost on the way here still counts).
+// Matched in order: the first place freed is the first taken. A place taken from the line may
+// sit idle as long as the check-in interval the gate gave the visitors who took places.
 const liveAt = (() => {
   const changes = [...liveChanges].sort((a, b) => a.at - b.at);
   return (at) => {
@@ -659,7 +661,10 @@ const freed = [...standIn.calls.values()]
       : { at: c.gateToldAt, by: 'message' },
   )
   .sort((a, b) => a.at - b.at);
-const taken = [...placesTaken].sort((a, b) => a.at - b.at);
+const taken = [...standIn.calls.values()]
+  .map((c) => ({ at: c.createdAt }))
+  .sort((a, b) => a.at - b.at);
+const takersInterval = Math.max(1, ...placesTaken.map((place) => place.intervalS));
 let idleMax = 0;
 let idleAllowed = 0;
 let idleOver = 0;
@@ -679,7 +684,7 @@ let idleWorst = '';
     next += 1;
     if (at === undefined || at > place.at || at > closedAt || liveAt(at) <= 0) continue;
     const idle = (place.at - at) / 1000;
-    const allowed = place.intervalS + IDLE_SLACK_S;
+    const allowed = takersInterval + IDLE_SLACK_S;
     idleCounted += 1;
     if (idle > idleMax) {
       idleMax = idle;
