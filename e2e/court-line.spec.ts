@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { startCourtStack } from '../scripts/lib/court-stack.mjs';
+import { DEMO_EDGE_LIMIT, demoGateVars } from '../scripts/lib/demo-services.mjs';
 import { suggestFreePort } from '../scripts/lib/ports.mjs';
 import { expectStatusesSeen, installCallProbe, statusHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
@@ -27,12 +28,10 @@ test.beforeAll(async () => {
     sitePort,
     mockPort,
     assetsDir: resolve(import.meta.dirname, '..', SITE_DIR),
-    vars: {
-      GATE_MAX_CONCURRENT_CALLS: '2',
-      // Every tab of this test is one visitor (one address).
-      GATE_VISITOR_CONCURRENT: '5',
-      GATE_VISITOR_STARTS_PER_WINDOW: '100',
-    },
+    // Every tab of this test is one visitor (one address): the demo's loose visitor caps and edge
+    // limiter, with room for two calls at once.
+    vars: { ...demoGateVars({}), GATE_MAX_CONCURRENT_CALLS: '2' },
+    edgeLimit: DEMO_EDGE_LIMIT,
     quiet: true,
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   checkServicePorts,
+  DEMO_EDGE_LIMIT,
   demoGateVars,
   isLive,
   useDemoEnvironment,
@@ -34,6 +35,7 @@ if (!live) {
     mockPort,
     assetsDir: assets,
     vars: demoGateVars(),
+    edgeLimit: DEMO_EDGE_LIMIT,
     quiet: true,
   });
   stops.push(() => court.stop());

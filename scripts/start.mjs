@@ -8,7 +8,7 @@
 // Options: --no-install (skip the dependency check), --no-build (serve the existing build),
 // --out=DIR (build into and serve DIR instead of dist/).
 import { resolve } from 'node:path';
-import { checkServicePorts, demoGateVars, isLive } from './lib/demo-services.mjs';
+import { checkServicePorts, DEMO_EDGE_LIMIT, demoGateVars, isLive } from './lib/demo-services.mjs';
 import { ensureDependencies } from './lib/ensure-deps.mjs';
 import { stopOnSignal } from './lib/stop-on-signal.mjs';
 
@@ -57,6 +57,7 @@ if (live) {
       mockPort,
       assetsDir: resolve(root, outDir),
       vars: demoGateVars(),
+      edgeLimit: DEMO_EDGE_LIMIT,
       quiet: true,
     });
     stops.push(() => court.stop());

@@ -2,9 +2,9 @@
 // Prism answers every request from the vendored spec's examples (and still validates each one),
 // but it cannot keep calls or send the provider's server messages. The stand-in does what Prism
 // cannot: each `POST /call/web` answer gets a fresh call id and its own room on the demo host;
-// `GET /call/{id}` answers from the stand-in's records; and when a call ends (the demo page says
-// its room was left, or the call's maximum duration passes) the gate hears what it would from
-// the provider: a `status-update` with status `ended`, then an `end-of-call-report` with the cost.
+// `GET /call/{id}` and `GET /call` answer from the stand-in's records; and when a call ends (the
+// demo page says its room was left, or the call's maximum duration passes) the gate hears what it
+// would from the provider: a `status-update` with status `ended`, then an `end-of-call-report` with the cost.
 //
 // It also stands in for Cloudflare Turnstile's siteverify (`POST /turnstile/v0/siteverify`),
 // following Cloudflare's documented dummy secret keys.
@@ -83,6 +83,8 @@ function roomName() {
  *   callSeconds?: { min: number, max: number } | null,
  *   dropEndMessages?: number,
  *   timeScale?: number,
+ *   lateAnswers?: number,
+ *   lateAnswerMs?: number,
  *   random?: () => number,
  *   quiet?: boolean,
  *   latency?: { siteverifyMs: number, gateWorkMs: number, callWebMs: number } | null,
@@ -93,6 +95,8 @@ function roomName() {
  *   `dropEndMessages`: the fraction of calls whose server messages never reach the gate.
  *   `timeScale`: provider seconds per real second for drawn call lengths and costs (the call's
  *   maximum duration is the gate's, already in real seconds).
+ *   `lateAnswers`: the fraction of `POST /call/web` answers held back `lateAnswerMs` (past the
+ *   gate's wait), though the call is created and runs.
  *   `latency`: the field latency model's delays (README): siteverify answers after
  *   `siteverifyMs`, and `POST /call/web` after `callWebMs` plus the gate's own work
  *   (`gateWorkMs`: its Durable Object round trips, which a local workerd does not pay).
@@ -107,6 +111,8 @@ export async function startProviderStandIn({
   callSeconds = null,
   dropEndMessages = 0,
   timeScale = 1,
+  lateAnswers = 0,
+  lateAnswerMs = 11_000,
   random = Math.random,
   quiet = false,
   latency = null,
@@ -116,7 +122,16 @@ export async function startProviderStandIn({
   /** @type {Map<string, any>} */
   const calls = new Map();
   const callsByRoom = new Map();
-  const stats = { created: 0, ended: 0, active: 0, peak: 0, dropped: 0, sent: 0, sendFailures: 0 };
+  const stats = {
+    created: 0,
+    ended: 0,
+    active: 0,
+    peak: 0,
+    dropped: 0,
+    sent: 0,
+    sendFailures: 0,
+    late: 0,
+  };
   const pendingSends = new Set();
   let gate = gateUrl ? gateUrl.replace(/\/+$/, '') : null;
   let closing = false;
@@ -208,11 +223,18 @@ export async function startProviderStandIn({
     log(`call ${id} ended (${endedReason}, $${call.cost})`);
     if (dropEndMessages > 0 && random() < dropEndMessages) {
       stats.dropped += 1;
+      call.messagesLost = true;
       return true;
     }
-    const callRef = { id };
+    // The call as the provider's messages carry it, with the metadata it was created with.
+    const callRef = {
+      id,
+      ...(call.assistantOverrides ? { assistantOverrides: call.assistantOverrides } : {}),
+    };
     const sequence = (async () => {
       await tellGate({ type: 'status-update', status: 'ended', call: callRef, endedReason });
+      // When the gate heard the call end (the surge measures how long its place then sat idle).
+      call.gateToldAt = Date.now();
       await tellGate({
         type: 'end-of-call-report',
         call: callRef,
@@ -240,6 +262,14 @@ export async function startProviderStandIn({
       endedReason: null,
       cost: 0,
       timer: null,
+      createdAt: Date.now(),
+      messagesLost: false,
+      gateToldAt: null,
+      assistantOverrides:
+        requestBody?.assistantOverrides?.metadata &&
+        typeof requestBody.assistantOverrides.metadata === 'object'
+          ? { metadata: requestBody.assistantOverrides.metadata }
+          : null,
     };
     let lastsMs = maxSeconds * 1000;
     let reason = 'exceeded-max-duration';
@@ -277,6 +307,7 @@ export async function startProviderStandIn({
       webCallUrl: call.roomUrl,
       startedAt: new Date(call.startedAt).toISOString(),
       ...(call.endedAt ? { endedAt: call.endedAt, endedReason: call.endedReason } : {}),
+      ...(call.assistantOverrides ? { assistantOverrides: call.assistantOverrides } : {}),
       cost: call.cost,
     };
   }
@@ -302,9 +333,11 @@ export async function startProviderStandIn({
     return send(res, 200, {
       success: true,
       challenge_ts: new Date().toISOString(),
+      // The local site's host and the action the page's widget renders with, as Turnstile
+      // would report them, so the gate's checks of both are exercised.
       hostname: 'localhost',
       'error-codes': [],
-      action: '',
+      action: 'start-call',
       cdata: '',
       metadata: { interactive: false },
     });
@@ -355,7 +388,25 @@ export async function startProviderStandIn({
       } catch {
         // Prism validated the request; an unreadable example still gets a fresh call.
       }
-      return send(res, answer.status, startCall(requestBody, created));
+      const started = startCall(requestBody, created);
+      if (lateAnswers > 0 && random() < lateAnswers) {
+        stats.late += 1;
+        await new Promise((done) => setTimeout(done, lateAnswerMs));
+      }
+      return send(res, answer.status, started);
+    }
+    if (req.method === 'GET' && path === '/call') {
+      // The calls list, from the stand-in's records: the gate looks for a call by its tag.
+      const after =
+        Date.parse(
+          new URL(req.url ?? '/', 'http://stand-in').searchParams.get('createdAtGt') ?? '',
+        ) || 0;
+      const listed = [...calls.values()].filter((call) => call.createdAt > after);
+      return send(
+        res,
+        200,
+        listed.map((call) => callRecord({}, call)),
+      );
     }
     const match = CALL_PATH.exec(path);
     if (ok && req.method === 'GET' && match) {

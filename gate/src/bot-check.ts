@@ -9,13 +9,23 @@ export type BotCheck =
 
 export const SITEVERIFY_TIMEOUT_MS = 5000;
 
+/** The action the page's widget renders with: a token solved for anything else is refused. */
+export const WIDGET_ACTION = 'start-call';
+
 export async function verifyBotCheck(
   token: string,
   {
     secret,
     remoteIp,
     url = TURNSTILE_SITEVERIFY,
-  }: { secret: string; remoteIp: string | null; url?: string },
+    hostnames,
+  }: {
+    secret: string;
+    remoteIp: string | null;
+    url?: string;
+    /** The site's hosts: a token solved on any other page is not for this gate. */
+    hostnames: readonly string[];
+  },
 ): Promise<BotCheck> {
   const form = new FormData();
   form.set('secret', secret);
@@ -42,9 +52,24 @@ export async function verifyBotCheck(
   }
   const record =
     typeof outcome === 'object' && outcome !== null ? (outcome as Record<string, unknown>) : {};
-  if (record.success === true) return { ok: true };
-  const codes = Array.isArray(record['error-codes'])
-    ? record['error-codes'].join(', ')
-    : 'no reason';
-  return { ok: false, reason: 'failed', detail: `siteverify refused the token (${codes})` };
+  const codes = Array.isArray(record['error-codes']) ? record['error-codes'].map(String) : [];
+  if (record.success === true) {
+    const hostname = typeof record.hostname === 'string' ? record.hostname.toLowerCase() : '';
+    if (!hostnames.includes(hostname)) {
+      return { ok: false, reason: 'failed', detail: `siteverify: solved on ${hostname || '?'}` };
+    }
+    if (record.action !== WIDGET_ACTION) {
+      return { ok: false, reason: 'failed', detail: 'siteverify: solved for another action' };
+    }
+    return { ok: true };
+  }
+  // Cloudflare's own fault, not the visitor's: the gate is unavailable, the visitor not refused.
+  if (codes.includes('internal-error')) {
+    return { ok: false, reason: 'unavailable', detail: 'siteverify: internal-error' };
+  }
+  return {
+    ok: false,
+    reason: 'failed',
+    detail: `siteverify refused the token (${codes.join(', ') || 'no reason'})`,
+  };
 }

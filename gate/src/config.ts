@@ -9,6 +9,10 @@ import { DEFAULT_LIMITS, type CourtLimits } from './court-state';
 export interface GateEnv {
   ASSETS?: Fetcher;
   COURT: DurableObjectNamespace<Court>;
+  /** The edge limiter in front of /api/* (wrangler.jsonc `ratelimits`), per visitor. */
+  API_LIMITER?: RateLimit;
+  /** Where refusals decided in the Worker are counted (Workers Analytics Engine). */
+  GATE_REFUSALS?: AnalyticsEngineDataset;
   /** The provider's private key: only the gate holds it. */
   VAPI_PRIVATE_KEY?: string;
   VAPI_ASSISTANT_ID?: string;
@@ -22,6 +26,11 @@ export interface GateEnv {
   GATE_ADMIN_TOKEN?: string;
   /** Salt for the hash that keys per-visitor limits (addresses are never kept). */
   GATE_VISITOR_SALT?: string;
+  /**
+   * The site's hosts, comma-separated, that a bot-check token may have been solved on. Unset,
+   * the host the request came to (the page and the gate share an origin).
+   */
+  GATE_SITE_HOSTS?: string;
   GATE_MAX_CONCURRENT_CALLS?: string;
   GATE_DAILY_BUDGET_USD?: string;
   GATE_COST_PER_MINUTE_USD?: string;
@@ -29,6 +38,13 @@ export interface GateEnv {
   GATE_VISITOR_CONCURRENT?: string;
   GATE_VISITOR_STARTS_PER_WINDOW?: string;
   GATE_VISITOR_WINDOW_SECONDS?: string;
+  GATE_VISITOR_STARTS_PER_DAY?: string;
+  GATE_VISITOR_DAILY_USD?: string;
+  GATE_NETWORK_CONCURRENT?: string;
+  GATE_NETWORK_STARTS_PER_WINDOW?: string;
+  GATE_ASN_CONCURRENT?: string;
+  /** Past this estimated wait, newcomers are told the court is full instead of given a ticket. */
+  GATE_MAX_WAIT_MINUTES?: string;
 }
 
 export const TURNSTILE_SITEVERIFY = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
@@ -98,6 +114,38 @@ export function limitsFrom(env: GateEnv): CourtLimits {
       DEFAULT_LIMITS.visitorWindowSeconds,
       { min: 1, max: 86_400, integer: true },
     ),
+    visitorStartsPerDay: number(
+      env,
+      'GATE_VISITOR_STARTS_PER_DAY',
+      DEFAULT_LIMITS.visitorStartsPerDay,
+      { min: 1, max: 1_000_000, integer: true },
+    ),
+    visitorDailyUsd: number(env, 'GATE_VISITOR_DAILY_USD', DEFAULT_LIMITS.visitorDailyUsd, {
+      min: 0,
+      max: 1_000_000,
+      integer: false,
+    }),
+    networkConcurrent: number(env, 'GATE_NETWORK_CONCURRENT', DEFAULT_LIMITS.networkConcurrent, {
+      min: 1,
+      max: 100_000,
+      integer: true,
+    }),
+    networkStartsPerWindow: number(
+      env,
+      'GATE_NETWORK_STARTS_PER_WINDOW',
+      DEFAULT_LIMITS.networkStartsPerWindow,
+      { min: 1, max: 1_000_000, integer: true },
+    ),
+    asnConcurrent: number(env, 'GATE_ASN_CONCURRENT', DEFAULT_LIMITS.asnConcurrent, {
+      min: 1,
+      max: 1_000_000,
+      integer: true,
+    }),
+    maxWaitMinutes: number(env, 'GATE_MAX_WAIT_MINUTES', DEFAULT_LIMITS.maxWaitMinutes, {
+      min: 1,
+      max: 1440,
+      integer: true,
+    }),
   };
 }
 
@@ -111,4 +159,13 @@ export function missingSecrets(env: GateEnv): string[] {
     'GATE_VISITOR_SALT',
   ];
   return required.filter((name) => !env[name]);
+}
+
+/** The hosts a bot-check token may have been solved on (see {@link GateEnv.GATE_SITE_HOSTS}). */
+export function siteHosts(env: GateEnv, request: Request): string[] {
+  const listed = (env.GATE_SITE_HOSTS ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter(Boolean);
+  return listed.length > 0 ? listed : [new URL(request.url).hostname.toLowerCase()];
 }

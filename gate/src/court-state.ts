@@ -3,10 +3,18 @@
  * day costs. The Durable Object (court.ts) owns one instance, feeds it the clock and the
  * provider's answers, and persists what must survive a restart.
  */
-import { Line, type Ticket } from './line';
+import { Line, LIVE_SLACK_MS, type Ticket } from './line';
 import type { ProblemCode } from './problem';
+import { reasonKey } from './provider-numbers';
+import type { Visitor } from './visitor';
+import {
+  visitorRefusal,
+  windowKeys,
+  type StartLedger,
+  type VisitorLimitSettings,
+} from './visitor-limits';
 
-export interface CourtLimits {
+export interface CourtLimits extends VisitorLimitSettings {
   /** Calls at once (the provider's concurrency limit). */
   maxConcurrent: number;
   /** The longest a call may last (fixed on every call the gate creates). */
@@ -15,15 +23,12 @@ export interface CourtLimits {
   graceSeconds: number;
   dailyBudgetUsd: number;
   costPerMinuteUsd: number;
-  /** Calls (or places in line) one visitor may hold at once. */
-  visitorConcurrent: number;
-  /** Starts one visitor may make per window. */
-  visitorStartsPerWindow: number;
-  visitorWindowSeconds: number;
   /** A ticket not checked in within its Retry-After plus this is dropped. */
   checkInGraceSeconds: number;
   /** The same for a page that said it is hidden (its timers may be throttled). */
   hiddenCheckInGraceSeconds: number;
+  /** The longest estimated wait a newcomer is given a ticket for; past it the court is full. */
+  maxWaitMinutes: number;
 }
 
 export const DEFAULT_LIMITS: CourtLimits = {
@@ -35,9 +40,18 @@ export const DEFAULT_LIMITS: CourtLimits = {
   visitorConcurrent: 1,
   visitorStartsPerWindow: 3,
   visitorWindowSeconds: 600,
+  visitorStartsPerDay: 12,
+  visitorDailyUsd: 1.5,
+  networkConcurrent: 4,
+  networkStartsPerWindow: 12,
+  asnConcurrent: 200,
   checkInGraceSeconds: 10,
   hiddenCheckInGraceSeconds: 75,
+  maxWaitMinutes: 15,
 };
+
+/** A visitor told the court is full comes back no sooner than this. */
+const FULL_RETRY_MIN_SECONDS = 60;
 
 /** The slowest check-in the line asks for, so deep places still prove they are there. */
 export const MAX_CHECK_IN_SECONDS = 20;
@@ -50,11 +64,18 @@ export interface Lease {
   /** The provider's call id, once the call is created. */
   callId: string | null;
   visitor: string;
+  /** The visitor's network buckets (see visitor.ts), held against their caps too. */
+  networks: string[];
   day: string;
   startedAt: number;
   /** The worst case held against the day's budget until the call's cost is known. */
   reservedUsd: number;
   lastProbeAt: number;
+  /**
+   * The provider was asked to create the call but no answer came: it may exist. The place and
+   * the worst case stay held until the call is found by its tag or the backstop charges it.
+   */
+  unknown?: boolean;
 }
 
 export interface DayTotals {
@@ -136,21 +157,23 @@ export class CourtState {
     string,
     { day: string; rated: boolean; settled: boolean; released: boolean }
   >();
-  private readonly starts = new Map<string, number[]>();
   /** Calls changed since the last {@link takeChangedCalls}. */
   private readonly changedCalls = new Set<string>();
   /** Released calls whose cost is not known yet, with the reservation they hold. */
   private readonly pending = new Map<string, Lease>();
   private typicalCallSeconds: number;
+  private prunedAt = 0;
 
   constructor(
     readonly limits: CourtLimits,
     private readonly newId: () => string,
+    private readonly ledger: StartLedger,
     snapshot?: CourtSnapshot,
   ) {
     this.typicalCallSeconds = Math.min(limits.maxCallSeconds, 90);
     if (snapshot) {
-      for (const lease of snapshot.leases) this.leases.set(lease.id, lease);
+      for (const lease of snapshot.leases)
+        this.leases.set(lease.id, { ...lease, networks: lease.networks ?? [] });
       for (const day of snapshot.days) this.days.set(day.day, day);
       for (const [id, call] of snapshot.calls) this.calls.set(id, call);
       for (const [id, lease] of snapshot.pending) this.pending.set(id, lease);
@@ -159,12 +182,9 @@ export class CourtState {
   }
 
   /** The calls changed since last asked, with their new records (null: forget it). */
-  takeChangedCalls(): [string, CourtSnapshot['calls'][number][1]][] {
-    const out: [string, CourtSnapshot['calls'][number][1]][] = [];
-    for (const id of this.changedCalls) {
-      const call = this.calls.get(id);
-      if (call) out.push([id, call]);
-    }
+  takeChangedCalls(): [string, CourtSnapshot['calls'][number][1] | null][] {
+    const out: [string, CourtSnapshot['calls'][number][1] | null][] = [];
+    for (const id of this.changedCalls) out.push([id, this.calls.get(id) ?? null]);
     this.changedCalls.clear();
     return out;
   }
@@ -256,35 +276,31 @@ export class CourtState {
     });
   }
 
-  private visitorHolds(visitor: string): number {
-    let held = 0;
-    for (const lease of this.leases.values()) if (lease.visitor === visitor) held += 1;
-    for (const ticket of this.line.values()) if (ticket.visitor === visitor) held += 1;
+  /** Calls and places held by each key (a visitor's or a network's). */
+  private holds(keys: readonly string[]): Map<string, number> {
+    const held = new Map(keys.map((key) => [key, 0]));
+    const count = (holder: { visitor: string; networks: string[] }) => {
+      for (const key of [holder.visitor, ...holder.networks]) {
+        const n = held.get(key);
+        if (n !== undefined) held.set(key, n + 1);
+      }
+    };
+    for (const lease of this.leases.values()) count(lease);
+    for (const ticket of this.line.values()) count(ticket);
     return held;
   }
 
-  private recentStarts(visitor: string, now: number): number[] {
-    const windowMs = this.limits.visitorWindowSeconds * 1000;
-    const recent = (this.starts.get(visitor) ?? []).filter((at) => now - at < windowMs);
-    if (recent.length > 0) this.starts.set(visitor, recent);
-    else this.starts.delete(visitor);
-    return recent;
-  }
-
   /** The refusal a visitor's start gets now, if any: their own limits, then the day's budget. */
-  private limitFor(visitor: string, now: number): Refusal | null {
-    if (this.visitorHolds(visitor) >= this.limits.visitorConcurrent) {
-      return this.refuse(now, { code: 'rate-limited', retryAfterSeconds: 30 });
-    }
-    const recent = this.recentStarts(visitor, now);
-    if (recent.length >= this.limits.visitorStartsPerWindow) {
-      const oldest = recent[0] ?? now;
-      const wait = oldest + this.limits.visitorWindowSeconds * 1000 - now;
-      return this.refuse(now, {
-        code: 'rate-limited',
-        retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)),
-      });
-    }
+  private limitFor(visitor: Visitor, now: number): Refusal | null {
+    const over = visitorRefusal(visitor, {
+      limits: this.limits,
+      ledger: this.ledger,
+      holds: (keys) => this.holds(keys),
+      now,
+      day: utcDay(now),
+      worstCaseUsd: this.worstCaseUsd,
+    });
+    if (over) return this.refuse(now, { code: 'rate-limited', ...over });
     if (!this.budgetAllows(now)) return this.closed(now);
     return null;
   }
@@ -293,28 +309,50 @@ export class CourtState {
    * Before the bot check: a start that would be refused anyway is refused (and counted) without
    * the round trip to siteverify. Null when the start may go on to the bot check.
    */
-  precheck(visitor: string, now: number): Refusal | null {
-    const refusal = this.limitFor(visitor, now);
+  precheck(visitor: Visitor, now: number): Refusal | null {
+    const refusal = this.limitFor(visitor, now) ?? this.fullFor(now);
     if (refusal) this.totals(utcDay(now)).starts += 1;
     return refusal;
   }
 
+  /**
+   * The court is full when a newcomer's estimated wait passes the owner's limit: they are told
+   * when the wait should be back under it, rather than given a ticket for an hour. Null when a
+   * newcomer would be admitted or given a ticket.
+   */
+  private fullFor(now: number): Refusal | null {
+    if (this.line.size === 0 && this.freeLeases > 0) return null;
+    const wait = this.estimate(this.line.size + 1, now);
+    const limit = this.limits.maxWaitMinutes * 60;
+    if (wait <= limit) return null;
+    return this.refuse(now, {
+      code: 'court-full',
+      retryAfterSeconds: Math.max(FULL_RETRY_MIN_SECONDS, Math.ceil((wait - limit) / 60) * 60),
+    });
+  }
+
   /** A visitor asks for a call: admitted, placed in line, or refused with a reason. */
-  request(visitor: string, now: number): Decision {
+  request(visitor: Visitor, now: number): Decision {
     const totals = this.totals(utcDay(now));
     totals.starts += 1;
-    const refusal = this.limitFor(visitor, now);
+    // A full court refuses before the start is recorded: a visitor turned away keeps their starts.
+    const refusal = this.limitFor(visitor, now) ?? this.fullFor(now);
     if (refusal) return refusal;
-    this.starts.set(visitor, [...this.recentStarts(visitor, now), now]);
+    this.ledger.recordStart(windowKeys(visitor), visitor.key, now, utcDay(now));
+    // An idle court has no sweep: starts prune what has expired, once a minute at most.
+    if (now - this.prunedAt > 60_000) this.prune(now);
     if (this.line.size === 0 && this.freeLeases > 0) return this.admit(visitor, now, now);
     totals.waited += 1;
     const retryAfterSeconds = this.retryAfterFor(this.line.size + 1);
     const ticket = this.line.add({
       id: this.newId(),
-      visitor,
+      visitor: visitor.key,
+      networks: visitor.networks,
       issuedAt: now,
       deadline: now + (retryAfterSeconds + this.limits.checkInGraceSeconds) * 1000,
       notBefore: now + retryAfterSeconds * 500,
+      dueAt: now + retryAfterSeconds * 1000 + LIVE_SLACK_MS,
+      hiddenClaimed: false,
     });
     return this.place(ticket, now, false);
   }
@@ -336,11 +374,12 @@ export class CourtState {
       this.line.remove(ticket.id);
       return this.closed(now);
     }
-    const position = this.line.position(ticket);
-    if (position <= this.freeLeases) {
+    // A free place goes to the first live tickets: those ahead that fell silent do not hold it.
+    const free = this.freeLeases;
+    if (free > 0 && this.line.liveAhead(ticket, now, free) < free) {
       this.line.remove(ticket.id);
       if (!this.budgetAllows(now)) return this.closed(now);
-      return this.admit(ticket.visitor, now, ticket.issuedAt);
+      return this.admit({ key: ticket.visitor, networks: ticket.networks }, now, ticket.issuedAt);
     }
     return this.place(ticket, now, hidden);
   }
@@ -352,12 +391,14 @@ export class CourtState {
   private place(ticket: Ticket, now: number, hidden: boolean): Place {
     const position = this.line.position(ticket);
     const retryAfterSeconds = this.retryAfterFor(position);
-    const grace = hidden ? this.limits.hiddenCheckInGraceSeconds : this.limits.checkInGraceSeconds;
-    const checkInBySeconds = retryAfterSeconds + grace;
+    const grace = hidden && !ticket.hiddenClaimed ? this.hiddenGrace(position) : null;
+    if (grace !== null) ticket.hiddenClaimed = true;
+    const checkInBySeconds = retryAfterSeconds + (grace ?? this.limits.checkInGraceSeconds);
     ticket.deadline = now + checkInBySeconds * 1000;
     // Half the asked-for wait: clocks and timers drift, and a page coming back into view
     // checks in at once.
     ticket.notBefore = now + retryAfterSeconds * 500;
+    ticket.dueAt = now + retryAfterSeconds * 1000 + LIVE_SLACK_MS;
     return {
       kind: 'wait',
       ticket,
@@ -368,12 +409,13 @@ export class CourtState {
     };
   }
 
-  private admit(visitor: string, now: number, since: number): Admission {
+  private admit(visitor: Visitor, now: number, since: number): Admission {
     const day = utcDay(now);
     const lease: Lease = {
       id: this.newId(),
       callId: null,
-      visitor,
+      visitor: visitor.key,
+      networks: visitor.networks,
       day,
       startedAt: now,
       reservedUsd: this.worstCaseUsd,
@@ -382,6 +424,7 @@ export class CourtState {
     this.leases.set(lease.id, lease);
     const totals = this.totals(day);
     totals.reservedUsd = cents(totals.reservedUsd + lease.reservedUsd);
+    this.ledger.addUsd(visitor.key, day, lease.reservedUsd);
     return { kind: 'admit', lease, waitedSeconds: Math.round((now - since) / 1000) };
   }
 
@@ -395,6 +438,54 @@ export class CourtState {
     this.totals(lease.day).calls += 1;
   }
 
+  /** No answer from the provider: the call may exist, so its place and worst case stay held. */
+  markUnknown(leaseId: string, now: number): void {
+    const lease = this.leases.get(leaseId);
+    if (!lease) return;
+    lease.unknown = true;
+    lease.lastProbeAt = now;
+    const totals = this.totals(lease.day);
+    totals.failures['provider-no-answer'] = (totals.failures['provider-no-answer'] ?? 0) + 1;
+  }
+
+  /** Leases whose call may exist without the gate knowing its id, due to be looked for. */
+  unknownLeasesDue(now: number): Lease[] {
+    return [...this.leases.values()].filter(
+      (lease) => lease.unknown && now - lease.lastProbeAt >= PROBE_EVERY_SECONDS * 1000,
+    );
+  }
+
+  /** A call found by its lease's tag (a server message or a lookup): it is that lease's call. */
+  private claim(leaseId: string | undefined, callId: string): void {
+    if (!leaseId || this.calls.has(callId)) return;
+    const lease = this.leases.get(leaseId);
+    if (!lease || lease.callId) return;
+    delete lease.unknown;
+    this.attachCall(leaseId, callId);
+  }
+
+  /** A lookup found the call of an unknown lease, or found it absent. */
+  found(
+    leaseId: string,
+    call: { id: string; ended: boolean; costUsd: number | null } | null,
+    now: number,
+  ): void {
+    const lease = this.leases.get(leaseId);
+    if (!lease) return;
+    lease.lastProbeAt = now;
+    if (!call) return;
+    this.claim(leaseId, call.id);
+    this.probed(call.id, call.ended, call.costUsd, now);
+  }
+
+  /** A place held past every limit with no call known: charged its worst case, never less. */
+  private expireUnattached(lease: Lease): void {
+    this.leases.delete(lease.id);
+    const totals = this.totals(lease.day);
+    totals.reservedUsd = cents(Math.max(0, totals.reservedUsd - lease.reservedUsd));
+    totals.spentUsd = cents(totals.spentUsd + lease.reservedUsd);
+  }
+
   /** The provider did not create the call: its place and reservation go back. */
   abandon(leaseId: string): void {
     const lease = this.leases.get(leaseId);
@@ -402,6 +493,7 @@ export class CourtState {
     this.leases.delete(leaseId);
     const totals = this.totals(lease.day);
     totals.reservedUsd = cents(Math.max(0, totals.reservedUsd - lease.reservedUsd));
+    this.ledger.addUsd(lease.visitor, lease.day, -lease.reservedUsd);
   }
 
   private leaseOfCall(callId: string): Lease | undefined {
@@ -436,7 +528,9 @@ export class CourtState {
     const reserved = lease?.reservedUsd ?? this.worstCaseUsd;
     totals.reservedUsd = cents(Math.max(0, totals.reservedUsd - reserved));
     // No cost reported: the worst case is what the day is charged, never less.
-    totals.spentUsd = cents(totals.spentUsd + (costUsd ?? reserved));
+    const charged = costUsd ?? reserved;
+    totals.spentUsd = cents(totals.spentUsd + charged);
+    if (lease) this.ledger.addUsd(lease.visitor, call.day, charged - reserved);
     if (minutes !== null) totals.minutes = cents(totals.minutes + minutes);
     return true;
   }
@@ -450,9 +544,14 @@ export class CourtState {
       cost?: number;
       endedReason?: string;
       durationSeconds?: number;
+      /** Numbers the Worker pulled into range, counted with the day's failures. */
+      outliers?: string[];
+      /** The lease the call was tagged with when it was created. */
+      leaseId?: string;
     },
     now: number,
   ): boolean {
+    this.claim(event.leaseId, event.callId);
     if (!this.calls.has(event.callId)) return false;
     if (event.type === 'status-update' && event.status === 'ended') {
       return this.release(event.callId, now);
@@ -462,9 +561,13 @@ export class CourtState {
       const minutes =
         event.durationSeconds === undefined ? null : Math.max(0, event.durationSeconds) / 60;
       const settled = this.settle(event.callId, event.cost ?? null, minutes);
-      if (settled && event.endedReason && !NORMAL_ENDINGS.has(event.endedReason)) {
+      if (settled) {
         const totals = this.totals(this.calls.get(event.callId)?.day ?? utcDay(now));
-        totals.failures[event.endedReason] = (totals.failures[event.endedReason] ?? 0) + 1;
+        const failures = [...(event.outliers ?? [])];
+        if (event.endedReason && !NORMAL_ENDINGS.has(event.endedReason)) {
+          failures.push(reasonKey(event.endedReason));
+        }
+        for (const key of failures) totals.failures[key] = (totals.failures[key] ?? 0) + 1;
       }
       return released || settled;
     }
@@ -503,7 +606,7 @@ export class CourtState {
           this.release(lease.callId, now);
           this.settle(lease.callId, null, null);
         } else {
-          this.abandon(lease.id);
+          this.expireUnattached(lease);
         }
         expired += 1;
       } else if (
@@ -518,7 +621,32 @@ export class CourtState {
     for (const [callId, lease] of [...this.pending.entries()]) {
       if (now - lease.startedAt > limitMs) this.settle(callId, null, null);
     }
+    // Records of calls from before yesterday: nobody rates them, and nothing is owed on them.
+    const yesterday = utcDay(now - 86_400_000);
+    for (const [callId, call] of [...this.calls.entries()]) {
+      if (call.day < yesterday && !this.pending.has(callId) && !this.leaseOfCall(callId)) {
+        this.calls.delete(callId);
+        this.changedCalls.add(callId);
+      }
+    }
+    this.prune(now);
     return { dropped, expired, probe };
+  }
+
+  /**
+   * A hidden page's grace: its timers may be throttled, so it is given longer, once. Near the
+   * front, where its turn may come any moment, a quarter of that (at least the visible grace).
+   */
+  private hiddenGrace(position: number): number {
+    const { hiddenCheckInGraceSeconds: full, checkInGraceSeconds: visible } = this.limits;
+    if (position > this.limits.maxConcurrent) return full;
+    return Math.max(visible, Math.round(full / 4));
+  }
+
+  /** Forgets start windows that are over and visitor days before yesterday. */
+  private prune(now: number): void {
+    this.prunedAt = now;
+    this.ledger.prune(now - this.limits.visitorWindowSeconds * 1000, utcDay(now - 86_400_000));
   }
 
   /** How long the visitor at `position` can expect to wait, in seconds (rounded to 5). */
@@ -544,11 +672,10 @@ export class CourtState {
     return Math.min(MAX_CHECK_IN_SECONDS, 2 + Math.floor(position / 50));
   }
 
-  /** Records a rating; false with the reason when it cannot be. */
-  rate(callId: string, score: Score, comment: boolean): 'ok' | 'not-found' | 'already-rated' {
+  /** Records a rating of a call that has ended and was not rated yet. */
+  rate(callId: string, score: Score, comment: boolean): 'ok' | 'not-ratable' {
     const call = this.calls.get(callId);
-    if (!call) return 'not-found';
-    if (call.rated) return 'already-rated';
+    if (!call || call.rated || !call.released) return 'not-ratable';
     call.rated = true;
     this.changedCalls.add(callId);
     const totals = this.totals(call.day);

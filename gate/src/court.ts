@@ -6,12 +6,20 @@
  * reported.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { CourtLoad } from './court-load';
 import { CourtState, type CourtSnapshot, type Decision, type Score } from './court-state';
 import type { StoredTicket } from './line';
 import { limitsFrom, type GateEnv } from './config';
-import { createCourtCall, lookUpCall, ProviderFailure, type ProviderSettings } from './provider';
+import {
+  createCourtCall,
+  findCallByLease,
+  lookUpCall,
+  ProviderFailure,
+  type ProviderSettings,
+} from './provider';
 import type { ProblemCode } from './problem';
-import { randomId } from './visitor';
+import { randomId, type Visitor } from './visitor';
+import { SqlLedger } from './visitor-limits';
 
 /** What the court answers the Worker with; the Worker turns it into the HTTP answer. */
 export type CourtAnswer =
@@ -48,6 +56,8 @@ const KEYS = { leases: 'leases', pending: 'pending', days: 'days', typical: 'typ
 export class Court extends DurableObject<GateEnv> {
   private state!: CourtState;
   private readonly now: () => number = () => Date.now();
+  /** Every request the court hears from the Worker, per second. */
+  private readonly load = new CourtLoad();
 
   constructor(ctx: DurableObjectState, env: GateEnv) {
     super(ctx, env);
@@ -63,7 +73,12 @@ export class Court extends DurableObject<GateEnv> {
             calls: [...calls.entries()].map(([key, call]) => [key.slice('call:'.length), call]),
           }
         : undefined;
-      this.state = new CourtState(limitsFrom(env), randomId, snapshot);
+      this.state = new CourtState(
+        limitsFrom(env),
+        randomId,
+        new SqlLedger(ctx.storage.sql),
+        snapshot,
+      );
       // The line outlives a restart of the court (a deploy, an eviction): everyone keeps their
       // place, and gets a fresh deadline to check in by, as a hidden page would.
       const tickets = await ctx.storage.list<StoredTicket>({ prefix: 'ticket:' });
@@ -94,8 +109,15 @@ export class Court extends DurableObject<GateEnv> {
       [KEYS.days]: snapshot.days,
       [KEYS.typical]: snapshot.typicalCallSeconds,
     };
-    for (const [id, call] of this.state.takeChangedCalls()) entries[`call:${id}`] = call;
+    const forgotten: string[] = [];
+    for (const [id, call] of this.state.takeChangedCalls()) {
+      if (call) entries[`call:${id}`] = call;
+      else forgotten.push(`call:${id}`);
+    }
     await this.ctx.storage.put(entries);
+    for (let i = 0; i < forgotten.length; i += 128) {
+      await this.ctx.storage.delete(forgotten.slice(i, i + 128));
+    }
     await this.saveLine();
   }
 
@@ -151,15 +173,18 @@ export class Court extends DurableObject<GateEnv> {
     await this.persist();
     await this.ensureSweep();
     try {
-      const call = await createCourtCall(this.provider());
+      const call = await createCourtCall(this.provider(), lease.id);
       this.state.attachCall(lease.id, call.id);
       await this.persist();
       return { kind: 'admitted', call, waitedSeconds: decision.waitedSeconds };
     } catch (error) {
-      this.state.abandon(lease.id);
+      const failure = error instanceof ProviderFailure ? error : null;
+      // Only a refusal says no call was made; otherwise the call may run, and be paid for.
+      if (failure?.definite) this.state.abandon(lease.id);
+      else this.state.markUnknown(lease.id, this.now());
       this.state.countRefusal('provider-error', this.now());
       await this.persist();
-      const status = error instanceof ProviderFailure ? error.status : 0;
+      const status = failure?.definite ? failure.status : 0;
       return {
         kind: 'refused',
         code: 'provider-error',
@@ -171,28 +196,28 @@ export class Court extends DurableObject<GateEnv> {
     }
   }
 
-  async request(visitor: string): Promise<CourtAnswer> {
+  async request(visitor: Visitor): Promise<CourtAnswer> {
+    this.load.heard(Date.now());
     return this.answer(this.state.request(visitor, this.now()));
   }
 
   /** A refusal the visitor's start would get anyway, before the bot check is asked. */
-  async precheck(visitor: string): Promise<CourtAnswer | null> {
+  async precheck(visitor: Visitor): Promise<CourtAnswer | null> {
+    this.load.heard(Date.now());
     const refusal = this.state.precheck(visitor, this.now());
     return refusal ? this.answer(refusal) : null;
   }
 
   async checkIn(ticketId: string, hidden: boolean): Promise<CourtAnswer> {
+    this.load.heard(Date.now());
     return this.answer(this.state.checkIn(ticketId, hidden, this.now()));
   }
 
   async leave(ticketId: string): Promise<boolean> {
+    this.load.heard(Date.now());
     const left = this.state.leave(ticketId);
     await this.saveLine();
     return left;
-  }
-
-  async refused(code: ProblemCode): Promise<void> {
-    this.state.countRefusal(code, this.now());
   }
 
   async providerEvent(event: {
@@ -202,25 +227,27 @@ export class Court extends DurableObject<GateEnv> {
     cost?: number;
     endedReason?: string;
     durationSeconds?: number;
+    outliers?: string[];
+    leaseId?: string;
   }): Promise<boolean> {
+    this.load.heard(Date.now());
     const applied = this.state.providerEvent(event, this.now());
     if (applied) await this.persist();
     return applied;
   }
 
-  async rate(
-    callId: string,
-    score: Score,
-    comment: boolean,
-  ): Promise<'ok' | 'not-found' | 'already-rated'> {
+  async rate(callId: string, score: Score, comment: boolean): Promise<'ok' | 'not-ratable'> {
+    this.load.heard(Date.now());
     const outcome = this.state.rate(callId, score, comment);
     if (outcome === 'ok') await this.persist();
     return outcome;
   }
 
   async report(days: number) {
+    this.load.heard(Date.now());
     return {
       days: this.state.report(this.now(), days),
+      load: this.load.recent(Date.now()),
       limits: {
         maxConcurrentCalls: this.state.limits.maxConcurrent,
         dailyBudgetUsd: this.state.limits.dailyBudgetUsd,
@@ -236,6 +263,7 @@ export class Court extends DurableObject<GateEnv> {
       activeCalls: this.state.activeLeases,
       waiting: this.state.line.size,
       committedUsd: this.state.committedUsd(now),
+      heard: this.load.recent(Date.now()).requestsPerSecond.reduce((sum, n) => sum + n, 0),
       limits: this.state.limits,
     };
   }
@@ -244,6 +272,19 @@ export class Court extends DurableObject<GateEnv> {
     const now = this.now();
     const { probe } = this.state.sweep(now);
     const settings = this.provider();
+    const unknown = this.state.unknownLeasesDue(now).slice(0, PROBES_PER_SWEEP);
+    await Promise.all(
+      unknown.map(async (lease) => {
+        try {
+          // A minute's leeway for the provider's clock.
+          const call = await findCallByLease(settings, lease.id, lease.startedAt - 60_000);
+          this.state.found(lease.id, call, this.now());
+        } catch {
+          // No answer: looked for again later; the lease's own limit still frees it.
+          this.state.found(lease.id, null, this.now());
+        }
+      }),
+    );
     await Promise.all(
       probe.slice(0, PROBES_PER_SWEEP).map(async (callId) => {
         try {

@@ -7,12 +7,24 @@ export interface Ticket {
   id: string;
   seq: number;
   visitor: string;
+  /** The visitor's network buckets, whose caps the ticket counts against. */
+  networks: string[];
   issuedAt: number;
   /** Dropped when it has not checked in by then (ms since the epoch). */
   deadline: number;
   /** The earliest the next check-in is accepted (a faster one is refused). */
   notBefore: number;
+  /**
+   * When its next check-in is due (its Retry-After and a moment's slack): past it, the ticket is
+   * silent. It keeps its position until its deadline, but no free place waits for it.
+   */
+  dueAt: number;
+  /** The longer grace of a hidden page was given once already. */
+  hiddenClaimed: boolean;
 }
+
+/** How late past its Retry-After a check-in may come and its ticket still count as live. */
+export const LIVE_SLACK_MS = 1000;
 
 class Fenwick {
   private tree = new Int32Array(1024);
@@ -47,7 +59,7 @@ class Fenwick {
 }
 
 /** What is kept of a ticket across a restart of the court (its deadlines start afresh). */
-export type StoredTicket = Pick<Ticket, 'id' | 'seq' | 'visitor' | 'issuedAt'>;
+export type StoredTicket = Pick<Ticket, 'id' | 'seq' | 'visitor' | 'networks' | 'issuedAt'>;
 
 export class Line {
   private readonly tickets = new Map<string, Ticket>();
@@ -60,7 +72,15 @@ export class Line {
   /** Puts stored tickets back in their order, each due to check in by `deadline`. */
   restore(stored: readonly StoredTicket[], deadline: number, now: number): void {
     for (const ticket of [...stored].sort((a, b) => a.seq - b.seq)) {
-      this.tickets.set(ticket.id, { ...ticket, deadline, notBefore: now });
+      this.tickets.set(ticket.id, {
+        ...ticket,
+        networks: ticket.networks ?? [],
+        deadline,
+        notBefore: now,
+        // After a restart everyone is silent until they check in again.
+        dueAt: now,
+        hiddenClaimed: true,
+      });
       this.counts.add(ticket.seq, 1);
       this.nextSeq = Math.max(this.nextSeq, ticket.seq + 1);
     }
@@ -87,6 +107,7 @@ export class Line {
       id: entry.id,
       seq: entry.seq,
       visitor: entry.visitor,
+      networks: entry.networks,
       issuedAt: entry.issuedAt,
     });
     return entry;
@@ -113,6 +134,19 @@ export class Line {
   /** 1 for the ticket next in line. */
   position(ticket: Ticket): number {
     return this.counts.prefix(ticket.seq);
+  }
+
+  /**
+   * How many live tickets stand ahead of `ticket`, counting no further than `enough`: silent
+   * ones (past their due check-in) keep their positions but are not waited for.
+   */
+  liveAhead(ticket: Ticket, now: number, enough: number): number {
+    let live = 0;
+    for (const other of this.tickets.values()) {
+      if (other.seq >= ticket.seq || live >= enough) break;
+      if (now <= other.dueAt) live += 1;
+    }
+    return live;
   }
 
   /** Tickets in line order (oldest first). */

@@ -9,6 +9,7 @@ const TITLES: Record<ProblemCode, string> = {
   'bot-check-failed': 'The bot check did not pass',
   'rate-limited': 'Too many requests from this visitor',
   'court-closed': 'The court is closed for today: its budget is spent',
+  'court-full': 'The line is longer than the court lets anyone wait: come back later',
   'gate-unavailable': 'The gate cannot take calls right now',
   'provider-error': 'The voice service could not create the call',
   'ticket-gone': 'That place in line is gone',
@@ -22,6 +23,7 @@ export const STATUS: Record<ProblemCode, number> = {
   'bot-check-failed': 403,
   'rate-limited': 429,
   'court-closed': 503,
+  'court-full': 503,
   'gate-unavailable': 503,
   'provider-error': 502,
   'ticket-gone': 404,
@@ -56,6 +58,34 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 /** The largest JSON body the gate reads; anything longer is refused unread. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * The body as text, read chunk by chunk with a byte counter: past `maxBytes` the stream is
+ * cancelled and null returned, so a chunked body with no declared length is never read in full.
+ */
+export async function readLimited(request: Request, maxBytes: number): Promise<string | null> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 /** Reads a JSON object body, or says why it is not one. */
 export async function readJsonObject(
   request: Request,
@@ -67,8 +97,8 @@ export async function readJsonObject(
   }
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) return { ok: false, detail: `The body is over ${maxBytes} bytes` };
-  const text = await request.text();
-  if (text.length > maxBytes) return { ok: false, detail: `The body is over ${maxBytes} bytes` };
+  const text = await readLimited(request, maxBytes);
+  if (text === null) return { ok: false, detail: `The body is over ${maxBytes} bytes` };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -4,7 +4,11 @@
  * client, configured here (the page configures its own copy in src/api).
  */
 import { createClient, createConfig } from '../../generated/client';
-import { callControllerCreateWebCall, callControllerFindOne } from '../../generated/sdk.gen';
+import {
+  callControllerCreateWebCall,
+  callControllerFindAll,
+  callControllerFindOne,
+} from '../../generated/sdk.gen';
 
 /** The provider's REST API, unless the settings name another (the demo's stand-in). */
 export const PROVIDER_API = 'https://api.vapi.ai';
@@ -30,6 +34,28 @@ export class ProviderFailure extends Error {
   ) {
     super(message);
   }
+
+  /**
+   * The provider said no (a 4xx but a timeout): no call was created. Anything else (no answer,
+   * a timeout, a 5xx, an answer the gate cannot read) may have created one.
+   */
+  get definite(): boolean {
+    return this.status >= 400 && this.status < 500 && this.status !== 408;
+  }
+}
+
+/** Where a call carries the lease it was created for (the provider keeps it with the call). */
+export function leaseTagOf(call: unknown): string | null {
+  if (typeof call !== 'object' || call === null) return null;
+  const record = call as Record<string, unknown>;
+  for (const holder of [record.assistantOverrides, record]) {
+    if (typeof holder !== 'object' || holder === null) continue;
+    const metadata = (holder as Record<string, unknown>).metadata;
+    if (typeof metadata !== 'object' || metadata === null) continue;
+    const lease = (metadata as Record<string, unknown>).gateLease;
+    if (typeof lease === 'string' && lease.length <= 64) return lease;
+  }
+  return null;
 }
 
 const PROVIDER_TIMEOUT_MS = 10_000;
@@ -45,14 +71,22 @@ function clientFor(settings: ProviderSettings) {
 
 /**
  * `POST /call/web` for Pepa, with what must not be the visitor's to choose fixed here: the
- * assistant, the call's maximum duration, and a room that outlives a dropped visitor.
+ * assistant, the call's maximum duration, a room that outlives a dropped visitor, and the lease
+ * it is held under as the call's metadata.
  */
-export async function createCourtCall(settings: ProviderSettings): Promise<CourtCall> {
+export async function createCourtCall(
+  settings: ProviderSettings,
+  leaseId: string,
+): Promise<CourtCall> {
   const { data, error, response } = await callControllerCreateWebCall({
     client: clientFor(settings),
     body: {
       assistantId: settings.assistantId,
-      assistantOverrides: { maxDurationSeconds: settings.maxCallSeconds },
+      assistantOverrides: {
+        maxDurationSeconds: settings.maxCallSeconds,
+        // The tag that finds the call again if its answer is lost (see findCallByLease).
+        metadata: { gateLease: leaseId },
+      },
       roomDeleteOnUserLeaveEnabled: false,
     },
     signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
@@ -108,4 +142,38 @@ export async function lookUpCall(
     ended: record.status === 'ended',
     costUsd: typeof record.cost === 'number' && record.cost >= 0 ? record.cost : null,
   };
+}
+
+/**
+ * `GET /call`: the call created for `leaseId` since `since`, found by its tag, with whether it has
+ * ended and its cost; null when the provider has no such call.
+ */
+export async function findCallByLease(
+  settings: ProviderSettings,
+  leaseId: string,
+  since: number,
+): Promise<{ id: string; ended: boolean; costUsd: number | null } | null> {
+  const { data, response } = await callControllerFindAll({
+    client: clientFor(settings),
+    query: {
+      assistantId: settings.assistantId,
+      createdAtGt: new Date(since).toISOString(),
+      limit: 100,
+    },
+    signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+  });
+  if (!response?.ok || !Array.isArray(data)) {
+    throw new ProviderFailure(`GET /call answered ${response?.status ?? 0}`, response?.status ?? 0);
+  }
+  for (const call of data as unknown[]) {
+    if (leaseTagOf(call) !== leaseId) continue;
+    const record = call as Record<string, unknown>;
+    if (typeof record.id !== 'string') continue;
+    return {
+      id: record.id,
+      ended: record.status === 'ended',
+      costUsd: typeof record.cost === 'number' && record.cost >= 0 ? record.cost : null,
+    };
+  }
+  return null;
 }

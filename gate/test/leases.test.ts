@@ -182,16 +182,22 @@ describe('the backstop', () => {
 });
 
 describe('when the provider will not create the call', () => {
-  it('answers 502 and gives the place and its reservation back', async () => {
-    world.provider.createFails = 500;
+  it('answers 502 and, when it refused outright, gives the place and its reservation back', async () => {
+    world.provider.createFails = 402;
     const answer = await start(addr(1));
     expect(answer.status).toBe(502);
     expect(await body<ProblemBody>(answer)).toMatchObject({ code: 'provider-error' });
     expect(await inspect()).toMatchObject({ activeCalls: 0, committedUsd: 0 });
-    world.provider.createFails = 'down';
+    world.provider.createFails = 422;
     expect((await start(addr(2))).status).toBe(502);
     world.provider.createFails = null;
     expect((await start(addr(3))).status).toBe(201);
+    expect(await inspect()).toMatchObject({ activeCalls: 1, committedUsd: 0.45 });
+  });
+
+  it('answers 502 and keeps the place and its worst case held when it may have made the call', async () => {
+    world.provider.createFails = 500;
+    expect((await start(addr(1))).status).toBe(502);
     expect(await inspect()).toMatchObject({ activeCalls: 1, committedUsd: 0.45 });
   });
 

@@ -9,6 +9,7 @@ import {
   inspect,
   leave,
   queue,
+  setVars,
   start,
   statusEnded,
   sweep,
@@ -43,7 +44,10 @@ describe('the semaphore', () => {
         authorization: 'Bearer test-private-key',
         body: {
           assistantId: 'test-pepa-assistant',
-          assistantOverrides: { maxDurationSeconds: 180 },
+          assistantOverrides: {
+            maxDurationSeconds: 180,
+            metadata: { gateLease: expect.any(String) as unknown },
+          },
           roomDeleteOnUserLeaveEnabled: false,
         },
       },
@@ -51,6 +55,8 @@ describe('the semaphore', () => {
   });
 
   it('never admits past the limit when many visitors ask at the same moment', async () => {
+    // Longer than the default wait limit allows: this is about the count, not the line's length.
+    setVars({ GATE_MAX_WAIT_MINUTES: '1440' });
     const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => start(addr(n))));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(2);
@@ -144,6 +150,8 @@ describe('the line', () => {
   });
 
   it('refuses a check-in faster than asked with 429 and when to come back', async () => {
+    // A line deep enough to be asked for slow check-ins, whatever the wait.
+    setVars({ GATE_MAX_WAIT_MINUTES: '1440' });
     await admit(addr(1));
     await admit(addr(2));
     for (let n = 3; n < 110; n += 1) await queue(addr(n));

@@ -104,7 +104,7 @@ describe('malformed requests', () => {
     [
       'an unknown ticket',
       '/api/tickets/aaaaaaaaaaaaaaaaaaaa',
-      { method: 'POST' },
+      { method: 'POST', headers: { 'cf-connecting-ip': addr(60) } },
       404,
       'ticket-gone',
     ],

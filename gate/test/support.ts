@@ -9,6 +9,7 @@ import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
 import type { GateEnv } from '../src/config';
 import type { Court } from '../src/court';
+import { forgetFull } from '../src/edge';
 import { TEST_BINDINGS } from './bindings';
 
 /** Noon UTC on a day far from the real clock. */
@@ -18,30 +19,56 @@ export const TOKEN = 'a-bot-check-token';
 
 export const gateEnv = env as unknown as GateEnv & Record<string, string | undefined>;
 
-export type SiteverifyMode = 'pass' | 'fail' | 'outage' | 'error-status' | 'not-json';
+export type SiteverifyMode =
+  | 'pass'
+  | 'fail'
+  | 'outage'
+  | 'error-status'
+  | 'not-json'
+  | 'internal-error'
+  | 'other-hostname'
+  | 'other-action';
+
+/** The host the tests' page is served from, and the action its widget renders with. */
+export const SITE_HOST = 'pepa.test';
+export const WIDGET_ACTION = 'start-call';
 
 export interface ProviderCall {
   id: string;
   status: 'in-progress' | 'ended';
   cost?: number;
+  createdAt?: string;
+  assistantOverrides?: Record<string, unknown>;
 }
 
 /** What the stubbed outside world answers, and what it was asked. */
 export interface World {
   siteverify: { mode: SiteverifyMode; forms: Record<string, string>[] };
   provider: {
-    /** An HTTP status for the next `POST /call/web` answers, or 'down' (no answer at all). */
-    createFails: number | 'down' | null;
+    /**
+     * An HTTP status for the next `POST /call/web` answers, 'down' (no answer at all), or 'late'
+     * (the call is created, but its answer never reaches the gate, as after a timeout).
+     */
+    createFails: number | 'down' | 'late' | null;
     lookUpFails: boolean;
     created: { id: string; body: unknown; authorization: string | null }[];
     lookedUp: string[];
+    /** How many times the calls were listed (`GET /call`). */
+    listed: number;
     calls: Map<string, ProviderCall>;
   };
 }
 
 export const world: World = {
   siteverify: { mode: 'pass', forms: [] },
-  provider: { createFails: null, lookUpFails: false, created: [], lookedUp: [], calls: new Map() },
+  provider: {
+    createFails: null,
+    lookUpFails: false,
+    created: [],
+    lookedUp: [],
+    listed: 0,
+    calls: new Map(),
+  },
 };
 
 let callSeq = 0;
@@ -56,7 +83,28 @@ async function outside(input: RequestInfo | URL, init?: RequestInit): Promise<Re
     world.siteverify.forms.push(fields);
     switch (world.siteverify.mode) {
       case 'pass':
-        return Response.json({ success: true, 'error-codes': [] });
+        return Response.json({
+          success: true,
+          hostname: SITE_HOST,
+          action: WIDGET_ACTION,
+          'error-codes': [],
+        });
+      case 'other-hostname':
+        return Response.json({
+          success: true,
+          hostname: 'elsewhere.example',
+          action: WIDGET_ACTION,
+          'error-codes': [],
+        });
+      case 'other-action':
+        return Response.json({
+          success: true,
+          hostname: SITE_HOST,
+          action: 'login',
+          'error-codes': [],
+        });
+      case 'internal-error':
+        return Response.json({ success: false, 'error-codes': ['internal-error'] });
       case 'fail':
         return Response.json({ success: false, 'error-codes': ['invalid-input-response'] });
       case 'outage':
@@ -71,18 +119,37 @@ async function outside(input: RequestInfo | URL, init?: RequestInit): Promise<Re
     if (request.method === 'POST' && url.pathname === '/call/web') {
       const failure = world.provider.createFails;
       if (failure === 'down') throw new TypeError('fetch failed: connection reset');
-      if (failure !== null) return Response.json({ message: 'no' }, { status: failure });
+      if (typeof failure === 'number') {
+        return Response.json({ message: 'no' }, { status: failure });
+      }
       callSeq += 1;
       const id = `call-${callSeq}`;
+      const created = (await request.json()) as { assistantOverrides?: Record<string, unknown> };
       world.provider.created.push({
         id,
-        body: await request.json(),
+        body: created,
         authorization: request.headers.get('authorization'),
       });
-      world.provider.calls.set(id, { id, status: 'in-progress' });
+      world.provider.calls.set(id, {
+        id,
+        status: 'in-progress',
+        createdAt: new Date().toISOString(),
+        ...(created.assistantOverrides ? { assistantOverrides: created.assistantOverrides } : {}),
+      });
+      if (failure === 'late') throw new DOMException('The operation timed out.', 'TimeoutError');
       return Response.json(
         { id, webCallUrl: `https://pepa-test.daily.co/room-${callSeq}`, status: 'queued' },
         { status: 201 },
+      );
+    }
+    if (request.method === 'GET' && url.pathname === '/call') {
+      world.provider.listed += 1;
+      if (world.provider.lookUpFails) return Response.json({ message: 'down' }, { status: 503 });
+      const after = Date.parse(url.searchParams.get('createdAtGt') ?? '') || 0;
+      return Response.json(
+        [...world.provider.calls.values()].filter(
+          (call) => Date.parse(call.createdAt ?? '') > after,
+        ),
       );
     }
     const lookUp = /^\/call\/([^/]+)$/.exec(url.pathname);
@@ -108,18 +175,33 @@ export function restoreBindings(): void {
   Object.assign(gateEnv, TEST_BINDINGS);
 }
 
+/** The tickets given in this test: each one's secret and the address it was given to. */
+const tickets = new Map<string, { secret: string; address: string }>();
+/** The rating cookie each admitted call came with. */
+const ratingCookies = new Map<string, string>();
+let testRun = 0;
+
 /** Each test: a fresh court with nothing stored, the test bindings, the clock at T0. */
 export function resetWorld(): void {
   callSeq = 0;
+  tickets.clear();
+  ratingCookies.clear();
   world.siteverify = { mode: 'pass', forms: [] };
   world.provider = {
     createFails: null,
     lookUpFails: false,
     created: [],
     lookedUp: [],
+    listed: 0,
     calls: new Map(),
   };
   restoreBindings();
+  // A fresh court has said nothing yet, full or not.
+  forgetFull();
+  // A salt of its own for each test: the edge limiter's counts (kept by the runtime across
+  // tests) are keyed by visitor, so no test inherits another's.
+  testRun += 1;
+  gateEnv.GATE_VISITOR_SALT = `${TEST_BINDINGS.GATE_VISITOR_SALT}-${testRun}`;
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(T0);
   vi.spyOn(globalThis, 'fetch').mockImplementation(outside);
@@ -155,21 +237,74 @@ export function api(path: string, init: RequestInit = {}): Promise<Response> {
   return SELF.fetch(`${ORIGIN}${path}`, init);
 }
 
+/** Notes the ticket or the rating cookie an answer to `address` carries. */
+async function remember(answer: Response, address: string): Promise<void> {
+  if (answer.status === 201) {
+    const cookie = /pepa_rating=([^;]+)/.exec(answer.headers.get('set-cookie') ?? '')?.[1];
+    const admitted = (await answer.clone().json()) as { call?: { id?: string } };
+    if (cookie && admitted.call?.id) ratingCookies.set(admitted.call.id, cookie);
+  }
+  if (answer.status === 200 || answer.status === 202) {
+    const waiting = (await answer.clone().json()) as { ticket?: { id: string; secret: string } };
+    if (waiting.ticket) {
+      tickets.set(waiting.ticket.id, { secret: waiting.ticket.secret, address });
+    }
+  }
+}
+
 /** `POST /api/calls` from a visitor at `address`. */
-export function start(address: string, botCheckToken: string | null = TOKEN): Promise<Response> {
-  return api('/api/calls', {
+export async function start(
+  address: string,
+  botCheckToken: string | null = TOKEN,
+): Promise<Response> {
+  const answer = await api('/api/calls', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'cf-connecting-ip': address },
     body: JSON.stringify(botCheckToken === null ? {} : { botCheckToken }),
   });
+  await remember(answer, address);
+  return answer;
 }
 
-export function checkIn(ticketId: string, query = ''): Promise<Response> {
-  return api(`/api/tickets/${ticketId}${query}`, { method: 'POST' });
+/** The headers a ticket is shown with: its secret, from the address it was given to. */
+export function ticketHeaders(ticketId: string): Record<string, string> {
+  const known = tickets.get(ticketId);
+  return known
+    ? { 'ticket-secret': known.secret, 'cf-connecting-ip': known.address }
+    : { 'cf-connecting-ip': '192.0.2.250' };
+}
+
+export async function checkIn(ticketId: string, query = ''): Promise<Response> {
+  const headers = ticketHeaders(ticketId);
+  const answer = await api(`/api/tickets/${ticketId}${query}`, { method: 'POST', headers });
+  await remember(answer, headers['cf-connecting-ip'] ?? '');
+  return answer;
 }
 
 export function leave(ticketId: string): Promise<Response> {
-  return api(`/api/tickets/${ticketId}`, { method: 'DELETE' });
+  return api(`/api/tickets/${ticketId}`, { method: 'DELETE', headers: ticketHeaders(ticketId) });
+}
+
+/** `POST /api/ratings`, with the rating cookie of the call's admission unless told otherwise. */
+export function rate(
+  rating: Record<string, unknown>,
+  { cookie, address = '192.0.2.251' }: { cookie?: string | null; address?: string } = {},
+): Promise<Response> {
+  const given =
+    cookie === undefined
+      ? typeof rating.callId === 'string'
+        ? ratingCookies.get(rating.callId)
+        : undefined
+      : cookie;
+  return api('/api/ratings', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'cf-connecting-ip': address,
+      ...(given ? { cookie: `pepa_rating=${given}` } : {}),
+    },
+    body: JSON.stringify(rating),
+  });
 }
 
 export function providerEvent(
@@ -221,7 +356,13 @@ export interface AdmittedBody {
 }
 export interface WaitingBody {
   status: 'waiting';
-  ticket: { id: string; position: number; estimatedWaitSeconds: number; checkInBySeconds: number };
+  ticket: {
+    id: string;
+    secret: string;
+    position: number;
+    estimatedWaitSeconds: number;
+    checkInBySeconds: number;
+  };
   retryAfterSeconds: number;
 }
 export interface ProblemBody {
@@ -257,5 +398,5 @@ export async function queue(address: string): Promise<WaitingBody> {
   return body<WaitingBody>(response);
 }
 
-/** An address for visitor number `n`. */
-export const addr = (n: number): string => `198.51.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+/** An address for visitor number `n`, each in its own /24 (its own network). */
+export const addr = (n: number): string => `198.${Math.floor(n / 250)}.${n % 250}.1`;

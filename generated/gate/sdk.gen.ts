@@ -35,7 +35,7 @@ export const createCall = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Leave the line
  *
- * Gives up the ticket's place. Leaving twice, or with a ticket already gone, is not an error.
+ * Gives up the ticket's place. Leaving twice, or with a ticket already gone or a wrong secret, is not an error (and changes nothing).
  */
 export const leaveLine = <ThrowOnError extends boolean = false>(options: Options<LeaveLineData, ThrowOnError>) => (options.client ?? client).delete<LeaveLineResponses, LeaveLineErrors, ThrowOnError>({ url: '/api/tickets/{ticketId}', ...options });
 
@@ -64,7 +64,7 @@ export const receiveProviderEvent = <ThrowOnError extends boolean = false>(optio
 /**
  * Rate a call
  *
- * One rating per call the gate admitted, with nothing personal: the call id, a score and an optional comment.
+ * One rating per call the gate admitted, with nothing personal: the call id, a score and an optional comment. Taken only from the visitor the call was given to (its rating cookie) and only once the call has ended; an unknown call, a foreign one, one under way and one already rated all get the same 404. Too many requests from one visitor are refused with 429.
  */
 export const rateCall = <ThrowOnError extends boolean = false>(options: Options<RateCallData, ThrowOnError>) => (options.client ?? client).post<RateCallResponses, RateCallErrors, ThrowOnError>({
     url: '/api/ratings',

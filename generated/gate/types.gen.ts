@@ -52,6 +52,10 @@ export type Ticket = {
      * A ticket that does not check in within this many seconds is dropped.
      */
     checkInBySeconds: number;
+    /**
+     * Sent back in the Ticket-Secret header with every check-in and with leaving the line.
+     */
+    secret: string;
 };
 
 export type Waiting = {
@@ -65,7 +69,7 @@ export type Waiting = {
 
 export type Problem = {
     type?: string;
-    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated';
+    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated';
     title: string;
     status?: number;
     detail?: string;
@@ -158,12 +162,35 @@ export type Report = {
         dailyBudgetUsd: number;
         costPerMinuteUsd: number;
     };
+    /**
+     * Requests the court itself heard, per second, over the last ten minutes (what the Worker refused on its own is not among them).
+     */
+    courtLoad?: {
+        /**
+         * When the first second began.
+         */
+        from: string;
+        /**
+         * Oldest first, one a second.
+         */
+        requestsPerSecond: Array<number>;
+    };
 };
 
 /**
  * The ticket's id, as the line gave it.
  */
 export type TicketId = string;
+
+/**
+ * The ticket's secret, as the line gave it with the ticket. It binds the ticket to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a ticket gone, before the court hears of it.
+ */
+export type TicketSecret = string;
+
+/**
+ * The right to rate the last call admitted, set with its admission (Set-Cookie, HttpOnly, only sent to /api/ratings). The browser sends it by itself.
+ */
+export type RatingCookie = string;
 
 export type CreateCallData = {
     body: CreateCallRequest;
@@ -190,7 +217,7 @@ export type CreateCallErrors = {
      */
     502: Problem;
     /**
-     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), or the gate cannot take calls now (code `gate-unavailable`).
+     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
      */
     503: Problem;
 };
@@ -212,6 +239,12 @@ export type CreateCallResponse = CreateCallResponses[keyof CreateCallResponses];
 
 export type LeaveLineData = {
     body?: never;
+    headers: {
+        /**
+         * The ticket's secret, as the line gave it with the ticket. It binds the ticket to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a ticket gone, before the court hears of it.
+         */
+        'Ticket-Secret': string;
+    };
     path: {
         /**
          * The ticket's id, as the line gave it.
@@ -227,6 +260,10 @@ export type LeaveLineErrors = {
      * The request is malformed.
      */
     400: Problem;
+    /**
+     * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
+     */
+    429: Problem;
 };
 
 export type LeaveLineError = LeaveLineErrors[keyof LeaveLineErrors];
@@ -242,6 +279,12 @@ export type LeaveLineResponse = LeaveLineResponses[keyof LeaveLineResponses];
 
 export type CheckInData = {
     body?: never;
+    headers: {
+        /**
+         * The ticket's secret, as the line gave it with the ticket. It binds the ticket to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a ticket gone, before the court hears of it.
+         */
+        'Ticket-Secret': string;
+    };
     path: {
         /**
          * The ticket's id, as the line gave it.
@@ -275,7 +318,7 @@ export type CheckInErrors = {
      */
     502: Problem;
     /**
-     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), or the gate cannot take calls now (code `gate-unavailable`).
+     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
      */
     503: Problem;
 };
@@ -337,13 +380,9 @@ export type RateCallErrors = {
      */
     400: Problem;
     /**
-     * Nothing with that id.
+     * No rating can be taken for that call (unknown, not this visitor’s, still under way, or already rated): one answer for all, so none can be told apart.
      */
     404: Problem;
-    /**
-     * Already done (code `already-rated`).
-     */
-    409: Problem;
     /**
      * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
      */

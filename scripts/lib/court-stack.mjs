@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { startProviderStandIn, TURNSTILE_TEST_SECRETS } from '../../gate/dev/provider-stand-in.mjs';
 import { isPortFree } from './ports.mjs';
 import { startPrism } from './prism.mjs';
@@ -77,6 +77,24 @@ export function snapshotWorker(dir) {
   return join(dir, 'gate', 'wrangler.jsonc');
 }
 
+/**
+ * The Worker's config at `configPath`, written as JSON to `outPath` with its edge limiter's
+ * allowance per period set to `limit` (and its entry point made absolute, so it may be written
+ * anywhere). Returns `outPath`.
+ */
+export async function withEdgeLimit(configPath, outPath, limit) {
+  const { experimental_readRawConfig: readRawConfig } = await import('wrangler');
+  const { rawConfig } = readRawConfig({ config: configPath });
+  const { $schema: _schema, ...config } = /** @type {Record<string, any>} */ (rawConfig);
+  config.main = resolve(dirname(configPath), String(config.main));
+  config.ratelimits = (config.ratelimits ?? []).map((/** @type {any} */ limiter) => ({
+    ...limiter,
+    simple: { ...limiter.simple, limit },
+  }));
+  writeFileSync(outPath, JSON.stringify(config, null, 2));
+  return outPath;
+}
+
 const delay = (ms) => new Promise((done) => setTimeout(done, ms));
 
 /** Resolves once anything answers HTTP at `url`. */
@@ -101,11 +119,13 @@ async function answers(url) {
  *   standIn?: Omit<Parameters<typeof startProviderStandIn>[0], 'prismUrl' | 'gateUrl' | 'port'>,
  *   env?: NodeJS.ProcessEnv,
  *   liveSource?: boolean,
+ *   edgeLimit?: number | null,
  * }} options
  *   `vars`: GATE_* (or other) Worker variables over the environment's; `standIn`: the surge's
  *   options for the stand-in (call lengths, lost messages, time compression); `liveSource`:
  *   run the working tree's gate/ (reloaded, its line lost, on every change) instead of a copy
- *   taken at start.
+ *   taken at start; `edgeLimit`: the edge limiter's requests per visitor per period instead of
+ *   wrangler.jsonc's (the demo's pages all come from one address).
  * @returns {Promise<{ url: string, standInUrl: string, standIn: Awaited<ReturnType<typeof startProviderStandIn>>, secrets: typeof DEMO_SECRETS, stop: () => Promise<void> }>}
  */
 export async function startCourtStack({
@@ -117,6 +137,7 @@ export async function startCourtStack({
   standIn: standInOptions = {},
   env = process.env,
   liveSource = false,
+  edgeLimit = null,
 }) {
   const host = '127.0.0.1';
   const url = `http://${host}:${sitePort}`;
@@ -160,11 +181,23 @@ export async function startCourtStack({
         ...secrets,
         VAPI_API_URL: standIn.url,
         TURNSTILE_VERIFY_URL: standIn.siteverifyUrl,
+        // The stand-in's siteverify reports the page solved on localhost; the gate also answers
+        // on 127.0.0.1.
+        GATE_SITE_HOSTS: env.GATE_SITE_HOSTS || 'localhost,127.0.0.1',
       }),
     );
-    const config = liveSource
+    const source = liveSource
       ? resolve(root, 'gate', 'wrangler.jsonc')
       : snapshotWorker(join(temp, 'worker'));
+    const config =
+      edgeLimit === null
+        ? source
+        : await withEdgeLimit(
+            source,
+            // Next to the copy, or (the working tree's own) in the temporary folder.
+            join(liveSource ? temp : dirname(source), 'wrangler.local.json'),
+            edgeLimit,
+          );
     const args = [
       wranglerBin,
       'dev',

@@ -11,16 +11,35 @@ export function isLive(env = process.env) {
 }
 
 /**
- * The demo gate's visitor limits, unless the environment sets them: every tab of a try comes
- * from the same address, so one visitor may hold several calls and start many. The gate's own
- * limits (GATE_MAX_CONCURRENT_CALLS, the budget) keep their defaults.
+ * The demo gate's visitor limits, unless the environment sets them: every tab of a try (and every
+ * call the browser suites start) comes from the same address, 127.0.0.1, in the one network the
+ * local runtime reports, so one visitor may hold several calls and start many… The gate's own
+ * limits (GATE_MAX_CONCURRENT_CALLS, the budget, the wait limit) keep their defaults. The real
+ * caps are the gate suite's to test (gate/test/attacks-visitors.test.ts).
  */
 export function demoGateVars(env = process.env) {
   const vars = {};
-  if (!env.GATE_VISITOR_CONCURRENT) vars.GATE_VISITOR_CONCURRENT = '20';
-  if (!env.GATE_VISITOR_STARTS_PER_WINDOW) vars.GATE_VISITOR_STARTS_PER_WINDOW = '10000';
+  const loose = {
+    GATE_VISITOR_CONCURRENT: '20',
+    GATE_VISITOR_STARTS_PER_WINDOW: '10000',
+    // …and its network (/24) the same, and its day without a visitor's cap of its own.
+    GATE_NETWORK_CONCURRENT: '20',
+    GATE_NETWORK_STARTS_PER_WINDOW: '10000',
+    GATE_VISITOR_STARTS_PER_DAY: '1000000',
+    GATE_VISITOR_DAILY_USD: '1000000',
+    // Every local request carries the same stand-in network (ASN) from the runtime.
+    GATE_ASN_CONCURRENT: '100000',
+  };
+  for (const [name, value] of Object.entries(loose)) if (!env[name]) vars[name] = value;
   return vars;
 }
+
+/**
+ * The demo's edge limiter (requests to /api/* per visitor per 10 s): the suites' pages all come
+ * from 127.0.0.1 and check in every second or two, so the demo allows what no single visitor
+ * would do. The surge keeps the deployed limiter (gate/wrangler.jsonc).
+ */
+export const DEMO_EDGE_LIMIT = 100_000;
 
 /** Checks PORT (and MOCK_PORT for the demo) before anything is installed or built. */
 export function checkServicePorts(command, live = isLive()) {

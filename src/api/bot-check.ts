@@ -21,6 +21,8 @@ interface TurnstileApi {
       size?: 'invisible' | 'normal' | 'compact' | 'flexible';
       appearance?: 'always' | 'execute' | 'interaction-only';
       execution?: 'render' | 'execute';
+      /** Reported back by siteverify; the gate checks it. */
+      action?: string;
       callback(token: string): void;
       'error-callback'(code: string): void;
       'expired-callback'(): void;
@@ -98,6 +100,8 @@ export function turnstileToken(siteKey: string, signal: AbortSignal): Promise<st
           sitekey: siteKey,
           size: 'invisible',
           execution: 'render',
+          // The gate accepts a token only for this action (gate/src/bot-check.ts).
+          action: 'start-call',
           callback: (token) => {
             finish();
             resolve(token);

@@ -116,9 +116,16 @@ function isWaiting(answer: unknown): answer is Waiting {
   return (
     record(answer).status === 'waiting' &&
     typeof ticket.id === 'string' &&
+    typeof ticket.secret === 'string' &&
     typeof ticket.position === 'number' &&
     typeof ticket.estimatedWaitSeconds === 'number'
   );
+}
+
+/** What proves a place in line: its id (in the path) and its secret (in a header). */
+export interface TicketPass {
+  id: string;
+  secret: string;
 }
 
 /** How the walk through the line reaches the world: each part replaceable in tests. */
@@ -127,10 +134,10 @@ export interface CourtDoor {
   botCheck(signal: AbortSignal): Promise<string>;
   /** `POST /api/calls`: the section's mutation. */
   ask(botCheckToken: string, signal: AbortSignal): Promise<unknown>;
-  /** `POST /api/tickets/{id}`. */
-  checkIn(ticketId: string, hidden: boolean, signal: AbortSignal): Promise<unknown>;
+  /** `POST /api/tickets/{id}`, with the ticket's secret in its header. */
+  checkIn(ticket: TicketPass, hidden: boolean, signal: AbortSignal): Promise<unknown>;
   /** `DELETE /api/tickets/{id}`, sent even as the page goes away. */
-  leave(ticketId: string): void;
+  leave(ticket: TicketPass): void;
   /** Whether the page is hidden (its timers may be throttled: the gate waits longer). */
   hidden(): boolean;
   /** Resolves after `ms`, or at once when the page comes back into view; rejects on abort. */
@@ -142,18 +149,23 @@ export function gateDoor(ask: CourtDoor['ask'], botCheck: CourtDoor['botCheck'])
   return {
     botCheck,
     ask,
-    checkIn: async (ticketId, hidden, signal) =>
+    checkIn: async (ticket, hidden, signal) =>
       (
         await checkIn({
-          path: { ticketId },
+          path: { ticketId: ticket.id },
+          headers: { 'Ticket-Secret': ticket.secret },
           ...(hidden ? { query: { hidden: true } } : {}),
           signal,
           throwOnError: true,
         })
       ).data,
-    leave: (ticketId) => {
+    leave: (ticket) => {
       // keepalive: the request outlives a page that is closing.
-      void leaveLine({ path: { ticketId }, keepalive: true }).catch(() => undefined);
+      void leaveLine({
+        path: { ticketId: ticket.id },
+        headers: { 'Ticket-Secret': ticket.secret },
+        keepalive: true,
+      }).catch(() => undefined);
     },
     hidden: () => document.visibilityState === 'hidden',
     pause: (ms, signal) =>
@@ -195,19 +207,19 @@ export async function enterCourt(
 ): Promise<CourtCall> {
   const token = await door.botCheck(signal);
   let answer = await door.ask(token, signal);
-  let ticketId: string | null = null;
+  let ticket: TicketPass | null = null;
   const leave = () => {
-    if (ticketId) door.leave(ticketId);
+    if (ticket) door.leave(ticket);
   };
   signal.addEventListener('abort', leave, { once: true });
   try {
     for (;;) {
       if (isAdmitted(answer)) {
-        ticketId = null;
+        ticket = null;
         return answer.call;
       }
-      if (!isWaiting(answer)) throw malformed(ticketId ? 'POST /api/tickets' : 'POST /api/calls');
-      ticketId = answer.ticket.id;
+      if (!isWaiting(answer)) throw malformed(ticket ? 'POST /api/tickets' : 'POST /api/calls');
+      ticket = { id: answer.ticket.id, secret: answer.ticket.secret };
       const place: LinePlace = {
         position: answer.ticket.position,
         estimatedWaitSeconds: answer.ticket.estimatedWaitSeconds,
@@ -215,14 +227,14 @@ export async function enterCourt(
       line.waiting(place);
       await door.pause(Math.max(1, answer.retryAfterSeconds) * 1000, signal);
       try {
-        answer = await door.checkIn(ticketId, door.hidden(), signal);
+        answer = await door.checkIn(ticket, door.hidden(), signal);
       } catch (error) {
         // Checked in too early (a timer fired ahead of time): wait as asked and try again.
         if (error instanceof CourtApiError && error.code === 'rate-limited') {
           await door.pause(error.retryAfterMs ?? 1000, signal);
-          answer = await door.checkIn(ticketId, door.hidden(), signal);
+          answer = await door.checkIn(ticket, door.hidden(), signal);
         } else {
-          if (error instanceof CourtApiError && error.code === 'ticket-gone') ticketId = null;
+          if (error instanceof CourtApiError && error.code === 'ticket-gone') ticket = null;
           throw error;
         }
       }

@@ -1,6 +1,6 @@
 // The demo's production path, locally: the gate in workerd (wrangler dev) in front of the provider
 // stand-in in front of Prism, as `npm start` runs it.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,9 @@ import {
   gateVarArgs,
   snapshotWorker,
   startCourtStack,
+  withEdgeLimit,
 } from '../../scripts/lib/court-stack.mjs';
+import { DEMO_EDGE_LIMIT, demoGateVars } from '../../scripts/lib/demo-services.mjs';
 import { findFreePort } from '../../scripts/lib/prism.mjs';
 
 function listening(port: number): Promise<boolean> {
@@ -52,6 +54,33 @@ describe('the Worker it runs', () => {
       for (const file of ['gate/src/index.ts', 'gate/src/court.ts', 'generated/sdk.gen.ts']) {
         expect(existsSync(join(dir, file))).toBe(true);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the deployed edge limiter unless told otherwise, as the demo is, for its one address', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pepa-court-limit-'));
+    try {
+      const source = snapshotWorker(dir);
+      const out = await withEdgeLimit(source, join(dir, 'local.json'), DEMO_EDGE_LIMIT);
+      const config = JSON.parse(readFileSync(out, 'utf8')) as {
+        main: string;
+        ratelimits: { name: string; simple: { limit: number; period: number } }[];
+      };
+      expect(config.main).toBe(join(dir, 'gate', 'src', 'index.ts'));
+      expect(config.ratelimits).toEqual([
+        expect.objectContaining({
+          name: 'API_LIMITER',
+          simple: { limit: DEMO_EDGE_LIMIT, period: 10 },
+        }),
+      ]);
+      // The deployed one is what the surge and the gate suite meet: far tighter.
+      expect(readFileSync(source, 'utf8')).toMatch(/"limit": 60, "period": 10/);
+      expect(demoGateVars({})).toMatchObject({
+        GATE_VISITOR_STARTS_PER_DAY: '1000000',
+        GATE_ASN_CONCURRENT: '100000',
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -109,7 +138,9 @@ describe('startCourtStack', () => {
     // Visitors are told apart by the address they come from.
     const second = await start('10.1.0.2');
     expect(second.status).toBe(202);
-    const waiting = (await second.json()) as { ticket: { id: string; position: number } };
+    const waiting = (await second.json()) as {
+      ticket: { id: string; secret: string; position: number };
+    };
     expect(waiting.ticket.position).toBe(1);
     expect((await start('10.1.0.1')).status).toBe(429);
 
@@ -126,6 +157,7 @@ describe('startCourtStack', () => {
       await new Promise((done) => setTimeout(done, 1000));
       const answer = await fetch(`${stack.url}/api/tickets/${waiting.ticket.id}`, {
         method: 'POST',
+        headers: { 'cf-connecting-ip': '10.1.0.2', 'ticket-secret': waiting.ticket.secret },
       });
       status = answer.status;
       await answer.arrayBuffer();

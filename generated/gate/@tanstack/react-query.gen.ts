@@ -28,7 +28,7 @@ export const createCallMutation = (options?: Partial<Options<CreateCallData>>): 
 /**
  * Leave the line
  *
- * Gives up the ticket's place. Leaving twice, or with a ticket already gone, is not an error.
+ * Gives up the ticket's place. Leaving twice, or with a ticket already gone or a wrong secret, is not an error (and changes nothing).
  */
 export const leaveLineMutation = (options?: Partial<Options<LeaveLineData>>): UseMutationOptions<LeaveLineResponse, LeaveLineError, Options<LeaveLineData>> => {
     const mutationOptions: UseMutationOptions<LeaveLineResponse, LeaveLineError, Options<LeaveLineData>> = {
@@ -85,7 +85,7 @@ export const receiveProviderEventMutation = (options?: Partial<Options<ReceivePr
 /**
  * Rate a call
  *
- * One rating per call the gate admitted, with nothing personal: the call id, a score and an optional comment.
+ * One rating per call the gate admitted, with nothing personal: the call id, a score and an optional comment. Taken only from the visitor the call was given to (its rating cookie) and only once the call has ended; an unknown call, a foreign one, one under way and one already rated all get the same 404. Too many requests from one visitor are refused with 429.
  */
 export const rateCallMutation = (options?: Partial<Options<RateCallData>>): UseMutationOptions<RateCallResponse, RateCallError, Options<RateCallData>> => {
     const mutationOptions: UseMutationOptions<RateCallResponse, RateCallError, Options<RateCallData>> = {

@@ -4,6 +4,7 @@ import {
   BACKOFF_MAX_MS,
   BUSY_DEFAULT_WAIT_MS,
   FAILURE_REASONS,
+  FULL_DEFAULT_WAIT_MS,
   cooldownMs,
   describeStartFailure,
 } from './start-failure';
@@ -105,6 +106,12 @@ describe('the court gate refusing a start', () => {
       10_000,
     ],
     [gate(404, 'ticket-gone'), FAILURE_REASONS.lineLost, null],
+    [
+      gate(503, 'court-full', { retryAfterMs: 120_000 } as Partial<CallError>),
+      FAILURE_REASONS.courtFull,
+      120_000,
+    ],
+    [gate(503, 'court-full'), FAILURE_REASONS.courtFull, FULL_DEFAULT_WAIT_MS],
     [gate(502, 'malformed-answer'), FAILURE_REASONS.malformed, null],
     [gate(502, 'provider-error'), FAILURE_REASONS.provider, null],
   ])(

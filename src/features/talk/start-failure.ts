@@ -30,6 +30,7 @@ export const FAILURE_REASONS = {
   connectionLost: 'The connection to Pepa was lost. Press Start Talking to call her again.',
   rateLimited: "You've asked for Pepa several times in a short while.",
   courtClosed: 'The court is closed for today: Pepa has received all the guests she can.',
+  courtFull: 'The court is full right now: more guests are waiting than Pepa can see soon.',
   botCheck: "Your browser didn't pass the court's bot check. Reload the page and try again.",
   botCheckUnavailable: "The court's bot check didn't load. Check your connection and try again.",
   gateDown: "The court's gate can't take calls right now.",
@@ -52,6 +53,9 @@ export function reopensText(reopensAt: string | undefined, locale?: string): str
  * shows the header only where the provider exposes it (Access-Control-Expose-Headers).
  */
 export const BUSY_DEFAULT_WAIT_MS = 5000;
+
+/** How long a full court is given when its Retry-After cannot be read (the gate's shortest). */
+export const FULL_DEFAULT_WAIT_MS = 60_000;
 
 const view = (
   reason: string | null,
@@ -84,6 +88,9 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
           );
         case 'court-closed':
           return view(`${FAILURE_REASONS.courtClosed}${reopensText(error.reopensAt)}`);
+        case 'court-full':
+          // No ticket was given: Start rests, counting down to when the line should be shorter.
+          return view(FAILURE_REASONS.courtFull, false, error.retryAfterMs ?? FULL_DEFAULT_WAIT_MS);
         case 'bot-check-failed':
           return view(FAILURE_REASONS.botCheck);
         case 'bot-check-unavailable':

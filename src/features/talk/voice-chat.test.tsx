@@ -158,7 +158,13 @@ const ADMITTED = {
 };
 const waiting = (position: number, estimatedWaitSeconds: number) => ({
   status: 'waiting',
-  ticket: { id: 'ticket-0123456789abcdef', position, estimatedWaitSeconds, checkInBySeconds: 12 },
+  ticket: {
+    id: 'ticket-0123456789abcdef',
+    secret: 'secret-0123456789abcdef',
+    position,
+    estimatedWaitSeconds,
+    checkInBySeconds: 12,
+  },
   retryAfterSeconds: 2,
 });
 const jsonAnswer = (body: unknown, status: number) =>
@@ -248,6 +254,11 @@ describe('VoiceChat', () => {
       'POST /api/tickets/ticket-0123456789abcdef',
       'POST /api/tickets/ticket-0123456789abcdef',
     ]);
+    // The ticket's secret proves it in a header, never in the path.
+    expect(sent.slice(1).map((request) => request.headers.get('ticket-secret'))).toEqual([
+      'secret-0123456789abcdef',
+      'secret-0123456789abcdef',
+    ]);
     expect(call.admitted).toEqual(ADMITTED.call);
     expect(status()).toHaveTextContent('Connecting to Pepa...');
     call.connect();
@@ -267,6 +278,7 @@ describe('VoiceChat', () => {
       'POST /api/calls',
       'DELETE /api/tickets/ticket-0123456789abcdef',
     ]);
+    expect(sent[1]?.headers.get('ticket-secret')).toBe('secret-0123456789abcdef');
   });
 
   it('shows each status, hint and toast of a whole call in order', async () => {

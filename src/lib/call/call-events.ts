@@ -72,7 +72,10 @@ export type CallError =
       retryAfterMs?: number;
       /** The site's gate says why it refused, in its own words (its problem `code`). */
       code?: string;
-      /** With the gate's `court-closed`: when it opens again (ISO 8601). */
+      /**
+       * With the gate's `court-closed`: when it opens again (ISO 8601). A `court-full` answer
+       * says when to come back in `retryAfterMs` instead.
+       */
       reopensAt?: string;
     })
   | (ErrorBase & {

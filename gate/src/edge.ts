@@ -1,0 +1,101 @@
+/**
+ * What the Worker decides before any Durable Object hop: a limiter per visitor at the edge
+ * (the Workers Rate Limiting binding), ids and tokens that prove themselves (an HMAC with a key
+ * drawn from the gate's salt), and refusals counted where they happen (Workers Analytics Engine)
+ * rather than by a call to the court.
+ */
+import type { GateEnv } from './config';
+
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** The HMAC key for one purpose ('ticket', 'rating'), drawn from the gate's secret salt. */
+function keyFor(env: GateEnv, purpose: string): Promise<CryptoKey> {
+  const salt = env.GATE_VISITOR_SALT ?? '';
+  const name = `${purpose}\u0000${salt}`;
+  let key = keys.get(name);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(`pepa-gate:${purpose}:${salt}`),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    keys.set(name, key);
+  }
+  return key;
+}
+
+function base64url(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The proof of `message` for `purpose`: 128 bits of an HMAC, URL-safe. */
+export async function prove(env: GateEnv, purpose: string, message: string): Promise<string> {
+  const mac = await crypto.subtle.sign(
+    'HMAC',
+    await keyFor(env, purpose),
+    new TextEncoder().encode(message),
+  );
+  return base64url(new Uint8Array(mac).subarray(0, 16));
+}
+
+/** Whether `given` proves `message` for `purpose` (compared in constant time). */
+export async function proves(
+  env: GateEnv,
+  purpose: string,
+  message: string,
+  given: string | null | undefined,
+): Promise<boolean> {
+  if (!given || given.length > 64) return false;
+  const expected = await prove(env, purpose, message);
+  if (given.length !== expected.length) return false;
+  let diff = 0;
+  for (let i = 0; i < expected.length; i += 1) {
+    diff |= expected.charCodeAt(i) ^ given.charCodeAt(i);
+  }
+  return diff === 0;
+}
+
+/**
+ * The edge limiter: false when this key has made too many requests to the gate lately. Without
+ * the binding (a configuration that omits it) every request passes on to the other checks.
+ */
+export async function withinEdgeLimit(env: GateEnv, key: string): Promise<boolean> {
+  if (!env.API_LIMITER) return true;
+  const { success } = await env.API_LIMITER.limit({ key });
+  return success;
+}
+
+/** A refusal decided in the Worker, counted without asking the court. */
+export function countEdgeRefusal(env: GateEnv, code: string, path: string): void {
+  env.GATE_REFUSALS?.writeDataPoint({ blobs: [code, path], doubles: [1], indexes: [code] });
+}
+
+/** How long the Worker gives a "court full" answer to further arrivals without asking again. */
+export const FULL_MEMORY_MS = 5000;
+
+/** The court's last "full" answer in this isolate: when it was given and when to come back. */
+let fullAnswer: { at: number; retryAfterSeconds: number } | null = null;
+
+/** Notes that the court said it is full, asking newcomers to come back in `retryAfterSeconds`. */
+export function rememberFull(retryAfterSeconds: number, now: number): void {
+  fullAnswer = { at: now, retryAfterSeconds };
+}
+
+/**
+ * The court's "full" answer while it is fresh, its wait counted down from when it was given: a
+ * crowd arriving at a full court costs the court one request per isolate per moment.
+ */
+export function rememberedFull(now: number): { retryAfterSeconds: number } | null {
+  if (!fullAnswer || now < fullAnswer.at || now - fullAnswer.at >= FULL_MEMORY_MS) return null;
+  const elapsed = Math.floor((now - fullAnswer.at) / 1000);
+  return { retryAfterSeconds: Math.max(1, fullAnswer.retryAfterSeconds - elapsed) };
+}
+
+/** Forgets the remembered answer (a test's fresh court). */
+export function forgetFull(): void {
+  fullAnswer = null;
+}
