@@ -104,7 +104,9 @@ describe('ratings', () => {
   });
 });
 
-describe('the edge limiter', () => {
+// Each test walks past the limiter's allowance one request at a time: on a busy machine that
+// takes longer than the suite's usual 20 s.
+describe('the edge limiter', { timeout: 60_000 }, () => {
   it('keeps a visitor hammering with a valid ticket from reaching the court', async () => {
     await admit(addr(1));
     await admit(addr(2));
