@@ -24,10 +24,13 @@ function court(env: GateEnv) {
   return env.COURT.get(env.COURT.idFromName('court'));
 }
 
-/** The header a ticket's secret travels in (never the path: paths end up in logs). */
-export const TICKET_SECRET_HEADER = 'ticket-secret';
+/**
+ * The header a ticket's secret travels in (never the path: paths end up in logs). Not exported:
+ * workerd takes every export of the entry module for a handler, and refuses a string.
+ */
+const TICKET_SECRET_HEADER = 'ticket-secret';
 /** The cookie that carries the right to rate the last call admitted (only to /api/ratings). */
-export const RATING_COOKIE = 'pepa_rating';
+const RATING_COOKIE = 'pepa_rating';
 
 /** A ticket's secret: its id bound to the visitor it was given to. */
 function ticketSecret(env: GateEnv, ticketId: string, visitor: Visitor): Promise<string> {
