@@ -5,7 +5,7 @@
 //   2. Lighthouse on the live build served locally: mobile preset, median of 3 runs;
 //   3. the demo build with the Prism mock: tap → POST /call/web and tap → 'Listening...' (median
 //      of 5 fresh page loads), and the JS heap before and after 200 start/end cycles in one page;
-//   4. the demo under the field latency model (README): tap → 'Listening...' and tap → Pepa's
+//   4. the demo under the field latency model (docs/demo-simulator.md): tap → 'Listening...' and tap → Pepa's
 //      first audio on a phone and a desktop profile, for the overlapped start and for the
 //      sequential one (the provider's own client's order), interleaved in the same run.
 //
@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { buildSite } from './build.mjs';
 import { markdownTable } from './lib/bundle-stats.mjs';
 import { startCourtStack } from './lib/court-stack.mjs';
+import { demoGateVars } from './lib/demo-services.mjs';
 import { findFreePort } from './lib/prism.mjs';
 import { stopLaunchedChromium } from './lib/chromium.mjs';
 import { measureHeapSoak, measureTaps } from './lib/bench-demo.mjs';
@@ -137,6 +138,12 @@ async function buildCopy(name, env, options) {
 }
 
 /**
+ * One visitor (one address) makes every tap, soak cycle and start, as in a demo's try: the demo's
+ * loose visitor and network limits, and a budget that is no part of what is measured.
+ */
+const BENCH_GATE_VARS = { ...demoGateVars(), GATE_DAILY_BUDGET_USD: '100000' };
+
+/**
  * The demo build the timings share, built once.
  * @type {Promise<{ siteDir: string, mockPort: number }> | null}
  */
@@ -167,12 +174,7 @@ async function measureDemo() {
     sitePort,
     mockPort,
     assetsDir: siteDir,
-    // One visitor makes every tap and soak cycle; the budget is no part of what is measured.
-    vars: {
-      GATE_VISITOR_CONCURRENT: '20',
-      GATE_VISITOR_STARTS_PER_WINDOW: '10000',
-      GATE_DAILY_BUDGET_USD: '100000',
-    },
+    vars: BENCH_GATE_VARS,
     quiet: true,
   });
   await track(() => site.stop());
@@ -280,11 +282,7 @@ async function measureFieldStarts() {
     sitePort: await findFreePort(),
     mockPort,
     assetsDir: siteDir,
-    vars: {
-      GATE_VISITOR_CONCURRENT: '20',
-      GATE_VISITOR_STARTS_PER_WINDOW: '10000',
-      GATE_DAILY_BUDGET_USD: '100000',
-    },
+    vars: BENCH_GATE_VARS,
     env: { ...process.env, PEPA_LATENCY: 'field' },
     quiet: true,
   });
@@ -355,7 +353,7 @@ async function measureFieldStarts() {
     }
   }
   note(
-    'The field latency model (README, "A latency model of the real path") plays each stage of a ' +
+    'The field latency model (docs/demo-simulator.md, "A latency model of the real path") plays each stage of a ' +
       'real start with its estimated delay; the sequential start runs the same ' +
       "stages one after the other, as the provider's own client does (the bot check solved at " +
       "the tap, the phone's wait after the call request, the microphone opened by the join).",

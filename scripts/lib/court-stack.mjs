@@ -16,7 +16,7 @@ const root = resolve(import.meta.dirname, '..', '..');
 const WRANGLER_CONFIG = resolve(root, 'gate', 'wrangler.jsonc');
 
 /**
- * The stand-in's part of the field latency model (README), when `PEPA_LATENCY=field`; the page
+ * The stand-in's part of the field latency model (docs/demo-simulator.md), when `PEPA_LATENCY=field`; the page
  * plays the rest with `?latency=field`.
  * @returns {{ siteverifyMs: number, gateWorkMs: number, callWebMs: number } | null}
  */
@@ -97,8 +97,10 @@ async function answers(url) {
  * }} options
  *   `vars`: GATE_* (or other) Worker variables over the environment's; `standIn`: the surge's
  *   options for the stand-in (call lengths, lost messages, time compression); `liveSource`:
- *   rebuild and reload the gate (its line lost) when its source changes, instead of running
- *   the source as it was at start.
+ *   wrangler's `dev.watch` (the config and assets watched). Wrangler 4.86 bundles the Worker
+ *   with esbuild's watch whatever `dev.watch` says, so an edit of gate/src may reload the
+ *   running gate; the court's line and calls live in the Durable Object's storage (persisted
+ *   in a temporary folder), which a reload keeps.
  * @returns {Promise<{ url: string, standInUrl: string, standIn: Awaited<ReturnType<typeof startProviderStandIn>>, secrets: typeof DEMO_SECRETS, stop: () => Promise<void> }>}
  */
 export async function startCourtStack({
