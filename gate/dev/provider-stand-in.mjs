@@ -62,7 +62,7 @@ const pause = (ms) => new Promise((done) => setTimeout(done, ms));
  *   maximum duration is the gate's, already in real seconds).
  *   `lateAnswers`: the fraction of `POST /call/web` answers held back `lateAnswerMs` (past the
  *   gate's wait), though the call is created and runs.
- *   `latency`: the field latency model's delays (README): siteverify answers after
+ *   `latency`: the field latency model's delays (docs/demo-simulator.md): siteverify answers after
  *   `siteverifyMs`, and `POST /call/web` after `callWebMs` plus the gate's own work
  *   (`gateWorkMs`: its Durable Object round trips, which a local workerd does not pay).
  */
