@@ -3,7 +3,7 @@
  * Node for `npm run doctor` and `npm run deploy`: which secrets are set, and the limits the
  * deployed Worker will run with.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 
 /** What the gate cannot admit anyone without; each is put with `wrangler secret put NAME`. */
 export const GATE_SECRETS = [
@@ -51,46 +51,17 @@ export function isTurnstileTestKey(key: string): boolean {
   return /^[123]x0{10,}[A-F]{2}$/.test(key);
 }
 
-/** JSON with comments and trailing commas (wrangler's format), as plain JSON text. */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i] as string;
-    if (char === '"') {
-      let end = i + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      out += text.slice(i, end + 1);
-      i = end + 1;
-    } else if (char === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i += 1;
-    } else if (char === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end === -1 ? text.length : end + 2;
-    } else if (char === ',' && /^\s*[}\]]/.test(text.slice(i + 1))) {
-      i += 1;
-    } else {
-      out += char;
-      i += 1;
-    }
-  }
-  return out;
-}
-
-/** The `vars` of the Worker's configuration, or why they could not be read. */
+/** The `vars` of the Worker's configuration, read by wrangler's own reader, or why they could not be read. */
 export async function wranglerVars(
   file: string = WRANGLER_CONFIG,
 ): Promise<{ vars: Record<string, string> } | { problem: string }> {
-  let text: string;
+  if (!existsSync(file)) return { problem: `cannot read ${file}` };
+  // Loaded when asked for: wrangler is large, and most of the go-live scripts never need it.
+  const { experimental_readRawConfig: readRawConfig } = await import('wrangler');
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return { problem: `cannot read ${file}` };
-  }
-  try {
-    const config = JSON.parse(stripJsonComments(text)) as { vars?: Record<string, unknown> };
+    const { rawConfig } = readRawConfig({ config: file });
     const vars = Object.fromEntries(
-      Object.entries(config.vars ?? {}).map(([name, value]) => [name, String(value)]),
+      Object.entries(rawConfig.vars ?? {}).map(([name, value]) => [name, String(value)]),
     );
     return { vars };
   } catch (error) {

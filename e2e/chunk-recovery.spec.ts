@@ -1,6 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import { callResources, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
+import { talk } from './support/talk';
 
 /** The simulated room, twice as fast. */
 const FAST = 0.5;
@@ -12,15 +13,10 @@ const CHUNKS = [
   ['the room', /\/assets\/room-simulator-[^/]+\.js/],
 ] as const;
 
-function talk(page: Page) {
-  const section = page.locator('#talk');
-  return {
-    section,
-    status: section.getByRole('status'),
-    start: section.getByRole('button', { name: 'Start Talking' }),
-    end: section.getByRole('button', { name: 'End Call' }),
-    failed: section.getByText(LOAD_FAILED, { exact: false }),
-  };
+/** The section's controls, and the message a failed load of the voice code leaves. */
+function talkWithFailure(page: Page) {
+  const controls = talk(page);
+  return { ...controls, failed: controls.section.getByText(LOAD_FAILED, { exact: false }) };
 }
 
 /** Counts the page's documents: each load of the page itself is one. */
@@ -46,7 +42,7 @@ async function pressUntilConnected(page: Page) {
         .status.filter({ hasText: CONNECTED })
         .waitFor({ timeout: 20_000 })
         .then(() => 'connected'),
-      talk(page)
+      talkWithFailure(page)
         .failed.waitFor({ timeout: 20_000 })
         .then(() => 'failed'),
     ]);
@@ -139,7 +135,7 @@ test.describe('a chunk that failed is loaded on the next press, in every engine'
     );
     for (let press = 0; press < 2; press += 1) {
       await talk(page).start.click();
-      await expect(talk(page).failed).toBeVisible();
+      await expect(talkWithFailure(page).failed).toBeVisible();
       await page.clock.fastForward(500);
     }
     expect(documents.count).toBe(1);

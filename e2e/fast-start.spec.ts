@@ -1,6 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import { callResources, installCallProbe, waitPastDoubleTap } from './support/call-probe';
 import { expect, test } from './support/fixtures';
+import { talk } from './support/talk';
 import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
 
 /**
@@ -26,16 +27,6 @@ declare global {
       arm(): void;
     };
   }
-}
-
-function talk(page: Page) {
-  const section = page.locator('#talk');
-  return {
-    section,
-    status: section.getByRole('status'),
-    start: section.getByRole('button', { name: 'Start Talking' }),
-    end: section.getByRole('button', { name: 'End Call' }),
-  };
 }
 
 /** Records, on the page's clock, each tap on Start Talking and the first 'Listening...' after it. */

@@ -1,21 +1,12 @@
 import type { Page } from '@playwright/test';
 import { callResources, installCallProbe, statusHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
+import { talk } from './support/talk';
 
 /** The demo's simulated room, twice as fast as a real one. */
 const FAST = 0.5;
 
 const CONNECTED = /^(Listening\.\.\.|Pepa is speaking\.\.\.)$/;
-
-function talk(page: Page) {
-  const section = page.locator('#talk');
-  return {
-    section,
-    status: section.getByRole('status'),
-    start: section.getByRole('button', { name: 'Start Talking' }),
-    end: section.getByRole('button', { name: 'End Call' }),
-  };
-}
 
 declare global {
   interface Window {

@@ -12,6 +12,7 @@ import {
 } from './support/call-probe';
 import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
 import { expect, test } from './support/fixtures';
+import { talk } from './support/talk';
 import { wordsUnderDemoBadge } from './support/demo-badge';
 
 /** The demo's simulated room, twice as fast as a real one: still every step, in order. */
@@ -23,16 +24,6 @@ const TOAST = {
   error: ['Error', 'Something went wrong with the voice call'],
   startFailed: ['Failed to connect', 'Please check your microphone permissions'],
 } as const;
-
-function talk(page: Page) {
-  const section = page.locator('#talk');
-  return {
-    section,
-    status: section.getByRole('status'),
-    start: section.getByRole('button', { name: 'Start Talking' }),
-    end: section.getByRole('button', { name: 'End Call' }),
-  };
-}
 
 async function open(
   page: Page,

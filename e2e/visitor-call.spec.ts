@@ -9,25 +9,12 @@ import {
   waitPastDoubleTap,
 } from './support/call-probe';
 import { expect, test } from './support/fixtures';
+import { talk } from './support/talk';
 
 /** The simulated room, twice as fast. */
 const FAST = 0.5;
 const CONNECTED = /^(Listening\.\.\.|Pepa is speaking\.\.\.)$/;
 const GREETING = "Pepa: Ribbit! Welcome to my court. I'm Pepa. What shall we talk about?";
-
-function talk(page: Page) {
-  const section = page.locator('#talk');
-  return {
-    section,
-    status: section.getByRole('status'),
-    start: section.getByRole('button', { name: 'Start Talking' }),
-    end: section.getByRole('button', { name: 'End Call' }),
-    captions: section.getByRole('log', { name: 'Captions' }),
-    field: section.getByRole('textbox', { name: 'Type to Pepa' }),
-    microphone: section.getByRole('combobox', { name: 'Microphone' }),
-    transcript: section.getByRole('region', { name: 'Transcript' }),
-  };
-}
 
 declare global {
   interface Window {
@@ -149,7 +136,7 @@ test.describe('a call that respects the visitor', () => {
       // At the room's own pace, so the visitor's steps come before the connection drops.
       await open(page, 'sim=network-rejoin');
       await connect(page);
-      const { field, microphone, captions } = talk(page);
+      const { typeField: field, microphone, captions } = talk(page);
       const chosen = (await microphone.locator('option').nth(1).getAttribute('value')) ?? '';
       await microphone.selectOption(chosen);
       await expect.poll(async () => (await visitorRecord(page)).microphones).toContain(chosen);
@@ -185,7 +172,7 @@ test.describe('a call that respects the visitor', () => {
   test('Escape in the typing field clears it and never ends the call', async ({ page }) => {
     await open(page);
     await connect(page);
-    const { field } = talk(page);
+    const { typeField: field } = talk(page);
     await field.fill('Should I');
     const before = (await statusHistory(page)).length;
     await field.press('Escape');
@@ -254,7 +241,7 @@ test.describe('a call that respects the visitor', () => {
     page,
   }) => {
     await open(page);
-    const { start, end, field } = talk(page);
+    const { start, end, typeField: field } = talk(page);
     // From the top of the page, Tab until Start Talking has the focus.
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     for (
@@ -332,7 +319,7 @@ test.describe('a call that respects the visitor', () => {
     test('the focus lands on Start Talking, not on the page', async ({ page }) => {
       await open(page, `simScale=${FAST}&sim=server-end`);
       await connect(page);
-      await talk(page).field.fill('One more thing');
+      await talk(page).typeField.fill('One more thing');
       await page.evaluate(() => {
         window.__visitorRecord!.watchFocus = true;
       });

@@ -2,21 +2,10 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { callResources, expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
+import { talk } from './support/talk';
 
 /** The simulated room, twice as fast: every step, in order. */
 const FAST = 0.5;
-
-function talk(page: Page) {
-  const section = page.locator('#talk');
-  return {
-    section,
-    status: section.getByRole('status'),
-    start: section.getByRole('button', { name: 'Start Talking' }),
-    end: section.getByRole('button', { name: 'End Call' }),
-    captions: section.getByRole('log', { name: 'Captions' }),
-    typeField: section.getByRole('textbox', { name: 'Type to Pepa' }),
-  };
-}
 
 /** Records every partial caption that appeared, however briefly. */
 async function recordPartials(page: Page) {

@@ -5,7 +5,7 @@
 //   2. Lighthouse on the live build served locally: mobile preset, median of 3 runs;
 //   3. the demo build with the Prism mock: tap → POST /call/web and tap → 'Listening...' (median
 //      of 5 fresh page loads), and the JS heap before and after 200 start/end cycles in one page;
-//   4. the demo under the field latency model (README): tap → 'Listening...' and tap → Pepa's
+//   4. the demo under the field latency model (docs/demo-simulator.md): tap → 'Listening...' and tap → Pepa's
 //      first audio on a phone and a desktop profile, for the overlapped start and for the
 //      sequential one (the provider's own client's order), interleaved in the same run.
 //
@@ -17,28 +17,28 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildSite } from './build.mjs';
-import {
-  BYTE_BUDGETS,
-  analyseBuild,
-  byteRows,
-  formatKb,
-  markdownTable,
-} from './lib/bundle-stats.mjs';
+import { markdownTable } from './lib/bundle-stats.mjs';
 import { startCourtStack } from './lib/court-stack.mjs';
+import { DEMO_EDGE_LIMIT, demoGateVars } from './lib/demo-services.mjs';
 import { findFreePort } from './lib/prism.mjs';
-import { startStaticServer } from './lib/static-server.mjs';
-import { primeCompressedBodies, startCompressingProxy } from './lib/bench-compression.mjs';
 import { stopLaunchedChromium } from './lib/chromium.mjs';
-import { CATEGORIES, runLighthouse } from './lib/bench-lighthouse.mjs';
+import { measureHeapSoak, measureTaps } from './lib/bench-demo.mjs';
+import { measureBytes, measureLighthouse } from './lib/bench-live.mjs';
+import { launchBenchBrowser } from './lib/bench-page.mjs';
 import {
-  PHONE,
-  START_PROFILES,
-  launchBenchBrowser,
-  measureHeapSoak,
-  measureTaps,
-  startSample,
-} from './lib/bench-demo.mjs';
-import { measureLcpFont } from './lib/bench-lcp-font.mjs';
+  createBenchTable,
+  describeTiming as describe,
+  log,
+  median,
+  megabytes,
+  messageOf,
+  ms,
+  oneLine,
+  seconds,
+  spread,
+  verdict,
+} from './lib/bench-table.mjs';
+import { START_PROFILES, startSample } from './lib/bench-field-start.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const benchDir = join(root, 'bench');
@@ -53,64 +53,18 @@ const SOAK_TIME_LIMIT_MS = 15 * 60_000;
 // times faster. Only the soak uses it; the tap timings measure the page as visitors get it.
 const SOAK_QUERY = '?simScale=0.2';
 
-/** Lighthouse budgets: a minimum score per category, and the two metrics the issue bounds. */
-const SCORE_BUDGETS = { performance: 100, accessibility: 100, 'best-practices': 100, seo: 100 };
-const LCP_BUDGET_MS = 1000;
-const CLS_BUDGET = 0.01;
 const TAP_TO_POST_BUDGET_MS = 100;
 const HEAP_GROWTH_BUDGET_BYTES = 5 * 1024 * 1024;
-/** Fresh page loads per profile and start order under the field model. */
+/**
+ * Fresh page loads per profile and start order under the field model.
+ * @type {Record<keyof typeof START_PROFILES, number>}
+ */
 const START_SAMPLES = { phone: 5, desktop: 3 };
 /** On a phone, tap → Pepa's first audio of the overlapped start over the sequential one's. */
 const PHONE_FIRST_AUDIO_RATIO_BUDGET = 0.6;
 
-/** @typedef {'pass' | 'FAIL' | 'info' | 'n/a'} Result */
-/** @type {string[][]} */
-const rows = [];
-/** @type {string[]} */
-const notes = [];
-let failed = false;
-
-/**
- * @param {string} metric
- * @param {string} figure
- * @param {string} budget
- * @param {Result} result
- */
-function row(metric, figure, budget, result) {
-  // A pipe inside a cell would split it into two Markdown columns.
-  rows.push([metric, figure.replace(/\|/g, '\\|'), budget, result]);
-  if (result === 'FAIL') failed = true;
-}
-/** @param {boolean} pass */
-const verdict = (pass) => (pass ? 'pass' : 'FAIL');
-
-const log = (text) => console.error(`bench: ${text}`);
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
-
-/** A multi-line tool error (colours, code frames) as one short table cell. */
-function oneLine(text, maxLength = 200) {
-  // eslint-disable-next-line no-control-regex
-  const plain = text.replace(/\x1b\[[0-9;]*m/g, '').replace(/│/g, ' ');
-  const flat = plain.replace(/\s+/g, ' ').trim();
-  return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
-}
-
-/** @param {number[]} values */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-const ms = (value) => `${Math.round(value)} ms`;
-const seconds = (value) => `${(value / 1000).toFixed(2)} s`;
-const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
-/** "median (min–max of n)" for timing samples. */
-const spread = (values, format) =>
-  values.length > 1
-    ? `${format(median(values))} ` +
-      `(${format(Math.min(...values))}–${format(Math.max(...values))}, n=${values.length})`
-    : format(values[0]);
+const table = createBenchTable();
+const { row, timingRow, note } = table;
 
 // Everything started is stopped on the way out, whatever happens in between. A signal starts the
 // same single cleanup; anything started after it is stopped at once.
@@ -135,7 +89,7 @@ async function track(stop) {
   }
   cleanups.push(stop);
 }
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.once(signal, () => {
     interrupted = signal;
     log(`${signal}: stopping`);
@@ -183,143 +137,16 @@ async function buildCopy(name, env, options) {
   }
 }
 
-async function measureBytes(siteDir) {
-  const stats = await analyseBuild(siteDir);
-  const fmt = (s) => `${formatKb(s.raw)} / ${formatKb(s.gzip)} gz / ${formatKb(s.brotli)} br`;
-  const figures = byteRows(stats);
-  const report = ({ name, size, budget }) =>
-    budget === null
-      ? row(name, fmt(size), '—', 'info')
-      : row(name, fmt(size), `≤ ${formatKb(budget)} br`, verdict(size.brotli <= budget));
-  figures.filter((figure) => !figure.onDemand).forEach(report);
-  if (!stats.onDemand.some((chunk) => chunk.file.endsWith('.js'))) {
-    row(
-      'on-demand JS chunks',
-      'none in this build',
-      `≤ ${formatKb(BYTE_BUDGETS.onDemandChunk)} br`,
-      'n/a',
-    );
-  }
-  figures.filter((figure) => figure.onDemand).forEach(report);
-}
-
-/** The LCP of a first visit in Chromium: its element, and the font its text was painted with. */
-async function measureFirstVisitLcp(url) {
-  const browser = await launchBenchBrowser();
-  try {
-    const lcp = await measureLcpFont(browser, url, PHONE);
-    if (!lcp) {
-      row('LCP element and font (first visit)', 'no LCP entry reported', '—', 'FAIL');
-      return;
-    }
-    row(
-      'LCP element and font (first visit)',
-      `${lcp.element} at ${seconds(lcp.ms)}; CSS font-family ${lcp.fontFamily}; ` +
-        `rendered with ${lcp.renderedWith.join(', ') || 'unknown'}`,
-      '—',
-      'info',
-    );
-    notes.push(`Web fonts loaded at first-visit LCP: ${lcp.fontsLoaded.join(', ') || 'none'}`);
-  } finally {
-    await browser.close();
-  }
-}
-
-async function measureLighthouse(siteDir) {
-  const site = await startStaticServer({ root: siteDir });
-  await track(() => site.close());
-  // Served compressed, as a static host or CDN serves it (see lib/bench-compression.mjs).
-  const front = await startCompressingProxy({ upstream: site.url });
-  await track(() => front.close());
-  await primeCompressedBodies(front.url, siteDir);
-  const runs = await runLighthouse(`${front.url}/`, {
-    runs: LIGHTHOUSE_RUNS,
-    onRun: (index, run) =>
-      log(
-        `Lighthouse run ${index + 1}/${LIGHTHOUSE_RUNS}: ` +
-          CATEGORIES.map((id) => `${id} ${run.scores[id]}`).join(', ') +
-          `, LCP ${seconds(run.metrics.lcpMs)}`,
-      ),
-  });
-  const all = (pick) => runs.map(pick);
-  const list = (values) => values.join(', ');
-  for (const id of CATEGORIES) {
-    const scores = all((run) => run.scores[id]);
-    const score = median(scores);
-    const budget = SCORE_BUDGETS[id];
-    row(
-      `Lighthouse ${id}`,
-      `${score} (runs: ${list(scores)})`,
-      budget === 100 ? '= 100' : `≥ ${budget}`,
-      verdict(score >= budget),
-    );
-    if (score < 100) {
-      const audits = [...new Set(runs.flatMap((run) => run.failingAudits[id] ?? []))];
-      notes.push(`Lighthouse ${id} ${score}: audits below full score: ${audits.join(', ') || '—'}`);
-    }
-  }
-  const fcp = all((run) => run.metrics.fcpMs);
-  const lcp = all((run) => run.metrics.lcpMs);
-  const tbt = all((run) => run.metrics.tbtMs);
-  const cls = all((run) => run.metrics.cls);
-  row(
-    'First Contentful Paint',
-    `${seconds(median(fcp))} (runs: ${list(fcp.map(seconds))})`,
-    '—',
-    'info',
-  );
-  row(
-    'Largest Contentful Paint',
-    `${seconds(median(lcp))} (runs: ${list(lcp.map(seconds))})`,
-    `≤ ${seconds(LCP_BUDGET_MS)}`,
-    verdict(median(lcp) <= LCP_BUDGET_MS),
-  );
-  row('Total Blocking Time', `${ms(median(tbt))} (runs: ${list(tbt.map(ms))})`, '—', 'info');
-  row(
-    'Cumulative Layout Shift',
-    `${median(cls).toFixed(3)} (runs: ${list(cls.map((value) => value.toFixed(3)))})`,
-    `≤ ${CLS_BUDGET}`,
-    verdict(median(cls) <= CLS_BUDGET),
-  );
-  // What to look at when a metric is over budget: the LCP element of the median run, and every
-  // element that shifted in any run.
-  const medianRun = runs.find((run) => run.metrics.lcpMs === median(lcp)) ?? runs[0];
-  row('LCP element (Lighthouse, median run)', medianRun?.lcpElement ?? 'not reported', '—', 'info');
-  await measureFirstVisitLcp(`${front.url}/`);
-  if (median(cls) > CLS_BUDGET) {
-    const shifts = [...new Set(runs.flatMap((run) => run.layoutShifts))];
-    notes.push(`Layout shifts: ${shifts.join('; ') || 'no elements reported'}`);
-  }
-  for (const warning of new Set(runs.flatMap((run) => run.warnings))) {
-    notes.push(`Lighthouse warning: ${warning}`);
-  }
-}
+/**
+ * One visitor (one address) makes every tap, soak cycle and start, as in a demo's try: the demo's
+ * loose visitor and network limits, and a budget that is no part of what is measured.
+ */
+const BENCH_GATE_VARS = { ...demoGateVars(), GATE_DAILY_BUDGET_USD: '100000' };
 
 /**
- * A timing row from samples: the median when every sample produced a figure; 'n/a' with the
- * reason when none did (the UI is not there yet); FAIL when only some did.
+ * The demo build the timings share, built once.
+ * @type {Promise<{ siteDir: string, mockPort: number }> | null}
  */
-function timingRow(metric, samples, pick, budgetMs) {
-  const timings = samples.map(pick);
-  const values = timings.map((timing) => timing.ms).filter((value) => value !== null);
-  const budget = budgetMs === null ? '—' : `≤ ${ms(budgetMs)}`;
-  const problem = timings.find((timing) => timing.problem)?.problem ?? 'no samples';
-  if (values.length === 0) {
-    row(metric, `n/a (${problem})`, budget, 'n/a');
-    return;
-  }
-  if (values.length < samples.length) {
-    row(metric, `${values.length} of ${samples.length} samples (${problem})`, budget, 'FAIL');
-    return;
-  }
-  const value = median(values);
-  row(metric, spread(values, ms), budget, budgetMs === null ? 'info' : verdict(value <= budgetMs));
-}
-
-/** @param {{ ms: number | null, problem: string | null }} timing */
-const describe = (timing) => (timing.ms === null ? String(timing.problem) : ms(timing.ms));
-
-/** The demo build the timings share, built once. */
 let demoBuild = null;
 async function buildDemo() {
   demoBuild ??= (async () => {
@@ -347,12 +174,8 @@ async function measureDemo() {
     sitePort,
     mockPort,
     assetsDir: siteDir,
-    // One visitor makes every tap and soak cycle; the budget is no part of what is measured.
-    vars: {
-      GATE_VISITOR_CONCURRENT: '20',
-      GATE_VISITOR_STARTS_PER_WINDOW: '10000',
-      GATE_DAILY_BUDGET_USD: '100000',
-    },
+    vars: BENCH_GATE_VARS,
+    edgeLimit: DEMO_EDGE_LIMIT,
     quiet: true,
   });
   await track(() => site.stop());
@@ -389,7 +212,7 @@ async function measureDemo() {
     '—',
     'info',
   );
-  notes.push(
+  note(
     "tap → 'Listening...' has no budget in the issue: in the demo it is mostly the simulator's " +
       'scripted connection delay, and live it is the provider and Daily joining the room, ' +
       'neither of which the page controls; it is reported to spot regressions.',
@@ -418,7 +241,7 @@ async function measureDemo() {
       growthBudget,
       verdict(growth <= HEAP_GROWTH_BUDGET_BYTES && soak.cycles === SOAK_CYCLES),
     );
-    notes.push(
+    note(
       `The heap budget is loose on purpose: V8's heap moves by about a megabyte with compiled ` +
         `code and caches, while a call that leaks its call object, ` +
         `listeners or audio elements leaks tens of KB per cycle, several MB over 200 cycles. ` +
@@ -460,11 +283,8 @@ async function measureFieldStarts() {
     sitePort: await findFreePort(),
     mockPort,
     assetsDir: siteDir,
-    vars: {
-      GATE_VISITOR_CONCURRENT: '20',
-      GATE_VISITOR_STARTS_PER_WINDOW: '10000',
-      GATE_DAILY_BUDGET_USD: '100000',
-    },
+    vars: BENCH_GATE_VARS,
+    edgeLimit: DEMO_EDGE_LIMIT,
     env: { ...process.env, PEPA_LATENCY: 'field' },
     quiet: true,
   });
@@ -472,8 +292,18 @@ async function measureFieldStarts() {
   const browser = await launchBenchBrowser();
   await track(() => browser.close());
   const orders = { overlapped: '?latency=field', sequential: '?latency=field&start=sequential' };
-  for (const [name, profile] of Object.entries(START_PROFILES)) {
-    /** @type {Record<string, { listening: number[], audio: number[], problems: string[] }>} */
+  /** @type {Array<[keyof typeof START_PROFILES, (typeof START_PROFILES)[keyof typeof START_PROFILES]]>} */
+  const profiles = [
+    ['phone', START_PROFILES.phone],
+    ['desktop', START_PROFILES.desktop],
+  ];
+  /** @type {Array<['overlapped' | 'sequential', string]>} */
+  const orderList = [
+    ['overlapped', orders.overlapped],
+    ['sequential', orders.sequential],
+  ];
+  for (const [name, profile] of profiles) {
+    /** @type {Record<'overlapped' | 'sequential', { listening: number[], audio: number[], problems: string[] }>} */
     const figures = {
       overlapped: { listening: [], audio: [], problems: [] },
       sequential: { listening: [], audio: [], problems: [] },
@@ -484,7 +314,7 @@ async function measureFieldStarts() {
       await startSample(browser, `${site.url}/${query}`, profile);
     }
     for (let index = 0; index < START_SAMPLES[name]; index += 1) {
-      for (const [order, query] of Object.entries(orders)) {
+      for (const [order, query] of orderList) {
         const sample = await startSample(browser, `${site.url}/${query}`, profile);
         const into = figures[order];
         if ('problem' in sample) into.problems.push(sample.problem);
@@ -501,10 +331,12 @@ async function measureFieldStarts() {
       }
     }
     const label = `${name} (${profile.cpuSlowdown}× CPU, RTT ${profile.rttMs} ms)`;
-    for (const [metric, pick] of [
+    /** @type {Array<[string, 'listening' | 'audio']>} */
+    const metrics = [
       ["tap → 'Listening...'", 'listening'],
       ["tap → Pepa's first audio", 'audio'],
-    ]) {
+    ];
+    for (const [metric, pick] of metrics) {
       const over = figures.overlapped[pick];
       const seq = figures.sequential[pick];
       const problems = [...figures.overlapped.problems, ...figures.sequential.problems];
@@ -522,8 +354,8 @@ async function measureFieldStarts() {
       );
     }
   }
-  notes.push(
-    'The field latency model (README, "A latency model of the real path") plays each stage of a ' +
+  note(
+    'The field latency model (docs/demo-simulator.md, "A latency model of the real path") plays each stage of a ' +
       'real start with its estimated delay; the sequential start runs the same ' +
       "stages one after the other, as the provider's own client does (the bot check solved at " +
       "the tap, the phone's wait after the call request, the microphone opened by the join).",
@@ -571,8 +403,10 @@ try {
     });
   if (liveSite) {
     const site = liveSite;
-    await stage('bytes', () => measureBytes(site));
-    await stage('Lighthouse', () => measureLighthouse(site));
+    await stage('bytes', () => measureBytes(table, site));
+    await stage('Lighthouse', () =>
+      measureLighthouse(table, site, { runs: LIGHTHOUSE_RUNS, track }),
+    );
   }
   if (!startsOnly) await stage('demo timings', measureDemo);
   await stage('start under the field latency model', measureFieldStarts);
@@ -581,21 +415,21 @@ try {
 }
 if (interrupted) process.exit(130);
 
-const table = markdownTable(['metric', 'figure', 'budget', 'result'], rows);
+const markdown = markdownTable(['metric', 'figure', 'budget', 'result'], table.rows);
 const footer = [
   `Finished in ${seconds(Date.now() - startedAt)}. ` +
-    `${failed ? 'At least one budget FAILED.' : 'Every budgeted figure passes.'}`,
-  ...(rows.some((r) => r[3] === 'n/a')
+    `${table.failed ? 'At least one budget FAILED.' : 'Every budgeted figure passes.'}`,
+  ...(table.rows.some((cells) => cells[3] === 'n/a')
     ? ['Rows marked n/a could not be measured yet; the reason is in the figure.']
     : []),
-  ...notes.map((note) => `- ${note}`),
+  ...table.notes.map((text) => `- ${text}`),
 ];
-console.log([...header, '', table, '', ...footer].join('\n'));
+console.log([...header, '', markdown, '', ...footer].join('\n'));
 await writeFile(
   join(benchDir, 'results.md'),
-  ['# Benchmark', '', ...header.map((line) => `${line}  `), '', table, '', ...footer, ''].join(
+  ['# Benchmark', '', ...header.map((line) => `${line}  `), '', markdown, '', ...footer, ''].join(
     '\n',
   ),
 );
 log(`written to ${join('bench', 'results.md')}`);
-process.exit(failed ? 1 : 0);
+process.exit(table.failed ? 1 : 0);

@@ -18,12 +18,15 @@ import { stopOnSignal } from './lib/stop-on-signal.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const live = isLive();
-const { PORT: port, MOCK_PORT: mockPort } = await checkServicePorts('npm run dev', live);
+const { port, mockPort } = await checkServicePorts('npm run dev', live);
 
+/** @type {Array<() => Promise<unknown>>} */
 const stops = [];
 stopOnSignal(stops);
+/** @type {Record<string, { target: string, changeOrigin: boolean }> | undefined} */
 let proxy;
-if (!live) {
+// A mock port is checked for the demo only.
+if (mockPort !== null) {
   useDemoEnvironment(mockPort);
   // The gate serves no pages here (Vite does): it gets an empty folder for its assets.
   const assets = await mkdtemp(join(tmpdir(), 'pepa-dev-assets-'));

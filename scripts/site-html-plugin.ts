@@ -86,7 +86,7 @@ export function headersFile(config: SiteConfig): string {
 /**
  * Validates the site configuration when Vite starts (a bad deployment fails with a readable
  * list of problems), fills the page head from it, makes built pages paint from their HTML alone
- * (see "How the page arrives" in the README), and emits the `_headers` file.
+ * (see "How the page arrives" in docs/static-hosting.md), and emits the `_headers` file.
  */
 export function siteHtmlPlugin(): Plugin {
   let config: SiteConfig;

@@ -23,15 +23,7 @@
 // refuse every real request; the array-level `enum` is dropped, keeping the one on `items`.
 // --root (or $SPEC_UPDATE_ROOT) points at another checkout layout; the tests use it with a
 // temporary copy.
-import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,15 +31,26 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generate, generatorMessage } from './generate.mjs';
 import { exportedNames, importedGeneratedNames, importedOperations } from './lib/app-imports.mjs';
+import {
+  closeDanglingRefs,
+  danglingRefs,
+  diffOperations,
+  normaliseArrayEnums,
+  operationsOf,
+} from './lib/spec-document.mjs';
+import { projectLint, typecheckApp } from './lib/spec-project-checks.mjs';
 
 export const DEFAULT_SPEC_URL = 'https://api.vapi.ai/api-extended-json';
 const SPEC_FILE = join('openapi', 'vapi.json');
 const DOWNLOAD_TIMEOUT_MS = 30_000;
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const repoRoot = resolve(import.meta.dirname, '..');
 
 class UpdateError extends Error {}
 
+/**
+ * The document's text, from a URL or a local file.
+ * @param {string} url
+ */
 async function download(url) {
   if (!/^https?:\/\//.test(url)) {
     const file = url.startsWith('file:') ? new URL(url) : resolve(url);
@@ -77,6 +80,11 @@ async function download(url) {
   return response.text();
 }
 
+/**
+ * @param {string} text
+ * @param {string} url
+ * @returns {import('./lib/spec-document.mjs').OpenApiDocument}
+ */
 function parseSpec(text, url) {
   let spec;
   try {
@@ -93,152 +101,10 @@ function parseSpec(text, url) {
   return spec;
 }
 
-const SHOWN_LINT_ERRORS = 10;
-
 /**
- * The project's own OpenAPI lint, as `npm run spec:lint` (a step of `npm run verify`) runs it on
- * the vendored document: redocly with the repository's redocly.yaml. Its errors fail that step;
- * its warnings do not. One line per problem: `rule at pointer: message`.
- * @returns {{ errorCount: number, errors: string[], warnings: string[] }}
+ * @param {string} file
+ * @returns {Promise<import('./lib/spec-document.mjs').OpenApiDocument | undefined>}
  */
-export function projectLint(file) {
-  const redocly = resolve(repoRoot, 'node_modules', '.bin', 'redocly');
-  const result = spawnSync(
-    redocly,
-    [
-      'lint',
-      file,
-      '--config',
-      join(repoRoot, 'redocly.yaml'),
-      '--format',
-      'json',
-      '--max-problems',
-      '100000',
-    ],
-    { cwd: repoRoot, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
-  );
-  let report;
-  try {
-    report = JSON.parse(result.stdout ?? '');
-  } catch {
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n')[0];
-    return {
-      errorCount: 1,
-      errors: [`redocly lint exited with ${result.status}: ${output}`],
-      warnings: [],
-    };
-  }
-  const line = (problem) =>
-    `${problem.ruleId} at ${problem.location?.[0]?.pointer ?? '#'}: ${problem.message}`;
-  const problems = report.problems ?? [];
-  const errors = problems.filter((problem) => problem.severity === 'error').map(line);
-  const warnings = problems.filter((problem) => problem.severity !== 'error').map(line);
-  return { errorCount: report.totals?.errors ?? errors.length, errors, warnings };
-}
-
-const COMPONENT_REF = /^#\/components\/(\w+)\/(.+)$/;
-const unescapePointer = (part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
-
-/**
- * Components the document references with `$ref` but never defines, sorted: schemas by name,
- * other kinds as `responses/Unauthorized`.
- */
-export function danglingRefs(spec) {
-  const missing = new Set();
-  const visit = (node) => {
-    if (Array.isArray(node)) node.forEach(visit);
-    else if (node && typeof node === 'object') {
-      const match = typeof node.$ref === 'string' ? COMPONENT_REF.exec(node.$ref) : null;
-      if (match) {
-        const [, kind, raw] = match;
-        const name = unescapePointer(raw);
-        if (!Object.hasOwn(spec?.components?.[kind] ?? {}, name)) {
-          missing.add(kind === 'schemas' ? name : `${kind}/${name}`);
-        }
-      }
-      Object.values(node).forEach(visit);
-    }
-  };
-  visit(spec);
-  return [...missing].sort();
-}
-
-/** Closes each missing schema as an open object, so generation and the app's types go on. */
-function closeDanglingRefs(spec, names) {
-  spec.components ??= {};
-  spec.components.schemas ??= {};
-  for (const name of names) {
-    spec.components.schemas[name] = {
-      type: 'object',
-      additionalProperties: true,
-      description: 'Referenced but not defined by the provider; closed by `spec:update --repair`.',
-    };
-  }
-}
-
-/**
- * Drops an `enum` of non-array values from array schemas (the values belong to `items`, which
- * the provider also gives them); returns where, as `Schema.property` paths, sorted.
- */
-export function normaliseArrayEnums(spec) {
-  const fixed = new Set();
-  const visit = (node, path) => {
-    if (Array.isArray(node)) {
-      node.forEach((child) => visit(child, path));
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    if (
-      node.type === 'array' &&
-      Array.isArray(node.enum) &&
-      node.enum.every((value) => !Array.isArray(value))
-    ) {
-      if (node.items && typeof node.items === 'object' && !node.items.$ref && !node.items.enum) {
-        node.items.enum = node.enum;
-      }
-      delete node.enum;
-      fixed.add(path.join('.'));
-    }
-    for (const [key, child] of Object.entries(node)) {
-      // Paths name the schema and its properties, not the keywords between them.
-      visit(child, key === 'properties' ? path : [...path, key]);
-    }
-  };
-  for (const [name, schema] of Object.entries(spec?.components?.schemas ?? {})) {
-    visit(schema, [name]);
-  }
-  return [...fixed].sort();
-}
-
-function operationsOf(spec) {
-  const operations = new Map();
-  for (const [path, item] of Object.entries(spec?.paths ?? {})) {
-    for (const method of METHODS) {
-      const operation = item?.[method];
-      if (operation) operations.set(`${method.toUpperCase()} ${path}`, operation);
-    }
-  }
-  return operations;
-}
-
-/** Compares two specs operation by operation (by method and path, then by content). */
-export function diffOperations(before, after) {
-  const old = operationsOf(before);
-  const now = operationsOf(after);
-  const label = (key, operation) =>
-    operation?.operationId ? `${key} (${operation.operationId})` : key;
-  const added = [...now].filter(([key]) => !old.has(key)).map(([key, op]) => label(key, op));
-  const removed = [...old].filter(([key]) => !now.has(key)).map(([key, op]) => label(key, op));
-  const changed = [...now]
-    .filter(([key, op]) => old.has(key) && JSON.stringify(old.get(key)) !== JSON.stringify(op))
-    .map(([key, op]) => {
-      const previous = old.get(key)?.operationId;
-      const renamed = previous && previous !== op.operationId ? `, was ${previous}` : '';
-      return `${label(key, op)}${renamed}`;
-    });
-  return { added, removed, changed, total: now.size };
-}
-
 async function readCurrentSpec(file) {
   if (!existsSync(file)) return undefined;
   try {
@@ -248,76 +114,19 @@ async function readCurrentSpec(file) {
   }
 }
 
-/**
- * Type-checks exactly what `npm run typecheck` checks (the app, the assistant, the tests, the
- * scripts and the configs: the `include` of tsconfig.json) against a freshly generated client: a
- * folder that links each of those entries to the app's checkout (the repository's where the
- * checkout lacks one) and generated/ to the new output, checked with symlinks preserved so
- * `../../generated/…` resolves to the new client.
- * @returns {string[]} the compiler's error lines, none when it type-checks
- */
-function typecheckApp(appRoot, generatedDir, work) {
-  const app = join(work, 'app');
-  mkdirSync(app);
-  const project = JSON.parse(readFileSync(join(repoRoot, 'tsconfig.json'), 'utf8'));
-  /** @type {string[]} */
-  const include = project.include ?? [];
-  const entries = new Set();
-  for (const pattern of include) {
-    if (pattern === 'generated') continue;
-    if (pattern.includes('*')) {
-      // A root-level glob such as `*.config.ts`: the files it matches, from the checkout.
-      const matcher = new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`);
-      for (const name of readdirSync(repoRoot)) if (matcher.test(name)) entries.add(name);
-    } else entries.add(pattern);
-  }
-  // The court gate is checked too (`npm run typecheck` runs its own tsconfig): it creates calls
-  // with the provider's client, and the tests and scripts import its local stand-ins.
-  entries.add('gate');
-  for (const entry of entries) {
-    const source = existsSync(join(appRoot, entry)) ? join(appRoot, entry) : join(repoRoot, entry);
-    if (existsSync(source)) symlinkSync(source, join(app, entry));
-  }
-  symlinkSync(generatedDir, join(app, 'generated'), 'dir');
-  symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');
-  writeFileSync(
-    join(app, 'tsconfig.json'),
-    JSON.stringify({
-      extends: join(repoRoot, 'tsconfig.json'),
-      compilerOptions: { preserveSymlinks: true },
-      include,
-    }),
-  );
-  const gateProject = join(app, 'tsconfig.gate.json');
-  writeFileSync(
-    gateProject,
-    JSON.stringify({
-      extends: join(repoRoot, 'gate', 'tsconfig.json'),
-      compilerOptions: { preserveSymlinks: true },
-      include: ['gate/src', 'gate/test', 'generated/gate/types.gen.ts'],
-    }),
-  );
-  const tsc = resolve(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  const runs = [app, gateProject].map((project) =>
-    spawnSync(process.execPath, [tsc, '-p', project], { cwd: app, encoding: 'utf8' }),
-  );
-  if (runs.every((run) => run.status === 0)) return [];
-  const lines = runs
-    .map((run) => `${run.stdout ?? ''}${run.stderr ?? ''}`)
-    .join('\n')
-    .split('\n')
-    .filter((line) => /error TS\d+/.test(line));
-  const failed = runs.find((run) => run.status !== 0);
-  return lines.length > 0 ? lines : [`tsc exited with ${failed?.status}`];
-}
-
 /** The app's checkout: the --root layout when it holds the app's code, else this repository. */
+/** @param {string} root */
 function appRootFor(root) {
   return existsSync(join(root, 'src')) ? root : repoRoot;
 }
 
+/** @param {{ name: string, file: string }} use */
 const describeUse = ({ name, file }) => `${name} in ${file}`;
 
+/**
+ * Checks the document at `url`, then vendors it into `root` and regenerates the client there.
+ * @param {{ url: string, root: string, repair?: boolean }} options
+ */
 export async function updateSpec({ url, root, repair = false }) {
   const text = await download(url);
   const spec = parseSpec(text, url);
@@ -423,6 +232,7 @@ export async function updateSpec({ url, root, repair = false }) {
   }
 }
 
+const SHOWN_LINT_ERRORS = 10;
 const USAGE = 'usage: npm run spec:update [-- --url <url|file>] [--repair] [--root <dir>]';
 const SHOWN_WARNINGS = 5;
 
@@ -437,7 +247,7 @@ async function main() {
       },
     }));
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
     console.error(`spec:update: ${message.replace(/\.$/, '')} (${USAGE})`);
     process.exit(1);
   }
@@ -458,6 +268,7 @@ async function main() {
         `${arrayEnums.length} array schema(s) carried their items' enum on the array; moved to items: ${arrayEnums.slice(0, SHOWN_WARNINGS).join(', ')}${arrayEnums.length > SHOWN_WARNINGS ? ', …' : ''}`,
       );
     }
+    /** @type {Array<[string, string[]]>} */
     const sections = [
       ['added', added],
       ['removed', removed],

@@ -19,7 +19,7 @@ const outDir =
 const live = isLive();
 
 // Ports first: a busy port should not cost an install and a build to find out.
-const { PORT: port, MOCK_PORT: mockPort } = await checkServicePorts('npm start', live);
+const { port, mockPort } = await checkServicePorts('npm start', live);
 console.log(
   live
     ? `Starting $PEPA (live build, key and assistant id from the environment).`
@@ -34,7 +34,7 @@ if (!args.has('--no-build')) {
   console.log(`Building the ${live ? 'live site' : 'demo'} into ${outDir}/ …`);
   const started = performance.now();
   try {
-    await buildSite({ demo: !live, mockPort, quiet: true, outDir });
+    await buildSite({ demo: !live, mockPort: mockPort ?? undefined, quiet: true, outDir });
   } catch (error) {
     console.error(`Build failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
@@ -42,9 +42,11 @@ if (!args.has('--no-build')) {
   console.log(`Built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
 
+/** @type {Array<() => Promise<unknown>>} */
 const stops = [];
 stopOnSignal(stops);
-if (live) {
+// A mock port is checked for the demo only.
+if (mockPort === null) {
   // A static-only build: the page calls the provider itself with the public key.
   const site = await startStaticServer({ root: resolve(root, outDir), port });
   stops.push(() => site.close());

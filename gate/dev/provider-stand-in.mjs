@@ -6,71 +6,36 @@
 // demo page says its room was left, or the call's maximum duration passes) the gate hears what it
 // would from the provider: a `status-update` with status `ended`, then an `end-of-call-report` with the cost.
 //
-// It also stands in for Cloudflare Turnstile's siteverify (`POST /turnstile/v0/siteverify`),
-// following Cloudflare's documented dummy secret keys.
+// It also stands in for Cloudflare Turnstile's siteverify (turnstile-stand-in.mjs).
 //
 // For the surge (scripts/surge.mjs): call lengths drawn from a range, a fraction of calls whose
 // server messages are lost, time compression, and the count of calls under way at once as the
 // provider sees it.
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, Agent } from 'node:http';
+import { callRecord, roomName } from './stand-in-calls.mjs';
+import { CORS, readBody, send } from './stand-in-http.mjs';
+import {
+  siteverify,
+  TURNSTILE_DUMMY_TOKEN,
+  TURNSTILE_TEST_SECRETS,
+} from './turnstile-stand-in.mjs';
+
+export { TURNSTILE_DUMMY_TOKEN, TURNSTILE_TEST_SECRETS };
 
 /** Where the demo's rooms live: the room simulator accepts any room on this host. */
 export const DEMO_ROOM_HOST = 'pepa-demo.daily.co';
 
-/** Cloudflare's documented dummy Turnstile secret keys. */
-export const TURNSTILE_TEST_SECRETS = {
-  pass: '1x0000000000000000000000000000000AA',
-  fail: '2x0000000000000000000000000000000AA',
-  spent: '3x0000000000000000000000000000000AA',
-};
-/** The token Cloudflare's dummy site keys produce. */
-export const TURNSTILE_DUMMY_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';
-
-const MAX_BODY_BYTES = 1024 * 1024;
 const CALL_PATH = /^\/call\/([^/?]+)$/;
 
-function readBody(req) {
-  return new Promise((resolveBody, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once('end', () => resolveBody(Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
-}
-
-function send(res, status, body, headers = {}) {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  res.writeHead(status, {
-    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    'cache-control': 'no-store',
-    ...headers,
-  });
-  res.end(text);
-}
-
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-allow-headers': 'content-type',
-  'access-control-max-age': '600',
-};
-
+/** @param {number} ms */
 const pause = (ms) => new Promise((done) => setTimeout(done, ms));
 
-/** A short, URL-safe room name. */
-function roomName() {
-  return randomUUID().replaceAll('-', '').slice(0, 12);
-}
+/** @typedef {import('./stand-in-calls.mjs').StandInCall} StandInCall */
+/**
+ * What Prism answered.
+ * @typedef {{ status: number, headers: import('node:http').IncomingHttpHeaders, body: Buffer }} PrismAnswer
+ */
 
 /**
  * @param {{
@@ -97,7 +62,7 @@ function roomName() {
  *   maximum duration is the gate's, already in real seconds).
  *   `lateAnswers`: the fraction of `POST /call/web` answers held back `lateAnswerMs` (past the
  *   gate's wait), though the call is created and runs.
- *   `latency`: the field latency model's delays (README): siteverify answers after
+ *   `latency`: the field latency model's delays (docs/demo-simulator.md): siteverify answers after
  *   `siteverifyMs`, and `POST /call/web` after `callWebMs` plus the gate's own work
  *   (`gateWorkMs`: its Durable Object round trips, which a local workerd does not pay).
  */
@@ -119,8 +84,9 @@ export async function startProviderStandIn({
 }) {
   const prism = new URL(prismUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-  /** @type {Map<string, any>} */
+  /** @type {Map<string, StandInCall>} */
   const calls = new Map();
+  /** @type {Map<string, string>} */
   const callsByRoom = new Map();
   const stats = {
     created: 0,
@@ -132,14 +98,21 @@ export async function startProviderStandIn({
     sendFailures: 0,
     late: 0,
   };
+  /** @type {Set<Promise<void>>} */
   const pendingSends = new Set();
   let gate = gateUrl ? gateUrl.replace(/\/+$/, '') : null;
   let closing = false;
+  /** @param {string} line */
   const log = (line) => {
     if (!quiet) console.log(`provider stand-in: ${line}`);
   };
 
-  /** Forwards the request to Prism as it came; resolves Prism's status, headers and body. */
+  /**
+   * Forwards the request to Prism as it came; resolves Prism's status, headers and body.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {Buffer} body
+   * @returns {Promise<PrismAnswer>}
+   */
   function forward(req, body) {
     return new Promise((resolveForward, reject) => {
       const headers = { ...req.headers, host: prism.host };
@@ -172,6 +145,10 @@ export async function startProviderStandIn({
     });
   }
 
+  /**
+   * @param {import('node:http').ServerResponse} res
+   * @param {PrismAnswer} answer
+   */
   function relay(res, answer) {
     const headers = { ...answer.headers };
     delete headers['content-length'];
@@ -181,11 +158,16 @@ export async function startProviderStandIn({
     res.end(answer.body);
   }
 
+  /**
+   * @param {StandInCall} call
+   * @param {number} endedAt
+   */
   function costOf(call, endedAt) {
     const providerSeconds = ((endedAt - call.startedAt) / 1000) * timeScale;
     return Math.round((providerSeconds / 60) * costPerMinuteUsd * 1e4) / 1e4;
   }
 
+  /** @param {{ type: string } & Record<string, unknown>} message */
   async function tellGate(message) {
     if (!gate) return;
     await fetch(`${gate}/api/provider-events`, {
@@ -208,7 +190,11 @@ export async function startProviderStandIn({
       });
   }
 
-  /** Ends a call under way, then tells the gate as the provider would (unless dropped). */
+  /**
+   * Ends a call under way, then tells the gate as the provider would (unless dropped).
+   * @param {string} id
+   * @param {string} endedReason
+   */
   function endCall(id, endedReason) {
     const call = calls.get(id);
     if (!call || call.status === 'ended') return false;
@@ -249,10 +235,15 @@ export async function startProviderStandIn({
     return true;
   }
 
+  /**
+   * @param {any} requestBody the provider's create-call body, as the page's gate sent it
+   * @param {any} created Prism's answer to it
+   */
   function startCall(requestBody, created) {
     const id = randomUUID();
     const roomUrl = `https://${DEMO_ROOM_HOST}/${roomName()}`;
     const maxSeconds = Number(requestBody?.assistantOverrides?.maxDurationSeconds) || 600;
+    /** @type {StandInCall} */
     const call = {
       id,
       roomUrl,
@@ -261,7 +252,7 @@ export async function startProviderStandIn({
       endedAt: null,
       endedReason: null,
       cost: 0,
-      timer: null,
+      timer: undefined,
       createdAt: Date.now(),
       messagesLost: false,
       gateToldAt: null,
@@ -299,50 +290,10 @@ export async function startProviderStandIn({
     };
   }
 
-  function callRecord(base, call) {
-    return {
-      ...base,
-      id: call.id,
-      status: call.status,
-      webCallUrl: call.roomUrl,
-      startedAt: new Date(call.startedAt).toISOString(),
-      ...(call.endedAt ? { endedAt: call.endedAt, endedReason: call.endedReason } : {}),
-      ...(call.assistantOverrides ? { assistantOverrides: call.assistantOverrides } : {}),
-      cost: call.cost,
-    };
-  }
-
-  async function siteverify(req, res, body) {
-    let form;
-    try {
-      form = await new Response(body, {
-        headers: { 'content-type': req.headers['content-type'] ?? '' },
-      }).formData();
-    } catch {
-      form = new FormData();
-    }
-    const secret = String(form.get('secret') ?? '');
-    const token = String(form.get('response') ?? '');
-    const failed = (codes) =>
-      send(res, 200, { success: false, 'error-codes': codes, messages: [] });
-    if (!secret) return failed(['missing-input-secret']);
-    if (!token) return failed(['missing-input-response']);
-    if (secret === TURNSTILE_TEST_SECRETS.fail) return failed(['invalid-input-response']);
-    if (secret === TURNSTILE_TEST_SECRETS.spent) return failed(['timeout-or-duplicate']);
-    if (secret !== TURNSTILE_TEST_SECRETS.pass) return failed(['invalid-input-secret']);
-    return send(res, 200, {
-      success: true,
-      challenge_ts: new Date().toISOString(),
-      // The local site's host and the action the page's widget renders with, as Turnstile
-      // would report them, so the gate's checks of both are exercised.
-      hostname: 'localhost',
-      'error-codes': [],
-      action: 'start-call',
-      cdata: '',
-      metadata: { interactive: false },
-    });
-  }
-
+  /**
+   * @param {import('node:http').ServerResponse} res
+   * @param {Buffer} body
+   */
   async function roomLeft(res, body) {
     let roomUrl;
     try {
@@ -359,8 +310,12 @@ export async function startProviderStandIn({
     return send(res, 204, undefined, CORS);
   }
 
+  /**
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
   async function handle(req, res) {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/__demo/rooms/left') {
       if (req.method === 'OPTIONS') return send(res, 204, undefined, CORS);
       if (req.method !== 'POST')
@@ -431,10 +386,12 @@ export async function startProviderStandIn({
     });
   });
   server.keepAliveTimeout = 5000;
-  await new Promise((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolveListen());
-  });
+  await /** @type {Promise<void>} */ (
+    new Promise((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolveListen());
+    })
+  );
   const address = server.address();
   const listenPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host}:${listenPort}`;
@@ -445,7 +402,10 @@ export async function startProviderStandIn({
     siteverifyUrl: `${url}/turnstile/v0/siteverify`,
     stats,
     calls,
-    /** Where the gate listens, when it was not known at start. */
+    /**
+     * Where the gate listens, when it was not known at start.
+     * @param {string} next
+     */
     setGateUrl(next) {
       gate = next.replace(/\/+$/, '');
     },
@@ -461,7 +421,7 @@ export async function startProviderStandIn({
       await Promise.allSettled([...pendingSends]);
       agent.destroy();
       server.closeAllConnections();
-      await new Promise((done) => server.close(() => done()));
+      await /** @type {Promise<void>} */ (new Promise((done) => server.close(() => done())));
     },
   };
 }

@@ -31,8 +31,10 @@ function court(env: GateEnv) {
   return env.COURT.get(env.COURT.idFromName('court'));
 }
 
-// Only handlers may be exported from the Worker's entry module: workerd refuses to start otherwise.
-/** The header a ticket's secret travels in (never the path: paths end up in logs). */
+/**
+ * The header a ticket's secret travels in (never the path: paths end up in logs). Not exported:
+ * workerd takes every export of the entry module for a handler, and refuses a string.
+ */
 const TICKET_SECRET_HEADER = 'ticket-secret';
 /** The cookie that carries the right to rate the last call admitted (only to /api/ratings). */
 const RATING_COOKIE = 'pepa_rating';

@@ -7,23 +7,21 @@
 // reason instead of a figure.
 // The probe and the page.evaluate callbacks run in the browser, hence these globals:
 /* global window, document, Element, MutationObserver */
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './chromium.mjs';
+import {
+  BUTTON_TIMEOUT_MS,
+  PHONE,
+  STEP_TIMEOUT_MS,
+  messageOf,
+  trackRequests,
+} from './bench-page.mjs';
 
-/** A phone: the visitors the budgets are written for. */
-export const PHONE = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 3,
-  isMobile: true,
-  hasTouch: true,
-  userAgent:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-};
+/**
+ * The probe as the page holds it (see `installProbe`).
+ * @typedef {{ armed: boolean, tapAt: number | null, postAt: number | null,
+ *   gateMs: number | null, listeningAt: number | null, arm(): void }} BenchProbe
+ * @typedef {{ __pepaBench: BenchProbe }} ProbedWindow
+ */
 
-const BUTTON_TIMEOUT_MS = 10_000;
-const STEP_TIMEOUT_MS = 10_000;
-const QUIET_FOR_MS = 500;
-const QUIET_TIMEOUT_MS = 15_000;
 /** The button ignores a second press within 400 ms (a double tap); stay clear of that. */
 const PRESS_GAP_MS = 450;
 
@@ -83,61 +81,6 @@ function installProbe() {
 }
 
 /**
- * Counts requests in flight so we can wait for the network to settle after showing intent.
- * @param {import('playwright-core').Page} page
- */
-function trackRequests(page) {
-  let inFlight = 0;
-  let lastChange = Date.now();
-  /** @type {string[]} */
-  const scripts = [];
-  let counting = false;
-  page.on('request', (request) => {
-    inFlight += 1;
-    lastChange = Date.now();
-    if (counting && request.resourceType() === 'script')
-      scripts.push(new URL(request.url()).pathname);
-  });
-  const settle = () => {
-    inFlight = Math.max(0, inFlight - 1);
-    lastChange = Date.now();
-  };
-  page.on('requestfinished', settle);
-  page.on('requestfailed', settle);
-  return {
-    /** Scripts requested since `countScripts()` was called. */
-    scripts,
-    countScripts() {
-      counting = true;
-    },
-    /** Resolves once nothing has been in flight for a while; false if that never happened. */
-    async quiet() {
-      const deadline = Date.now() + QUIET_TIMEOUT_MS;
-      while (Date.now() < deadline) {
-        if (inFlight === 0 && Date.now() - lastChange >= QUIET_FOR_MS) return true;
-        await page.waitForTimeout(100);
-      }
-      return false;
-    },
-  };
-}
-
-/** @param {unknown} error */
-const messageOf = (error) =>
-  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-
-/**
- * Launches the browser the measurements share.
- * @returns {Promise<import('playwright-core').Browser>}
- */
-export function launchBenchBrowser() {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS, ...MEDIA_ARGS],
-  });
-}
-
-/**
  * @param {import('playwright-core').Browser} browser
  * @param {string} url
  */
@@ -189,7 +132,10 @@ async function showIntent({ talk, requests }) {
 async function tapSample(browser, url) {
   const opened = await openPage(browser, url);
   const { context, page, requests, pageErrors } = opened;
-  /** @returns {Timing} */
+  /**
+   * @param {string} text
+   * @returns {Timing}
+   */
   const missing = (text) => ({
     ms: null,
     problem: pageErrors.length ? `${text}; page error: ${pageErrors[0]}` : text,
@@ -203,15 +149,24 @@ async function tapSample(browser, url) {
       return { post: none, gate: none, listening: none, prefetched: [], pageErrors };
     }
     const prefetched = [...requests.scripts];
-    await page.evaluate(() => window.__pepaBench.arm());
+    await page.evaluate(() =>
+      /** @type {ProbedWindow} */ (/** @type {unknown} */ (window)).__pepaBench.arm(),
+    );
     await start.tap({ timeout: STEP_TIMEOUT_MS });
 
+    /** @param {'postAt' | 'listeningAt'} field */
     const reached = async (field) => {
       try {
-        await page.waitForFunction((name) => window.__pepaBench[name] !== null, field, {
-          timeout: STEP_TIMEOUT_MS,
-          polling: 50,
-        });
+        await page.waitForFunction(
+          (name) =>
+            /** @type {ProbedWindow} */ (/** @type {unknown} */ (window)).__pepaBench[name] !==
+            null,
+          field,
+          {
+            timeout: STEP_TIMEOUT_MS,
+            polling: 50,
+          },
+        );
         return true;
       } catch {
         return false;
@@ -221,9 +176,16 @@ async function tapSample(browser, url) {
       reached('postAt'),
       reached('listeningAt'),
     ]);
-    const probe = await page.evaluate(() => ({ ...window.__pepaBench }));
+    const probe = await page.evaluate(() => ({
+      .../** @type {ProbedWindow} */ (/** @type {unknown} */ (window)).__pepaBench,
+    }));
     const within = `within ${STEP_TIMEOUT_MS / 1000} s of the tap`;
-    /** @returns {Timing} */
+    /**
+     * @param {boolean} seen
+     * @param {number | null} at
+     * @param {string} what
+     * @returns {Timing}
+     */
     const timing = (seen, at, what) => {
       if (probe.tapAt === null) return missing('the tap never reached the page');
       if (!seen || at === null) return missing(`no ${what} ${within}`);
@@ -301,12 +263,23 @@ export async function measureHeapSoak(browser, url, { cycles, timeLimitMs, onPro
   const startButton = talk.getByRole('button', { name: 'Start Talking' });
   const endButton = talk.getByRole('button', { name: 'End Call' });
   // The probe, not a polled locator: with a fast simulator 'Listening...' can last under 100 ms.
+  /** @param {number} timeout */
   const listening = (timeout) =>
-    page.waitForFunction(() => window.__pepaBench.listeningAt !== null, null, {
-      timeout,
-      polling: 50,
-    });
+    page.waitForFunction(
+      () =>
+        /** @type {ProbedWindow} */ (/** @type {unknown} */ (window)).__pepaBench.listeningAt !==
+        null,
+      null,
+      {
+        timeout,
+        polling: 50,
+      },
+    );
   const within = `within ${STEP_TIMEOUT_MS / 1000} s`;
+  /**
+   * @param {() => Promise<unknown>} action
+   * @param {string} failure
+   */
   const step = async (action, failure) => {
     try {
       await action();
@@ -315,6 +288,7 @@ export async function measureHeapSoak(browser, url, { cycles, timeLimitMs, onPro
     }
   };
   let lastPressAt = 0;
+  /** @param {import('playwright-core').Locator} button */
   const press = async (button) => {
     const wait = lastPressAt + PRESS_GAP_MS - Date.now();
     if (wait > 0) await page.waitForTimeout(wait);
@@ -323,7 +297,9 @@ export async function measureHeapSoak(browser, url, { cycles, timeLimitMs, onPro
   };
   const cycle = async () => {
     const timeout = STEP_TIMEOUT_MS;
-    await page.evaluate(() => window.__pepaBench.arm());
+    await page.evaluate(() =>
+      /** @type {ProbedWindow} */ (/** @type {unknown} */ (window)).__pepaBench.arm(),
+    );
     await step(() => press(startButton), `no 'Start Talking' button ${within}`);
     await step(() => listening(timeout), `no 'Listening...' status ${within} of Start Talking`);
     await step(() => press(endButton), `no 'End Call' button ${within}`);
@@ -362,121 +338,6 @@ export async function measureHeapSoak(browser, url, { cycles, timeLimitMs, onPro
     return result;
   } finally {
     result.elapsedMs = Date.now() - startedAt;
-    await context.close();
-  }
-}
-
-/** A desktop: the other end of the field. */
-export const DESKTOP = {
-  viewport: { width: 1440, height: 900 },
-  deviceScaleFactor: 1,
-  isMobile: false,
-  hasTouch: false,
-};
-
-/**
- * The profiles a start is measured on: a phone (mobile user agent, 4× slower CPU, a mobile
- * network's round trip) and a desktop on a wired network. The round trip is added to every
- * request the page makes; the stand-in provider and the simulated room add the field model's own
- * delays behind it.
- */
-export const START_PROFILES = {
-  phone: { context: PHONE, cpuSlowdown: 4, rttMs: 150, downloadKbps: 9000, uploadKbps: 1500 },
-  desktop: { context: DESKTOP, cpuSlowdown: 1, rttMs: 20, downloadKbps: 50000, uploadKbps: 20000 },
-};
-
-/** How long the visitor looks at the section before tapping (reading Pepa's invitation). */
-const LOOK_BEFORE_TAP_MS = 2500;
-
-/**
- * Runs in the page: the tap, the first 'Listening...' after it and the first sound of Pepa
- * after it (the simulated room's performance mark as her voice starts), on the page's clock.
- */
-function installStartProbe() {
-  const probe = {
-    tapAt: /** @type {number | null} */ (null),
-    listeningAt: /** @type {number | null} */ (null),
-    audioAt: /** @type {number | null} */ (null),
-  };
-  Object.defineProperty(window, '__pepaStart', { value: probe });
-  window.addEventListener(
-    'pointerdown',
-    (event) => {
-      if (probe.tapAt !== null) return;
-      if (event.target instanceof Element && event.target.closest('#talk button')) {
-        probe.tapAt = performance.now();
-      }
-    },
-    { capture: true },
-  );
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if (probe.tapAt === null || probe.audioAt !== null) continue;
-      if (entry.name === 'pepa:assistant-audio' && entry.startTime >= probe.tapAt) {
-        probe.audioAt = entry.startTime;
-      }
-    }
-  }).observe({ type: 'mark' });
-  new MutationObserver(() => {
-    if (probe.tapAt === null || probe.listeningAt !== null) return;
-    const status = document.querySelector('#talk [role="status"]');
-    if (status && /Listening(\.\.\.|…)/.test(status.textContent ?? '')) {
-      probe.listeningAt = performance.now();
-    }
-  }).observe(document, { subtree: true, childList: true, characterData: true });
-}
-
-/**
- * @typedef {{ listening: number, audio: number } | { problem: string }} StartSample
- */
-
-/**
- * One fresh page on `profile`: intent, a visitor's look, the tap, and the probe's figures.
- * @param {import('playwright-core').Browser} browser
- * @param {string} url
- * @param {(typeof START_PROFILES)[keyof typeof START_PROFILES]} profile
- * @returns {Promise<StartSample>}
- */
-export async function startSample(browser, url, profile) {
-  const context = await browser.newContext({ ...profile.context, permissions: ['microphone'] });
-  try {
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(messageOf(error)));
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: profile.rttMs,
-      downloadThroughput: (profile.downloadKbps * 1000) / 8,
-      uploadThroughput: (profile.uploadKbps * 1000) / 8,
-    });
-    await page.addInitScript(installStartProbe);
-    const requests = trackRequests(page);
-    await page.goto(url, { waitUntil: 'load' });
-    const start = page.locator('#talk').getByRole('button', { name: 'Start Talking' });
-    await start.waitFor({ timeout: BUTTON_TIMEOUT_MS });
-    await start.scrollIntoViewIfNeeded();
-    await start.focus();
-    await requests.quiet();
-    await page.waitForTimeout(LOOK_BEFORE_TAP_MS);
-    if (profile.context.hasTouch) await start.tap({ timeout: STEP_TIMEOUT_MS });
-    else await start.click({ timeout: STEP_TIMEOUT_MS });
-    try {
-      await page.waitForFunction(
-        () => window.__pepaStart.audioAt !== null && window.__pepaStart.listeningAt !== null,
-        null,
-        { timeout: 20_000, polling: 50 },
-      );
-    } catch {
-      return {
-        problem: `no first audio within 20 s of the tap${errors.length ? `; ${errors[0]}` : ''}`,
-      };
-    }
-    const probe = await page.evaluate(() => ({ ...window.__pepaStart }));
-    return { listening: probe.listeningAt - probe.tapAt, audio: probe.audioAt - probe.tapAt };
-  } finally {
     await context.close();
   }
 }

@@ -4,6 +4,10 @@ import { cspHash } from './inline-html.mjs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
+/**
+ * @param {string} dir
+ * @returns {AsyncGenerator<string>}
+ */
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
@@ -79,7 +83,7 @@ export function cspProblems(html) {
   const problems = [];
   const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html);
   if (!meta) return ['no Content-Security-Policy <meta>'];
-  const policy = meta[1].replaceAll('&#39;', "'").replaceAll('&quot;', '"');
+  const policy = (meta[1] ?? '').replaceAll('&#39;', "'").replaceAll('&quot;', '"');
   const directives = new Map(
     policy
       .split(';')
@@ -99,7 +103,7 @@ export function cspProblems(html) {
   if ((directives.get('base-uri') ?? []).join(' ') !== "'self'") {
     problems.push("base-uri is not 'self'");
   }
-  for (const [, tag, text] of html.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/g)) {
+  for (const [, tag = '', text = ''] of html.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/g)) {
     if (/\ssrc="/.test(tag) || /type="application\/(ld\+)?json"/.test(tag)) continue;
     if (!scripts.includes(cspHash(text))) problems.push(`inline script: ${tag}`);
   }

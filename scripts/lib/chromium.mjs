@@ -54,6 +54,7 @@ export async function launchChromiumForDevtools() {
   // handler ends it through `stopLaunchedChromium`.
   running.add(stop);
 
+  /** @param {NodeJS.Signals} signal */
   const killGroup = (signal) => {
     try {
       if (child.pid) process.kill(-child.pid, signal);

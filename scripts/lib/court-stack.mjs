@@ -1,23 +1,28 @@
-// The demo's production path, locally: the court gate (the site's Worker, run by `wrangler dev` in
-// workerd, serving the built site as its assets) in front of the provider stand-in
-// (gate/dev/provider-stand-in.mjs), which sits in front of the Prism mock of the provider's API.
-// No keys: the gate gets demo secrets, Cloudflare's always-pass Turnstile test secret and the
-// stand-in as both the provider and siteverify. Every GATE_* variable in the environment (or in
-// `vars`) is passed on, so `GATE_MAX_CONCURRENT_CALLS=2 npm start` shows the line.
-import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The demo's production path, locally: the court gate (the site's Worker, run in workerd through
+// wrangler's own dev server, serving the built site as its assets) in front of the provider
+// stand-in (gate/dev/provider-stand-in.mjs), which sits in front of the Prism mock of the
+// provider's API. No keys: the gate gets demo secrets, Cloudflare's always-pass Turnstile test
+// secret and the stand-in as both the provider and siteverify. Every GATE_* variable in the
+// environment (or in `vars`) is passed on, so `GATE_MAX_CONCURRENT_CALLS=2 npm start` shows the
+// line.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { startProviderStandIn, TURNSTILE_TEST_SECRETS } from '../../gate/dev/provider-stand-in.mjs';
 import { isPortFree } from './ports.mjs';
 import { startPrism } from './prism.mjs';
 
+const root = resolve(import.meta.dirname, '..', '..');
+const WRANGLER_CONFIG = resolve(root, 'gate', 'wrangler.jsonc');
+
 /**
- * The stand-in's part of the field latency model (README), when `PEPA_LATENCY=field`; the page
+ * The stand-in's part of the field latency model (docs/demo-simulator.md), when `PEPA_LATENCY=field`; the page
  * plays the rest with `?latency=field`.
+ * @returns {{ siteverifyMs: number, gateWorkMs: number, callWebMs: number } | null}
  */
 export function standInLatency(env = process.env) {
   if (env.PEPA_LATENCY !== 'field') return null;
+  /** @type {{ siteverifyMs: number, gateWorkMs: number, callWebMs: number }} */
   const model = JSON.parse(
     readFileSync(resolve(root, 'src/lib/call/simulator/field-latency.json'), 'utf8'),
   );
@@ -27,12 +32,6 @@ export function standInLatency(env = process.env) {
     callWebMs: model.callWebMs,
   };
 }
-
-const root = resolve(import.meta.dirname, '..', '..');
-const wranglerBin = resolve(root, 'node_modules', '.bin', 'wrangler');
-const guard = resolve(root, 'gate', 'dev', 'process-guard.mjs');
-const READY_TIMEOUT_MS = 90_000;
-const STOP_TIMEOUT_MS = 8_000;
 
 /** The demo's secrets: good for nothing but the local stack. */
 export const DEMO_SECRETS = {
@@ -44,8 +43,14 @@ export const DEMO_SECRETS = {
   GATE_ADMIN_TOKEN: 'demo-admin-token',
 };
 
-/** `--var NAME:VALUE` for every GATE_* variable in `env`, then in `vars` (which win). */
-export function gateVarArgs(env = process.env, vars = {}) {
+/**
+ * Every GATE_* variable in `env`, then in `vars` (which win); empty values are not passed on.
+ * @param {Record<string, string | undefined>} [env]
+ * @param {Record<string, string | number | undefined>} [vars]
+ * @returns {Record<string, string>}
+ */
+export function gateVars(env = process.env, vars = {}) {
+  /** @type {Record<string, string>} */
   const merged = {};
   for (const [name, value] of Object.entries(env)) {
     if (name.startsWith('GATE_') && value !== undefined && value !== '') merged[name] = value;
@@ -53,34 +58,27 @@ export function gateVarArgs(env = process.env, vars = {}) {
   for (const [name, value] of Object.entries(vars)) {
     if (value !== undefined) merged[name] = String(value);
   }
-  return Object.entries(merged).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
-}
-
-/** The env file's text: one NAME=value a line, values quoted. */
-export function envFileText(values) {
-  return (
-    Object.entries(values)
-      .map(([name, value]) => `${name}=${JSON.stringify(String(value))}`)
-      .join('\n') + '\n'
-  );
+  return merged;
 }
 
 /**
- * A copy of the Worker's source (gate/ and the generated clients it imports) in `dir`, so the
- * running gate does not reload, losing its line, when a file in the working tree changes:
- * `wrangler dev` always watches what it bundles. Returns the copy's wrangler config.
+ * The Worker's bindings for `values`: plain variables, or secrets (which wrangler keeps out of
+ * its printed binding table).
+ * @param {Record<string, string>} values
+ * @param {'plain_text' | 'secret_text'} type
+ * @returns {Record<string, { type: 'plain_text' | 'secret_text', value: string }>}
  */
-export function snapshotWorker(dir) {
-  for (const part of ['gate/src', 'gate/wrangler.jsonc', 'gate/tsconfig.json', 'generated']) {
-    cpSync(resolve(root, part), join(dir, part), { recursive: true });
-  }
-  return join(dir, 'gate', 'wrangler.jsonc');
+export function textBindings(values, type) {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { type, value }]));
 }
 
 /**
  * The Worker's config at `configPath`, written as JSON to `outPath` with its edge limiter's
  * allowance per period set to `limit` (and its entry point made absolute, so it may be written
  * anywhere). Returns `outPath`.
+ * @param {string} configPath
+ * @param {string} outPath
+ * @param {number} limit
  */
 export async function withEdgeLimit(configPath, outPath, limit) {
   const { experimental_readRawConfig: readRawConfig } = await import('wrangler');
@@ -95,12 +93,10 @@ export async function withEdgeLimit(configPath, outPath, limit) {
   return outPath;
 }
 
-const delay = (ms) => new Promise((done) => setTimeout(done, ms));
-
-/** Resolves once anything answers HTTP at `url`. */
+/** Anything answers HTTP at `url`. @param {string} url */
 async function answers(url) {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
     await response.arrayBuffer();
     return true;
   } catch {
@@ -123,9 +119,11 @@ async function answers(url) {
  * }} options
  *   `vars`: GATE_* (or other) Worker variables over the environment's; `standIn`: the surge's
  *   options for the stand-in (call lengths, lost messages, time compression); `liveSource`:
- *   run the working tree's gate/ (reloaded, its line lost, on every change) instead of a copy
- *   taken at start; `edgeLimit`: the edge limiter's requests per visitor per period instead of
- *   wrangler.jsonc's (the demo's pages all come from one address).
+ *   wrangler's `dev.watch` (the config and assets watched). Wrangler 4.86 bundles the Worker
+ *   with esbuild's watch whatever `dev.watch` says, so an edit of gate/src may reload the
+ *   running gate; the court's line and calls live in the Durable Object's storage (persisted
+ *   in a temporary folder), which a reload keeps. `edgeLimit`: the edge limiter's requests per
+ *   visitor per period instead of wrangler.jsonc's (the demo's pages all come from one address).
  * @returns {Promise<{ url: string, standInUrl: string, standIn: Awaited<ReturnType<typeof startProviderStandIn>>, secrets: typeof DEMO_SECRETS, stop: () => Promise<void> }>}
  */
 export async function startCourtStack({
@@ -144,6 +142,7 @@ export async function startCourtStack({
   if (!(await isPortFree(sitePort, host))) {
     throw new Error(`Cannot start the gate: ${url} is already in use.`);
   }
+  /** @type {Array<() => Promise<unknown>>} */
   const stops = [];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
@@ -172,99 +171,54 @@ export async function startCourtStack({
     if (!quiet)
       console.log(`Provider stand-in on ${standIn.url} (in front of Prism on ${prism.url})`);
 
-    const temp = mkdtempSync(join(tmpdir(), 'pepa-court-'));
-    stops.push(async () => rmSync(temp, { recursive: true, force: true }));
-    const envFile = join(temp, 'gate.env');
-    writeFileSync(
-      envFile,
-      envFileText({
-        ...secrets,
-        VAPI_API_URL: standIn.url,
-        TURNSTILE_VERIFY_URL: standIn.siteverifyUrl,
-        // The stand-in's siteverify reports the page solved on localhost; the gate also answers
-        // on 127.0.0.1.
-        GATE_SITE_HOSTS: env.GATE_SITE_HOSTS || 'localhost,127.0.0.1',
-      }),
-    );
-    const source = liveSource
-      ? resolve(root, 'gate', 'wrangler.jsonc')
-      : snapshotWorker(join(temp, 'worker'));
-    const config =
-      edgeLimit === null
-        ? source
-        : await withEdgeLimit(
-            source,
-            // Next to the copy, or (the working tree's own) in the temporary folder.
-            join(liveSource ? temp : dirname(source), 'wrangler.local.json'),
-            edgeLimit,
-          );
-    const args = [
-      wranglerBin,
-      'dev',
-      '-c',
-      config,
-      '--assets',
-      resolve(assetsDir),
-      '--port',
-      String(sitePort),
-      '--ip',
-      host,
-      '--local',
-      '--show-interactive-dev-session=false',
-      '--persist-to',
-      join(temp, 'state'),
-      '--env-file',
-      envFile,
-      '--log-level',
-      quiet ? 'error' : 'warn',
-      ...gateVarArgs(env, vars),
-    ];
-    const child = spawn(process.execPath, [guard, ...args], {
-      cwd: temp,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: {
-        ...env,
-        WRANGLER_SEND_METRICS: 'false',
-        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-        WRANGLER_LOG_PATH: join(temp, 'logs'),
-        NO_COLOR: '1',
-        FORCE_COLOR: '0',
+    const state = mkdtempSync(join(tmpdir(), 'pepa-court-'));
+    stops.push(async () => rmSync(state, { recursive: true, force: true }));
+    // Miniflare would fetch Cloudflare's request metadata (`request.cf`) from the network; its
+    // built-in stand-in does for a local run.
+    process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
+    const { unstable_startWorker: startWorker } = await import('wrangler');
+    const worker = await startWorker({
+      config:
+        edgeLimit === null
+          ? WRANGLER_CONFIG
+          : await withEdgeLimit(WRANGLER_CONFIG, join(state, 'wrangler.local.json'), edgeLimit),
+      assets: resolve(assetsDir),
+      // No .env or .dev.vars from the working tree: the demo's values are all given here.
+      envFiles: [],
+      sendMetrics: false,
+      bindings: {
+        ...textBindings(
+          {
+            VAPI_API_URL: standIn.url,
+            TURNSTILE_VERIFY_URL: standIn.siteverifyUrl,
+            // The stand-in's siteverify reports the page solved on localhost; the gate also
+            // answers on 127.0.0.1.
+            GATE_SITE_HOSTS: env.GATE_SITE_HOSTS || 'localhost,127.0.0.1',
+            ...gateVars(env, vars),
+          },
+          'plain_text',
+        ),
+        ...textBindings(secrets, 'secret_text'),
+      },
+      dev: {
+        server: { hostname: host, port: sitePort },
+        inspector: false,
+        remote: false,
+        persist: join(state, 'state'),
+        watch: liveSource,
+        liveReload: false,
+        enableContainers: false,
+        logLevel: quiet ? 'error' : 'warn',
       },
     });
-    let output = '';
-    const keep = (chunk) => {
-      output = (output + chunk.toString()).slice(-6000);
-    };
-    child.stdout.on('data', (chunk) => (quiet ? keep(chunk) : process.stdout.write(chunk)));
-    child.stderr.on('data', (chunk) => (quiet ? keep(chunk) : process.stderr.write(chunk)));
-    const exited = new Promise((done) => child.once('exit', () => done()));
-    const killOnExit = () => child.kill('SIGTERM');
-    process.once('exit', killOnExit);
-    stops.push(async () => {
-      process.off('exit', killOnExit);
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-        await exited;
-        clearTimeout(timer);
-      }
-    });
-
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`The gate (wrangler dev) exited before it answered.\n${output.trim()}`);
-      }
-      // Any answer from the Worker will do; the report answers 401 without the owner's token.
-      if (await answers(`${url}/api/report`)) break;
-      if (Date.now() > deadline) {
-        throw new Error(
-          `The gate did not answer on ${url} within ${READY_TIMEOUT_MS} ms.\n${output.trim()}`,
-        );
-      }
-      await delay(250);
+    stops.push(() => worker.dispose());
+    await worker.ready;
+    // Ready means listening; the first request also waits for the Worker's first load.
+    if (!(await answers(`${url}/api/report`).catch(() => false))) {
+      throw new Error(`The gate did not answer on ${url}.`);
     }
-    if (!quiet) console.log(`Court gate (wrangler dev, workerd) on ${url}`);
+    if (!quiet) console.log(`Court gate (wrangler, workerd) on ${url}`);
+    /** @type {Promise<void> | undefined} */
     let stopped;
     return {
       url,

@@ -18,6 +18,7 @@ export function isLive(env = process.env) {
  * caps are the gate suite's to test (gate/test/attacks-visitors.test.ts).
  */
 export function demoGateVars(env = process.env) {
+  /** @type {Record<string, string>} */
   const vars = {};
   const loose = {
     GATE_VISITOR_CONCURRENT: '20',
@@ -41,26 +42,31 @@ export function demoGateVars(env = process.env) {
  */
 export const DEMO_EDGE_LIMIT = 100_000;
 
-/** Checks PORT (and MOCK_PORT for the demo) before anything is installed or built. */
-export function checkServicePorts(command, live = isLive()) {
-  const wanted = [{ name: 'PORT', fallback: DEFAULT_PORT }];
-  if (!live) wanted.push({ name: 'MOCK_PORT', fallback: DEFAULT_MOCK_PORT });
-  return checkPortsOrExit(wanted, command);
-}
-
-/** The variables a demo build or dev server reads: demo mode, and the mock as the provider. */
-export function useDemoEnvironment(mockPort, env = process.env) {
-  env.VITE_PEPA_DEMO = 'true';
-  if (!env.VITE_VAPI_API_URL) env.VITE_VAPI_API_URL = `http://127.0.0.1:${mockPort}`;
+/**
+ * Checks PORT (and MOCK_PORT for the demo) before anything is installed or built.
+ * @param {string} command
+ * @returns {Promise<{ port: number, mockPort: number | null }>} `mockPort` for the demo only
+ */
+export async function checkServicePorts(command, live = isLive()) {
+  if (live) {
+    const { PORT } = await checkPortsOrExit([{ name: 'PORT', fallback: DEFAULT_PORT }], command);
+    return { port: PORT, mockPort: null };
+  }
+  const { PORT, MOCK_PORT } = await checkPortsOrExit(
+    [
+      { name: 'PORT', fallback: DEFAULT_PORT },
+      { name: 'MOCK_PORT', fallback: DEFAULT_MOCK_PORT },
+    ],
+    command,
+  );
+  return { port: PORT, mockPort: MOCK_PORT };
 }
 
 /**
- * Starts the Prism mock of the vendored spec for the demo and says where it listens.
- * @returns {Promise<() => Promise<void>>} stops it
+ * The variables a demo build or dev server reads: demo mode, and the mock as the provider.
+ * @param {number} mockPort
  */
-export async function startDemoMock(mockPort) {
-  const { startPrism } = await import('./prism.mjs');
-  const mock = await startPrism({ port: mockPort, quiet: true });
-  console.log(`Mock provider API (Prism) on ${mock.url}`);
-  return () => mock.stop();
+export function useDemoEnvironment(mockPort, env = process.env) {
+  env.VITE_PEPA_DEMO = 'true';
+  if (!env.VITE_VAPI_API_URL) env.VITE_VAPI_API_URL = `http://127.0.0.1:${mockPort}`;
 }

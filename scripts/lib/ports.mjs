@@ -63,15 +63,17 @@ export function readPort(name, fallback, env = process.env) {
 
 /**
  * Reads and checks each port variable: a valid number, distinct from the others, and free.
- * @param {Array<{ name: string, fallback: number }>} wanted
- * @returns {Promise<Record<string, number>>}
+ * @template {string} Name
+ * @param {Array<{ name: Name, fallback: number }>} wanted
+ * @returns {Promise<Record<Name, number>>}
  */
 export async function checkPorts(wanted, env = process.env) {
-  /** @type {Record<string, number>} */
-  const ports = {};
+  const ports = /** @type {Record<Name, number>} */ ({});
   for (const { name, fallback } of wanted) ports[name] = readPort(name, fallback, env);
+  /** @type {number[]} */
   const all = Object.values(ports);
-  for (const [name, port] of Object.entries(ports)) {
+  for (const { name } of wanted) {
+    const port = ports[name];
     const clash = wanted.find((other) => other.name !== name && ports[other.name] === port);
     const busy = clash ? false : !(await isPortFree(port));
     if (clash || busy) {
@@ -85,9 +87,10 @@ export async function checkPorts(wanted, env = process.env) {
 
 /**
  * `checkPorts` for a command line: a PortError ends the process with its one line.
- * @param {Array<{ name: string, fallback: number }>} wanted
+ * @template {string} Name
+ * @param {Array<{ name: Name, fallback: number }>} wanted
  * @param {string} command
- * @returns {Promise<Record<string, number>>}
+ * @returns {Promise<Record<Name, number>>}
  */
 export async function checkPortsOrExit(wanted, command) {
   try {

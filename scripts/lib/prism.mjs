@@ -70,7 +70,7 @@ export async function startPrism({ port, host = '127.0.0.1', spec = DEFAULT_SPEC
 
   // Through a guard whose stdin is a pipe from this process, so Prism ends with us even when we
   // are killed outright; the exit hook covers a crash or process.exit() without stop().
-  const guard = resolve(import.meta.dirname, 'prism-guard.mjs');
+  const guard = resolve(import.meta.dirname, 'process-guard.mjs');
   const child = spawn(process.execPath, [guard, prismBin, ...args], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],

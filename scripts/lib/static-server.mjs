@@ -7,6 +7,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json)|image\/svg\+xml)/;
 
+/** @type {Record<string, string>} */
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -31,7 +32,9 @@ const TYPES = {
  * @returns {{ pattern: string, headers: [string, string][] }[]}
  */
 export function parseHeadersFile(text) {
+  /** @type {{ pattern: string, headers: [string, string][] }[]} */
   const rules = [];
+  /** @type {{ pattern: string, headers: [string, string][] } | null} */
   let current = null;
   for (const raw of text.split(/\r?\n/)) {
     if (!raw.trim() || raw.trim().startsWith('#')) continue;
@@ -48,6 +51,10 @@ export function parseHeadersFile(text) {
   return rules;
 }
 
+/**
+ * @param {string} pattern
+ * @param {string} path
+ */
 function matches(pattern, path) {
   return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
 }
@@ -58,6 +65,7 @@ function matches(pattern, path) {
  */
 export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) {
   const base = resolve(root);
+  /** @type {ReturnType<typeof parseHeadersFile>} */
   let rules = [];
   try {
     rules = parseHeadersFile(await readFile(join(base, '_headers'), 'utf8'));
@@ -65,6 +73,10 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) 
     rules = [];
   }
 
+  /**
+   * @param {string} pathname
+   * @returns {Promise<string | null>}
+   */
   async function fileFor(pathname) {
     const candidates = pathname.endsWith('/')
       ? [join(pathname, 'index.html')]
@@ -82,7 +94,14 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) 
   }
 
   // Compressed bodies, made once per file and encoding, as a static host or CDN would serve them.
+  /** @type {Map<string, Buffer>} */
   const compressed = new Map();
+  /**
+   * @param {string} file
+   * @param {Buffer} body
+   * @param {string} acceptEncoding
+   * @returns {{ encoding: 'br' | 'gzip', body: Buffer } | null}
+   */
   function encode(file, body, acceptEncoding) {
     const encoding = /\bbr\b/.test(acceptEncoding)
       ? 'br'
@@ -91,15 +110,15 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) 
         : null;
     if (!encoding) return null;
     const key = `${encoding}:${file}`;
-    if (!compressed.has(key)) {
-      compressed.set(
-        key,
+    let encoded = compressed.get(key);
+    if (!encoded) {
+      encoded =
         encoding === 'br'
           ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })
-          : gzipSync(body, { level: 9 }),
-      );
+          : gzipSync(body, { level: 9 });
+      compressed.set(key, encoded);
     }
-    return { encoding, body: compressed.get(key) };
+    return { encoding, body: encoded };
   }
 
   const server = createServer(async (req, res) => {
@@ -113,7 +132,9 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) 
       const found = pathname === '/_headers' ? null : await fileFor(pathname);
       const file = found ?? join(base, '404.html');
       const body = await readFile(file);
-      const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      const contentType = TYPES[extname(file)] ?? 'application/octet-stream';
+      /** @type {Record<string, string>} */
+      const headers = { 'Content-Type': contentType };
       for (const rule of rules) {
         if (matches(rule.pattern, pathname)) {
           for (const [name, value] of rule.headers) headers[name] = value;
@@ -122,8 +143,9 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) 
       if (pathname.startsWith('/assets/')) {
         headers['Cache-Control'] = 'public, max-age=31536000, immutable';
       }
+      /** @type {Buffer} */
       let payload = body;
-      if (COMPRESSIBLE.test(headers['Content-Type'])) {
+      if (COMPRESSIBLE.test(headers['Content-Type'] ?? contentType)) {
         headers.Vary = 'Accept-Encoding';
         const encoded = encode(file, body, String(req.headers['accept-encoding'] ?? ''));
         if (encoded) {
@@ -139,19 +161,23 @@ export async function startStaticServer({ root, port = 0, host = '127.0.0.1' }) 
     }
   });
 
-  await new Promise((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolveListen);
-  });
+  await /** @type {Promise<void>} */ (
+    new Promise((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolveListen());
+    })
+  );
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {
     url: `http://${host}:${actualPort}`,
     port: actualPort,
     close: () =>
-      new Promise((resolveClose) => {
-        server.closeAllConnections?.();
-        server.close(() => resolveClose());
-      }),
+      /** @type {Promise<void>} */ (
+        new Promise((resolveClose) => {
+          server.closeAllConnections?.();
+          server.close(() => resolveClose());
+        })
+      ),
   };
 }

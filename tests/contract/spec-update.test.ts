@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../scripts/lib/prism.mjs';
-import { normaliseArrayEnums } from '../../scripts/spec-update.mjs';
+import { normaliseArrayEnums } from '../../scripts/lib/spec-document.mjs';
 import { readSpec, repoRoot, specPath, type OpenApiDocument } from './spec';
 
 /**

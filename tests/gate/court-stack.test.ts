@@ -1,15 +1,14 @@
-// The demo's production path, locally: the gate in workerd (wrangler dev) in front of the provider
-// stand-in in front of Prism, as `npm start` runs it.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The demo's production path, locally: the gate in workerd (wrangler's dev server, started in
+// process) in front of the provider stand-in in front of Prism, as `npm start` runs it.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  envFileText,
-  gateVarArgs,
-  snapshotWorker,
+  gateVars,
   startCourtStack,
+  textBindings,
   withEdgeLimit,
 } from '../../scripts/lib/court-stack.mjs';
 import { DEMO_EDGE_LIMIT, demoGateVars } from '../../scripts/lib/demo-services.mjs';
@@ -27,48 +26,39 @@ function listening(port: number): Promise<boolean> {
 }
 
 describe('the GATE_* variables', () => {
-  it('are passed on from the environment, with the given vars over them', () => {
-    const args = gateVarArgs(
-      { GATE_MAX_CONCURRENT_CALLS: '2', GATE_DAILY_BUDGET_USD: '5', PATH: '/bin', GATE_EMPTY: '' },
-      { GATE_DAILY_BUDGET_USD: 9 },
-    );
-    expect(args).toEqual([
-      '--var',
-      'GATE_MAX_CONCURRENT_CALLS:2',
-      '--var',
-      'GATE_DAILY_BUDGET_USD:9',
-    ]);
+  it('are passed on from the environment, with the given vars over them and empty ones left out', () => {
+    expect(
+      gateVars(
+        {
+          GATE_MAX_CONCURRENT_CALLS: '2',
+          GATE_DAILY_BUDGET_USD: '5',
+          PATH: '/bin',
+          GATE_EMPTY: '',
+        },
+        { GATE_DAILY_BUDGET_USD: 9 },
+      ),
+    ).toEqual({ GATE_MAX_CONCURRENT_CALLS: '2', GATE_DAILY_BUDGET_USD: '9' });
   });
 
-  it('and the secrets go in an env file, one quoted value a line', () => {
-    expect(envFileText({ A: 'x y', B: 'q"' })).toBe('A="x y"\nB="q\\""\n');
-  });
-});
-
-describe('the Worker it runs', () => {
-  it('is a copy of the source, so edits in the tree do not restart the gate and lose its line', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pepa-court-copy-'));
-    try {
-      const config = snapshotWorker(dir);
-      expect(config).toBe(join(dir, 'gate', 'wrangler.jsonc'));
-      for (const file of ['gate/src/index.ts', 'gate/src/court.ts', 'generated/sdk.gen.ts']) {
-        expect(existsSync(join(dir, file))).toBe(true);
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it("become the Worker's bindings, the secrets as secrets", () => {
+    expect(textBindings({ A: 'x' }, 'plain_text')).toEqual({
+      A: { type: 'plain_text', value: 'x' },
+    });
+    expect(textBindings({ B: 'y' }, 'secret_text')).toEqual({
+      B: { type: 'secret_text', value: 'y' },
+    });
   });
 
   it('keeps the deployed edge limiter unless told otherwise, as the demo is, for its one address', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pepa-court-limit-'));
     try {
-      const source = snapshotWorker(dir);
+      const source = join(import.meta.dirname, '..', '..', 'gate', 'wrangler.jsonc');
       const out = await withEdgeLimit(source, join(dir, 'local.json'), DEMO_EDGE_LIMIT);
       const config = JSON.parse(readFileSync(out, 'utf8')) as {
         main: string;
         ratelimits: { name: string; simple: { limit: number; period: number } }[];
       };
-      expect(config.main).toBe(join(dir, 'gate', 'src', 'index.ts'));
+      expect(config.main).toBe(join(import.meta.dirname, '..', '..', 'gate', 'src', 'index.ts'));
       expect(config.ratelimits).toEqual([
         expect.objectContaining({
           name: 'API_LIMITER',
@@ -155,6 +145,7 @@ describe('startCourtStack', () => {
     const deadline = Date.now() + 15_000;
     while (status !== 201 && Date.now() < deadline) {
       await new Promise((done) => setTimeout(done, 1000));
+      // A ticket proves itself with its secret, from the visitor it was given to.
       const answer = await fetch(`${stack.url}/api/tickets/${waiting.ticket.id}`, {
         method: 'POST',
         headers: { 'cf-connecting-ip': '10.1.0.2', 'ticket-secret': waiting.ticket.secret },

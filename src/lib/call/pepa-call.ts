@@ -11,6 +11,7 @@
  *   speech-detector.ts  levels into volume and speech-start / speech-end
  *   protocol.ts         who speaks for the assistant, signals, messages
  *   call-status.ts      the one status and its legal transitions
+ *   call-teardown.ts    the one teardown every ending goes through
  */
 import type { Handler } from 'mitt';
 import { CallEmitter } from './call-emitter';
@@ -27,7 +28,6 @@ import type {
 import { CallStatusMachine, isInCall, type CallStatus } from './call-status';
 import { describeError } from './daily-payloads';
 import type { DailyLike, DailyLikeInputDevices } from './daily-types';
-import { CUSTOMER_ENDED } from './protocol';
 import { joinRoom } from './room-join';
 import { Reconnection, type ReconnectionHost } from './reconnection';
 import { DEFAULT_ROOM_HOSTS, roomUrlOf } from './room-url';
@@ -57,6 +57,7 @@ import {
   type WebCallRequest,
 } from './call-options';
 import { openSession, type CallSession } from './call-session';
+import { closeSession, type TeardownHost } from './call-teardown';
 import { inputDeviceInUse } from './device-memory';
 import { checkWebCallAnswer } from './web-call-answer';
 import { beginEarlyStart } from './early-start';
@@ -91,6 +92,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     this.events.emit('state-change', { state, previous }),
   );
   private session: CallSession<TCall> | null = null;
+  private readonly teardownHost: TeardownHost<TCall>;
 
   constructor(options: PepaCallOptions<TCall>) {
     this.options = options;
@@ -122,6 +124,16 @@ export class PepaCall<TCall extends WebCall = WebCall> {
       connectionBack: (session) => this.reconnection.connectionBack(session),
     };
     this.reconnection = new Reconnection(this.host);
+    this.teardownHost = {
+      machine: this.machine,
+      events: this.events,
+      isCurrent: (session) => this.session === session,
+      release: (session) => {
+        if (this.session !== session) return;
+        this.session = null;
+        this.machine.to({ kind: 'idle' });
+      },
+    };
   }
 
   get state(): CallState {
@@ -418,50 +430,10 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     void this.close(session);
   }
 
-  // --- The one teardown --------------------------------------------------------------------
+  // --- The one teardown (call-teardown.ts) ---------------------------------------------------
 
-  /**
-   * Every ending goes through here: stop, end, leaving, a fatal error, a failed or timed-out
-   * start. Idempotent per session.
-   */
   private close(session: CallSession<TCall>): Promise<void> {
-    if (session.teardown) return session.teardown;
-    let done!: () => void;
-    session.teardown = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const current = this.session === session;
-    const wasInCall = current && isInCall(this.machine.status);
-    session.controller.abort();
-    session.outcome.settle({ status: 'stopped' });
-    if (current) this.machine.to({ kind: 'ending' });
-
-    session.timers.clearAll();
-    session.audio.clear();
-    // The microphone the start opened is this session's to release, whatever the room did.
-    session.microphoneTrack?.stop();
-    session.microphoneTrack = null;
-    const room = session.room;
-    room?.detach();
-    session.room = null;
-
-    if (wasInCall) {
-      this.events.emit('call-end');
-      if (!session.endedStatusSeen) {
-        session.endedStatusSeen = true;
-        this.events.emit('message', CUSTOMER_ENDED);
-      }
-    }
-
-    void (async () => {
-      await room?.close();
-      if (this.session === session) {
-        this.session = null;
-        this.machine.to({ kind: 'idle' });
-      }
-      done();
-    })();
-    return session.teardown;
+    return closeSession(this.teardownHost, session);
   }
 
   private requireDaily(): DailyLike {

@@ -100,7 +100,7 @@ export interface SimulatorOptions {
 }
 
 /**
- * The field latency model (README, "A latency model of the real path"): published figures or
+ * The field latency model (docs/demo-simulator.md, "A latency model of the real path"): published figures or
  * reasoned estimates for each stage a real start goes through, shared with the demo's stand-in
  * provider (siteverify, the gate's work, `POST /call/web`).
  */

@@ -1,0 +1,147 @@
+// The bench's figures on the live build: its bytes against their budgets, Lighthouse's scores and
+// metrics (the site served compressed, as a static host serves it), and the first visit's LCP
+// element with the font its text was painted with.
+import { primeCompressedBodies, startCompressingProxy } from './bench-compression.mjs';
+import { measureLcpFont } from './bench-lcp-font.mjs';
+import { CATEGORIES, runLighthouse } from './bench-lighthouse.mjs';
+import { PHONE, launchBenchBrowser } from './bench-page.mjs';
+import { log, median, ms, seconds, verdict } from './bench-table.mjs';
+import { BYTE_BUDGETS, analyseBuild, byteRows, formatKb } from './bundle-stats.mjs';
+import { startStaticServer } from './static-server.mjs';
+
+/** Lighthouse budgets: a minimum score per category, and the two metrics the issue bounds. */
+/** @type {Record<string, number>} */
+const SCORE_BUDGETS = { performance: 100, accessibility: 100, 'best-practices': 100, seo: 100 };
+const LCP_BUDGET_MS = 1000;
+const CLS_BUDGET = 0.01;
+
+/**
+ * @param {import('./bench-table.mjs').BenchTable} table
+ * @param {string} siteDir
+ */
+export async function measureBytes({ row }, siteDir) {
+  const stats = await analyseBuild(siteDir);
+  /** @param {{ raw: number, gzip: number, brotli: number }} s */
+  const fmt = (s) => `${formatKb(s.raw)} / ${formatKb(s.gzip)} gz / ${formatKb(s.brotli)} br`;
+  const figures = byteRows(stats);
+  /** @param {ReturnType<typeof byteRows>[number]} figure */
+  const report = ({ name, size, budget }) =>
+    budget === null
+      ? row(name, fmt(size), '—', 'info')
+      : row(name, fmt(size), `≤ ${formatKb(budget)} br`, verdict(size.brotli <= budget));
+  figures.filter((figure) => !figure.onDemand).forEach(report);
+  if (!stats.onDemand.some((chunk) => chunk.file.endsWith('.js'))) {
+    row(
+      'on-demand JS chunks',
+      'none in this build',
+      `≤ ${formatKb(BYTE_BUDGETS.onDemandChunk)} br`,
+      'n/a',
+    );
+  }
+  figures.filter((figure) => figure.onDemand).forEach(report);
+}
+
+/**
+ * The LCP of a first visit in Chromium: its element, and the font its text was painted with.
+ * @param {import('./bench-table.mjs').BenchTable} table
+ * @param {string} url
+ */
+async function measureFirstVisitLcp({ row, note }, url) {
+  const browser = await launchBenchBrowser();
+  try {
+    const lcp = await measureLcpFont(browser, url, PHONE);
+    if (!lcp) {
+      row('LCP element and font (first visit)', 'no LCP entry reported', '—', 'FAIL');
+      return;
+    }
+    row(
+      'LCP element and font (first visit)',
+      `${lcp.element} at ${seconds(lcp.ms)}; CSS font-family ${lcp.fontFamily}; ` +
+        `rendered with ${lcp.renderedWith.join(', ') || 'unknown'}`,
+      '—',
+      'info',
+    );
+    note(`Web fonts loaded at first-visit LCP: ${lcp.fontsLoaded.join(', ') || 'none'}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * @param {import('./bench-table.mjs').BenchTable} table
+ * @param {string} siteDir
+ * @param {{ runs: number, track: (stop: () => Promise<unknown>) => Promise<void> }} options
+ *   `track`: registers what was started, to be stopped when the bench ends however it ends.
+ */
+export async function measureLighthouse(table, siteDir, { runs: runCount, track }) {
+  const { row, note } = table;
+  const site = await startStaticServer({ root: siteDir });
+  await track(() => site.close());
+  // Served compressed, as a static host or CDN serves it (see bench-compression.mjs).
+  const front = await startCompressingProxy({ upstream: site.url });
+  await track(() => front.close());
+  await primeCompressedBodies(front.url, siteDir);
+  const runs = await runLighthouse(`${front.url}/`, {
+    runs: runCount,
+    onRun: (index, run) =>
+      log(
+        `Lighthouse run ${index + 1}/${runCount}: ` +
+          CATEGORIES.map((id) => `${id} ${run.scores[id]}`).join(', ') +
+          `, LCP ${seconds(run.metrics.lcpMs)}`,
+      ),
+  });
+  /** @param {(run: (typeof runs)[number]) => number} pick */
+  const all = (pick) => runs.map(pick);
+  /** @param {Array<string | number>} values */
+  const list = (values) => values.join(', ');
+  for (const id of CATEGORIES) {
+    const scores = all((run) => run.scores[id] ?? 0);
+    const score = median(scores);
+    const budget = SCORE_BUDGETS[id] ?? 100;
+    row(
+      `Lighthouse ${id}`,
+      `${score} (runs: ${list(scores)})`,
+      budget === 100 ? '= 100' : `≥ ${budget}`,
+      verdict(score >= budget),
+    );
+    if (score < 100) {
+      const audits = [...new Set(runs.flatMap((run) => run.failingAudits[id] ?? []))];
+      note(`Lighthouse ${id} ${score}: audits below full score: ${audits.join(', ') || '—'}`);
+    }
+  }
+  const fcp = all((run) => run.metrics.fcpMs);
+  const lcp = all((run) => run.metrics.lcpMs);
+  const tbt = all((run) => run.metrics.tbtMs);
+  const cls = all((run) => run.metrics.cls);
+  row(
+    'First Contentful Paint',
+    `${seconds(median(fcp))} (runs: ${list(fcp.map(seconds))})`,
+    '—',
+    'info',
+  );
+  row(
+    'Largest Contentful Paint',
+    `${seconds(median(lcp))} (runs: ${list(lcp.map(seconds))})`,
+    `≤ ${seconds(LCP_BUDGET_MS)}`,
+    verdict(median(lcp) <= LCP_BUDGET_MS),
+  );
+  row('Total Blocking Time', `${ms(median(tbt))} (runs: ${list(tbt.map(ms))})`, '—', 'info');
+  row(
+    'Cumulative Layout Shift',
+    `${median(cls).toFixed(3)} (runs: ${list(cls.map((value) => value.toFixed(3)))})`,
+    `≤ ${CLS_BUDGET}`,
+    verdict(median(cls) <= CLS_BUDGET),
+  );
+  // What to look at when a metric is over budget: the LCP element of the median run, and every
+  // element that shifted in any run.
+  const medianRun = runs.find((run) => run.metrics.lcpMs === median(lcp)) ?? runs[0];
+  row('LCP element (Lighthouse, median run)', medianRun?.lcpElement ?? 'not reported', '—', 'info');
+  await measureFirstVisitLcp(table, `${front.url}/`);
+  if (median(cls) > CLS_BUDGET) {
+    const shifts = [...new Set(runs.flatMap((run) => run.layoutShifts))];
+    note(`Layout shifts: ${shifts.join('; ') || 'no elements reported'}`);
+  }
+  for (const warning of new Set(runs.flatMap((run) => run.warnings))) {
+    note(`Lighthouse warning: ${warning}`);
+  }
+}

@@ -1,0 +1,147 @@
+// The provider's OpenAPI document as `npm run spec:update` reads it: the components it references
+// but never defines, the array schemas that carry their items' enum, and its operations, compared
+// between two documents.
+
+/**
+ * An OpenAPI document as parsed JSON: only the parts read here are named.
+ * @typedef {{
+ *   openapi?: unknown,
+ *   paths?: Record<string, Record<string, any> | undefined>,
+ *   components?: Record<string, Record<string, unknown> | undefined>,
+ * }} OpenApiDocument
+ */
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+const COMPONENT_REF = /^#\/components\/(\w+)\/(.+)$/;
+/** @param {string} part */
+const unescapePointer = (part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * Components the document references with `$ref` but never defines, sorted: schemas by name,
+ * other kinds as `responses/Unauthorized`.
+ * @param {OpenApiDocument} spec
+ * @returns {string[]}
+ */
+export function danglingRefs(spec) {
+  /** @type {Set<string>} */
+  const missing = new Set();
+  /** @param {any} node parsed JSON */
+  const visit = (node) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      const match = typeof node.$ref === 'string' ? COMPONENT_REF.exec(node.$ref) : null;
+      if (match) {
+        const [, kind = '', raw = ''] = match;
+        const name = unescapePointer(raw);
+        if (!Object.hasOwn(spec?.components?.[kind] ?? {}, name)) {
+          missing.add(kind === 'schemas' ? name : `${kind}/${name}`);
+        }
+      }
+      Object.values(node).forEach(visit);
+    }
+  };
+  visit(spec);
+  return [...missing].sort();
+}
+
+/**
+ * Closes each missing schema as an open object, so generation and the app's types go on.
+ * @param {OpenApiDocument} spec
+ * @param {string[]} names
+ */
+export function closeDanglingRefs(spec, names) {
+  spec.components ??= {};
+  spec.components.schemas ??= {};
+  for (const name of names) {
+    spec.components.schemas[name] = {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Referenced but not defined by the provider; closed by `spec:update --repair`.',
+    };
+  }
+}
+
+/**
+ * Drops an `enum` of non-array values from array schemas (the values belong to `items`, which
+ * the provider also gives them); returns where, as `Schema.property` paths, sorted.
+ * @param {OpenApiDocument} spec
+ * @returns {string[]}
+ */
+export function normaliseArrayEnums(spec) {
+  /** @type {Set<string>} */
+  const fixed = new Set();
+  /**
+   * @param {any} node parsed JSON
+   * @param {string[]} path
+   */
+  const visit = (node, path) => {
+    if (Array.isArray(node)) {
+      node.forEach((child) => visit(child, path));
+      return;
+    }
+    if (!node || typeof node !== 'object') return;
+    if (
+      node.type === 'array' &&
+      Array.isArray(node.enum) &&
+      node.enum.every((/** @type {unknown} */ value) => !Array.isArray(value))
+    ) {
+      if (node.items && typeof node.items === 'object' && !node.items.$ref && !node.items.enum) {
+        node.items.enum = node.enum;
+      }
+      delete node.enum;
+      fixed.add(path.join('.'));
+    }
+    for (const [key, child] of Object.entries(node)) {
+      // Paths name the schema and its properties, not the keywords between them.
+      visit(child, key === 'properties' ? path : [...path, key]);
+    }
+  };
+  for (const [name, schema] of Object.entries(spec?.components?.schemas ?? {})) {
+    visit(schema, [name]);
+  }
+  return [...fixed].sort();
+}
+
+/**
+ * Each operation by `METHOD /path`.
+ * @param {OpenApiDocument | undefined} spec
+ * @returns {Map<string, any>}
+ */
+export function operationsOf(spec) {
+  /** @type {Map<string, any>} */
+  const operations = new Map();
+  for (const [path, item] of Object.entries(spec?.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item?.[method];
+      if (operation) operations.set(`${method.toUpperCase()} ${path}`, operation);
+    }
+  }
+  return operations;
+}
+
+/**
+ * Compares two specs operation by operation (by method and path, then by content).
+ * @param {OpenApiDocument | undefined} before
+ * @param {OpenApiDocument} after
+ */
+export function diffOperations(before, after) {
+  const old = operationsOf(before);
+  const now = operationsOf(after);
+  /**
+   * @param {string} key
+   * @param {{ operationId?: string } | undefined} operation
+   */
+  const label = (key, operation) =>
+    operation?.operationId ? `${key} (${operation.operationId})` : key;
+  const added = [...now].filter(([key]) => !old.has(key)).map(([key, op]) => label(key, op));
+  const removed = [...old].filter(([key]) => !now.has(key)).map(([key, op]) => label(key, op));
+  const changed = [...now]
+    .filter(([key, op]) => old.has(key) && JSON.stringify(old.get(key)) !== JSON.stringify(op))
+    .map(([key, op]) => {
+      const previous = old.get(key)?.operationId;
+      const renamed = previous && previous !== op.operationId ? `, was ${previous}` : '';
+      return `${label(key, op)}${renamed}`;
+    });
+  return { added, removed, changed, total: now.size };
+}
