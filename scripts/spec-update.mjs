@@ -34,7 +34,7 @@ import {
 } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generate, generatorMessage } from './generate.mjs';
@@ -249,6 +249,17 @@ async function readCurrentSpec(file) {
 }
 
 /**
+ * What gate/tsconfig.json includes, as paths from the repository's root.
+ * @returns {string[]}
+ */
+function gateInclude() {
+  const gate = JSON.parse(readFileSync(join(repoRoot, 'gate', 'tsconfig.json'), 'utf8'));
+  /** @type {string[]} */
+  const include = gate.include ?? [];
+  return include.map((entry) => posix.normalize(posix.join('gate', entry)));
+}
+
+/**
  * Type-checks exactly what `npm run typecheck` checks (the app, the assistant, the tests, the
  * scripts and the configs: the `include` of tsconfig.json) against a freshly generated client: a
  * folder that links each of those entries to the app's checkout (the repository's where the
@@ -280,6 +291,9 @@ function typecheckApp(appRoot, generatedDir, work) {
   }
   symlinkSync(generatedDir, join(app, 'generated'), 'dir');
   symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');
+  // The gate's tests read its own contract (their answers are checked against it).
+  mkdirSync(join(app, 'openapi'));
+  symlinkSync(join(repoRoot, 'openapi', 'gate.json'), join(app, 'openapi', 'gate.json'));
   writeFileSync(
     join(app, 'tsconfig.json'),
     JSON.stringify({
@@ -294,7 +308,8 @@ function typecheckApp(appRoot, generatedDir, work) {
     JSON.stringify({
       extends: join(repoRoot, 'gate', 'tsconfig.json'),
       compilerOptions: { preserveSymlinks: true },
-      include: ['gate/src', 'gate/test', 'generated/gate/types.gen.ts'],
+      // The gate's own `include`, from the app folder rather than gate/.
+      include: gateInclude(),
     }),
   );
   const tsc = resolve(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');

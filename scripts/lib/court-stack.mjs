@@ -154,17 +154,16 @@ export async function startCourtStack({
     const temp = mkdtempSync(join(tmpdir(), 'pepa-court-'));
     stops.push(async () => rmSync(temp, { recursive: true, force: true }));
     const envFile = join(temp, 'gate.env');
-    writeFileSync(
-      envFile,
-      envFileText({
-        ...secrets,
-        VAPI_API_URL: standIn.url,
-        TURNSTILE_VERIFY_URL: standIn.siteverifyUrl,
-        // The stand-in's siteverify reports the page solved on localhost; the gate also answers
-        // on 127.0.0.1.
-        GATE_SITE_HOSTS: env.GATE_SITE_HOSTS || 'localhost,127.0.0.1',
-      }),
-    );
+    // The env file holds the secrets alone: wrangler reads only those wrangler.jsonc declares in
+    // `secrets.required` from it. Variables go as --var.
+    writeFileSync(envFile, envFileText(secrets));
+    const standInVars = {
+      VAPI_API_URL: standIn.url,
+      TURNSTILE_VERIFY_URL: standIn.siteverifyUrl,
+      // The stand-in's siteverify reports the page solved on localhost; the gate also answers
+      // on 127.0.0.1.
+      GATE_SITE_HOSTS: env.GATE_SITE_HOSTS || 'localhost,127.0.0.1',
+    };
     const config = liveSource
       ? resolve(root, 'gate', 'wrangler.jsonc')
       : snapshotWorker(join(temp, 'worker'));
@@ -187,7 +186,7 @@ export async function startCourtStack({
       envFile,
       '--log-level',
       quiet ? 'error' : 'warn',
-      ...gateVarArgs(env, vars),
+      ...gateVarArgs(env, { ...standInVars, ...vars }),
     ];
     const child = spawn(process.execPath, [guard, ...args], {
       cwd: temp,
