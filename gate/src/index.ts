@@ -35,7 +35,7 @@ function court(env: Env) {
 }
 
 /** The cookie that carries the right to rate the last call admitted (only to /api/ratings). */
-export const RATING_COOKIE = 'pepa_rating';
+const RATING_COOKIE = 'pepa_rating';
 
 /** A ticket's secret: its id bound to the visitor it was given to. */
 function ticketSecret(env: Env, ticketId: string, visitor: Visitor): Promise<string> {

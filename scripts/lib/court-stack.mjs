@@ -5,7 +5,7 @@
 // stand-in as both the provider and siteverify. Every GATE_* variable in the environment (or in
 // `vars`) is passed on, so `GATE_MAX_CONCURRENT_CALLS=2 npm start` shows the line.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startProviderStandIn, TURNSTILE_TEST_SECRETS } from '../../gate/dev/provider-stand-in.mjs';
@@ -74,6 +74,8 @@ export function snapshotWorker(dir) {
   for (const part of ['gate/src', 'gate/wrangler.jsonc', 'gate/tsconfig.json', 'generated']) {
     cpSync(resolve(root, part), join(dir, part), { recursive: true });
   }
+  // The Worker's bare imports (valibot) resolve from the copy as from the checkout.
+  symlinkSync(resolve(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return join(dir, 'gate', 'wrangler.jsonc');
 }
 

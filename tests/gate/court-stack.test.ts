@@ -109,7 +109,9 @@ describe('startCourtStack', () => {
     // Visitors are told apart by the address they come from.
     const second = await start('10.1.0.2');
     expect(second.status).toBe(202);
-    const waiting = (await second.json()) as { ticket: { id: string; position: number } };
+    const waiting = (await second.json()) as {
+      ticket: { id: string; position: number; secret: string };
+    };
     expect(waiting.ticket.position).toBe(1);
     expect((await start('10.1.0.1')).status).toBe(429);
 
@@ -124,8 +126,10 @@ describe('startCourtStack', () => {
     const deadline = Date.now() + 15_000;
     while (status !== 201 && Date.now() < deadline) {
       await new Promise((done) => setTimeout(done, 1000));
+      // A ticket is shown with its secret, by the visitor it was given to.
       const answer = await fetch(`${stack.url}/api/tickets/${waiting.ticket.id}`, {
         method: 'POST',
+        headers: { 'ticket-secret': waiting.ticket.secret, 'cf-connecting-ip': '10.1.0.2' },
       });
       status = answer.status;
       await answer.arrayBuffer();
