@@ -170,7 +170,9 @@ async function main() {
       console.error('Run `npm run generate` and commit the result.');
       process.exit(1);
     }
-    console.log(`generated/ matches openapi/, and gate/${WORKER_TYPES} gate/wrangler.jsonc.`);
+    console.log(
+      `generated/ matches openapi/, and gate/${WORKER_TYPES} matches gate/wrangler.jsonc.`,
+    );
   } else {
     // --input/--output: generate another document elsewhere (the tests use them).
     /** @param {string} name */
