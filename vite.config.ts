@@ -47,6 +47,16 @@ export default defineConfig(({ mode }) => ({
           hookTimeout: 120_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // The court's rules that need no runtime (the line, its pace, the money, the court
+          // with its ledger in memory), in plain Node beside the workerd suite.
+          name: 'gate-rules',
+          environment: 'node',
+          include: ['gate/src/**/*.test.ts'],
+        },
+      },
       // The court gate's tests, inside the Workers runtime (workerd).
       'gate/vitest.config.ts',
     ],

@@ -5,16 +5,6 @@
  */
 import { existsSync } from 'node:fs';
 
-/** What the gate cannot admit anyone without; each is put with `wrangler secret put NAME`. */
-export const GATE_SECRETS = [
-  'VAPI_PRIVATE_KEY',
-  'VAPI_ASSISTANT_ID',
-  'TURNSTILE_SECRET_KEY',
-  'GATE_WEBHOOK_SECRET',
-  'GATE_VISITOR_SALT',
-  'GATE_ADMIN_TOKEN',
-] as const;
-
 /** Secrets the owner makes up, which must be long enough not to be guessed. */
 export const MADE_UP_SECRETS = ['GATE_WEBHOOK_SECRET', 'GATE_VISITOR_SALT', 'GATE_ADMIN_TOKEN'];
 
@@ -86,7 +76,14 @@ type LimitsFrom = (env: Record<string, string | undefined>) => GateLimits;
 const GATE_CONFIG_MODULE = '../gate/src/config.ts';
 const gateConfig = (await import(/* @vite-ignore */ GATE_CONFIG_MODULE)) as {
   limitsFrom: LimitsFrom;
+  REQUIRED_SECRETS: readonly string[];
 };
+
+/**
+ * What the gate cannot run without (gate/wrangler.jsonc `secrets.required`, as the gate itself
+ * lists them); each is put with `wrangler secret put NAME`.
+ */
+export const GATE_SECRETS: readonly string[] = gateConfig.REQUIRED_SECRETS;
 
 /** The gate's limits from its variables; throws the gate's own message naming a bad one. */
 export function gateLimitsFrom(env: Record<string, string | undefined>): GateLimits {

@@ -1,11 +1,16 @@
 // @ts-check
 // `npm run generate`: rewrites generated/ from the vendored provider spec (openapi-ts.config.ts)
-// and generated/gate/ from the gate's own spec (openapi-ts.gate.config.ts) with @hey-api/openapi-ts. `--check` generates into a temporary folder instead and fails when
-// generated/ differs from what the generator produces (the test command runs it).
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+// and generated/gate/ from the gate's own spec (openapi-ts.gate.config.ts: its client and the
+// validators the Worker judges requests with) with @hey-api/openapi-ts, then the Worker's `Env`
+// (gate/worker-configuration.d.ts) from gate/wrangler.jsonc with `wrangler types`. `--check`
+// generates into a temporary folder instead and fails when either differs from what is committed
+// (the test command runs it).
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 
@@ -35,6 +40,46 @@ export async function generate({ input, output } = {}) {
   const gate = { configFile: join(repoRoot, 'openapi-ts.gate.config.ts'), logs };
   if (output) gate.output = { path: join(resolve(output), GATE_FOLDER) };
   await createClient(/** @type {UserConfig} */ (gate));
+}
+
+/** The Worker's `Env` as `wrangler types` writes it (runtime types: @cloudflare/workers-types). */
+export const WORKER_TYPES = 'worker-configuration.d.ts';
+
+/**
+ * Runs `wrangler types` in `gateDir`, a folder holding the gate's wrangler.jsonc and its src/.
+ * @param {string} gateDir
+ */
+async function writeWorkerTypes(gateDir) {
+  const wrangler = join(repoRoot, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+  await promisify(execFile)(process.execPath, [wrangler, 'types', '--include-runtime=false'], {
+    cwd: gateDir,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+  });
+}
+
+/**
+ * Writes the Worker's types from a copy of its configuration in a temporary folder and compares
+ * them with the committed ones. (`wrangler types --check` only compares the configuration's
+ * hash, so an edited or stale file would pass it.)
+ * @param {string} [gateDir]
+ * @returns {Promise<string[]>}
+ */
+export async function checkWorkerTypes(gateDir = join(repoRoot, 'gate')) {
+  const temp = await mkdtemp(join(tmpdir(), 'pepa-worker-types-'));
+  try {
+    // The same folder name and layout: the file records its command and its path to src/.
+    const copy = join(temp, 'gate');
+    await mkdir(copy);
+    await copyFile(join(gateDir, 'wrangler.jsonc'), join(copy, 'wrangler.jsonc'));
+    await symlink(join(gateDir, 'src'), join(copy, 'src'), 'dir');
+    await writeWorkerTypes(copy);
+    const expected = await readFile(join(copy, WORKER_TYPES));
+    const actual = await readFile(join(gateDir, WORKER_TYPES)).catch(() => null);
+    if (!actual) return [`missing: gate/${WORKER_TYPES}`];
+    return expected.equals(actual) ? [] : [`changed: gate/${WORKER_TYPES}`];
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -116,24 +161,28 @@ async function main() {
   const check = process.argv.includes('--check');
   const started = performance.now();
   if (check) {
-    const problems = await checkGenerated();
+    const problems = [...(await checkGenerated()), ...(await checkWorkerTypes())];
     if (problems.length > 0) {
       console.error(
-        `generated/ is not what the generator produces from openapi/ (${problems.length} file(s)):`,
+        `The generated code is not what the generators produce from openapi/ and gate/wrangler.jsonc (${problems.length} file(s)):`,
       );
       for (const problem of problems.slice(0, 20)) console.error(`  ${problem}`);
       console.error('Run `npm run generate` and commit the result.');
       process.exit(1);
     }
-    console.log('generated/ matches openapi/.');
+    console.log(
+      `generated/ matches openapi/, and gate/${WORKER_TYPES} matches gate/wrangler.jsonc.`,
+    );
   } else {
     // --input/--output: generate another document elsewhere (the tests use them).
     /** @param {string} name */
     const option = (name) =>
       process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
     await generate({ input: option('input'), output: option('output') });
+    // Generating another document elsewhere leaves the Worker's own types alone.
+    if (!option('output')) await writeWorkerTypes(join(repoRoot, 'gate'));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`generated/ rewritten from openapi/ in ${seconds} s.`);
+    console.log(`generated/ and gate/${WORKER_TYPES} rewritten in ${seconds} s.`);
   }
 }
 

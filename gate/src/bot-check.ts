@@ -2,8 +2,6 @@
  * The bot check: a Turnstile token verified with Cloudflare's siteverify before any ticket. It
  * fails closed: no answer, a slow answer or an unreadable one is not a pass.
  */
-import { TURNSTILE_SITEVERIFY } from './config';
-
 export type BotCheck =
   { ok: true } | { ok: false; reason: 'failed' | 'unavailable'; detail: string };
 
@@ -17,12 +15,13 @@ export async function verifyBotCheck(
   {
     secret,
     remoteIp,
-    url = TURNSTILE_SITEVERIFY,
+    url,
     hostnames,
   }: {
     secret: string;
     remoteIp: string | null;
-    url?: string;
+    /** Cloudflare's siteverify, as wrangler.jsonc `TURNSTILE_VERIFY_URL` names it. */
+    url: string;
     /** The site's hosts: a token solved on any other page is not for this gate. */
     hostnames: readonly string[];
   },

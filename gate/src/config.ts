@@ -1,64 +1,47 @@
 /**
- * The gate's settings, from the Worker's variables and secrets (wrangler.jsonc `vars`,
- * `wrangler secret put`, or `.dev.vars` locally). Limits have safe defaults; secrets have none:
- * without them the gate refuses calls (fails closed) and `npm run doctor` names what is missing.
+ * The gate's settings, from the Worker's variables and secrets as gate/wrangler.jsonc declares
+ * them (`vars`, `secrets.required`; `wrangler types` writes their type, the global `Env`, to
+ * gate/worker-configuration.d.ts). Every limit's value lives in `vars` alone: the Worker has no
+ * defaults of its own, and a missing or bad one, like a missing secret, makes it refuse starts
+ * (fails closed) while `npm run doctor` names what is wrong.
  */
-import type { Court } from './court';
-import { DEFAULT_LIMITS, type CourtLimits } from './court-state';
+import { FIXED_LIMITS, type CourtLimits } from './court-limits';
 
-export interface GateEnv {
-  ASSETS?: Fetcher;
-  COURT: DurableObjectNamespace<Court>;
-  /** The edge limiter in front of /api/* (wrangler.jsonc `ratelimits`), per visitor. */
-  API_LIMITER?: RateLimit;
-  /** Where refusals decided in the Worker are counted (Workers Analytics Engine). */
-  GATE_REFUSALS?: AnalyticsEngineDataset;
-  /** The provider's private key: only the gate holds it. */
-  VAPI_PRIVATE_KEY?: string;
-  VAPI_ASSISTANT_ID?: string;
-  VAPI_API_URL?: string;
-  TURNSTILE_SECRET_KEY?: string;
-  /** Where tokens are verified (Cloudflare's siteverify; the demo's stand-in locally). */
-  TURNSTILE_VERIFY_URL?: string;
-  /** The token the provider's webhook credential sends with every server message. */
-  GATE_WEBHOOK_SECRET?: string;
-  /** The owner's token for the report. */
-  GATE_ADMIN_TOKEN?: string;
-  /** Salt for the hash that keys per-visitor limits (addresses are never kept). */
-  GATE_VISITOR_SALT?: string;
-  /**
-   * The site's hosts, comma-separated, that a bot-check token may have been solved on. Unset,
-   * the host the request came to (the page and the gate share an origin).
-   */
-  GATE_SITE_HOSTS?: string;
-  GATE_MAX_CONCURRENT_CALLS?: string;
-  GATE_DAILY_BUDGET_USD?: string;
-  GATE_COST_PER_MINUTE_USD?: string;
-  GATE_MAX_CALL_SECONDS?: string;
-  GATE_VISITOR_CONCURRENT?: string;
-  GATE_VISITOR_STARTS_PER_WINDOW?: string;
-  GATE_VISITOR_WINDOW_SECONDS?: string;
-  GATE_VISITOR_STARTS_PER_DAY?: string;
-  GATE_VISITOR_DAILY_USD?: string;
-  GATE_NETWORK_CONCURRENT?: string;
-  GATE_NETWORK_STARTS_PER_WINDOW?: string;
-  GATE_ASN_CONCURRENT?: string;
-  /** Past this estimated wait, newcomers are told the court is full instead of given a ticket. */
-  GATE_MAX_WAIT_MINUTES?: string;
-}
+/**
+ * The Worker's secrets: what `wrangler types` types as plain `string` (it types each of `vars`
+ * by its literal value, and bindings by their kind).
+ */
+type SecretName = { [K in keyof Env]: string extends Env[K] ? K : never }[keyof Env];
 
-export const TURNSTILE_SITEVERIFY = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
+/** What the gate cannot run without: gate/wrangler.jsonc `secrets.required`, every one of them. */
+export const REQUIRED_SECRETS = [
+  'VAPI_PRIVATE_KEY',
+  'VAPI_ASSISTANT_ID',
+  'TURNSTILE_SECRET_KEY',
+  'GATE_WEBHOOK_SECRET',
+  'GATE_VISITOR_SALT',
+  'GATE_ADMIN_TOKEN',
+] as const satisfies readonly SecretName[];
+
+/** A secret declared in wrangler.jsonc but missing above fails the type check here. */
+type Unlisted = Exclude<SecretName, (typeof REQUIRED_SECRETS)[number]>;
+const _everySecretListed: [Unlisted] extends [never] ? true : Unlisted = true;
+
+/** The variables the court's limits are read from. */
+type TextName = { [K in keyof Env]: Env[K] extends string ? K : never }[keyof Env];
+type LimitVar = Exclude<Extract<TextName, `GATE_${string}`>, SecretName>;
+/** What the settings are read from: the Worker's env, or the owner's shell (Node). */
+export type Settings = Partial<Record<LimitVar | SecretName, string | undefined>>;
 
 export class GateConfigError extends Error {}
 
 function number(
-  env: GateEnv,
-  name: keyof GateEnv,
-  fallback: number,
+  env: Settings,
+  name: Exclude<LimitVar, 'GATE_SITE_HOSTS'>,
   { min, max, integer }: { min: number; max: number; integer: boolean },
 ): number {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === '') throw new GateConfigError(`${name} is not set`);
   const value = Number(raw);
   if (
     !Number.isFinite(value) ||
@@ -67,81 +50,77 @@ function number(
     (integer && !Number.isInteger(value))
   ) {
     throw new GateConfigError(
-      `${String(name)} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (got "${String(raw)}")`,
+      `${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (got "${raw}")`,
     );
   }
   return value;
 }
 
 /** The court's limits from the environment; throws {@link GateConfigError} naming a bad one. */
-export function limitsFrom(env: GateEnv): CourtLimits {
+export function limitsFrom(env: Settings): CourtLimits {
   return {
-    ...DEFAULT_LIMITS,
-    maxConcurrent: number(env, 'GATE_MAX_CONCURRENT_CALLS', DEFAULT_LIMITS.maxConcurrent, {
+    ...FIXED_LIMITS,
+    maxConcurrent: number(env, 'GATE_MAX_CONCURRENT_CALLS', {
       min: 1,
       max: 10_000,
       integer: true,
     }),
-    dailyBudgetUsd: number(env, 'GATE_DAILY_BUDGET_USD', DEFAULT_LIMITS.dailyBudgetUsd, {
+    dailyBudgetUsd: number(env, 'GATE_DAILY_BUDGET_USD', {
       min: 0,
       max: 1_000_000,
       integer: false,
     }),
-    costPerMinuteUsd: number(env, 'GATE_COST_PER_MINUTE_USD', DEFAULT_LIMITS.costPerMinuteUsd, {
+    costPerMinuteUsd: number(env, 'GATE_COST_PER_MINUTE_USD', {
       min: 0,
       max: 100,
       integer: false,
     }),
-    maxCallSeconds: number(env, 'GATE_MAX_CALL_SECONDS', DEFAULT_LIMITS.maxCallSeconds, {
+    maxCallSeconds: number(env, 'GATE_MAX_CALL_SECONDS', {
       min: 10,
       max: 43_200,
       integer: true,
     }),
-    visitorConcurrent: number(env, 'GATE_VISITOR_CONCURRENT', DEFAULT_LIMITS.visitorConcurrent, {
+    visitorConcurrent: number(env, 'GATE_VISITOR_CONCURRENT', {
       min: 1,
       max: 100,
       integer: true,
     }),
-    visitorStartsPerWindow: number(
-      env,
-      'GATE_VISITOR_STARTS_PER_WINDOW',
-      DEFAULT_LIMITS.visitorStartsPerWindow,
-      { min: 1, max: 10_000, integer: true },
-    ),
-    visitorWindowSeconds: number(
-      env,
-      'GATE_VISITOR_WINDOW_SECONDS',
-      DEFAULT_LIMITS.visitorWindowSeconds,
-      { min: 1, max: 86_400, integer: true },
-    ),
-    visitorStartsPerDay: number(
-      env,
-      'GATE_VISITOR_STARTS_PER_DAY',
-      DEFAULT_LIMITS.visitorStartsPerDay,
-      { min: 1, max: 1_000_000, integer: true },
-    ),
-    visitorDailyUsd: number(env, 'GATE_VISITOR_DAILY_USD', DEFAULT_LIMITS.visitorDailyUsd, {
+    visitorStartsPerWindow: number(env, 'GATE_VISITOR_STARTS_PER_WINDOW', {
+      min: 1,
+      max: 10_000,
+      integer: true,
+    }),
+    visitorWindowSeconds: number(env, 'GATE_VISITOR_WINDOW_SECONDS', {
+      min: 1,
+      max: 86_400,
+      integer: true,
+    }),
+    visitorStartsPerDay: number(env, 'GATE_VISITOR_STARTS_PER_DAY', {
+      min: 1,
+      max: 1_000_000,
+      integer: true,
+    }),
+    visitorDailyUsd: number(env, 'GATE_VISITOR_DAILY_USD', {
       min: 0,
       max: 1_000_000,
       integer: false,
     }),
-    networkConcurrent: number(env, 'GATE_NETWORK_CONCURRENT', DEFAULT_LIMITS.networkConcurrent, {
+    networkConcurrent: number(env, 'GATE_NETWORK_CONCURRENT', {
       min: 1,
       max: 100_000,
       integer: true,
     }),
-    networkStartsPerWindow: number(
-      env,
-      'GATE_NETWORK_STARTS_PER_WINDOW',
-      DEFAULT_LIMITS.networkStartsPerWindow,
-      { min: 1, max: 1_000_000, integer: true },
-    ),
-    asnConcurrent: number(env, 'GATE_ASN_CONCURRENT', DEFAULT_LIMITS.asnConcurrent, {
+    networkStartsPerWindow: number(env, 'GATE_NETWORK_STARTS_PER_WINDOW', {
       min: 1,
       max: 1_000_000,
       integer: true,
     }),
-    maxWaitMinutes: number(env, 'GATE_MAX_WAIT_MINUTES', DEFAULT_LIMITS.maxWaitMinutes, {
+    asnConcurrent: number(env, 'GATE_ASN_CONCURRENT', {
+      min: 1,
+      max: 1_000_000,
+      integer: true,
+    }),
+    maxWaitMinutes: number(env, 'GATE_MAX_WAIT_MINUTES', {
       min: 1,
       max: 1440,
       integer: true,
@@ -149,20 +128,13 @@ export function limitsFrom(env: GateEnv): CourtLimits {
   };
 }
 
-/** The secrets a gate cannot admit anyone without, by name, that are missing. */
-export function missingSecrets(env: GateEnv): string[] {
-  const required: (keyof GateEnv)[] = [
-    'VAPI_PRIVATE_KEY',
-    'VAPI_ASSISTANT_ID',
-    'TURNSTILE_SECRET_KEY',
-    'GATE_WEBHOOK_SECRET',
-    'GATE_VISITOR_SALT',
-  ];
-  return required.filter((name) => !env[name]);
+/** The secrets the gate cannot run without, by name, that are missing. */
+export function missingSecrets(env: Settings): string[] {
+  return REQUIRED_SECRETS.filter((name) => !env[name]);
 }
 
-/** The hosts a bot-check token may have been solved on (see {@link GateEnv.GATE_SITE_HOSTS}). */
-export function siteHosts(env: GateEnv, request: Request): string[] {
+/** The hosts a bot-check token may have been solved on (wrangler.jsonc `GATE_SITE_HOSTS`). */
+export function siteHosts(env: Settings, request: Request): string[] {
   const listed = (env.GATE_SITE_HOSTS ?? '')
     .split(',')
     .map((host) => host.trim().toLowerCase())

@@ -6,10 +6,11 @@
  * reported.
  */
 import { DurableObject } from 'cloudflare:workers';
+import type { CourtCall, Ticket } from '../../generated/gate/types.gen';
 import { CourtLoad } from './court-load';
 import { CourtState, type CourtSnapshot, type Decision, type Score } from './court-state';
 import type { StoredTicket } from './line';
-import { limitsFrom, type GateEnv } from './config';
+import { limitsFrom } from './config';
 import {
   createCourtCall,
   findCallByLease,
@@ -23,19 +24,11 @@ import { SqlLedger } from './visitor-limits';
 
 /** What the court answers the Worker with; the Worker turns it into the HTTP answer. */
 export type CourtAnswer =
-  | {
-      kind: 'admitted';
-      call: { id: string; webCallUrl: string; maxDurationSeconds: number };
-      waitedSeconds: number;
-    }
+  | { kind: 'admitted'; call: CourtCall; waitedSeconds: number }
   | {
       kind: 'waiting';
-      ticket: {
-        id: string;
-        position: number;
-        estimatedWaitSeconds: number;
-        checkInBySeconds: number;
-      };
+      /** The ticket as the line gave it; the Worker adds its secret. */
+      ticket: Omit<Ticket, 'secret'>;
       retryAfterSeconds: number;
     }
   | {
@@ -53,13 +46,13 @@ const PROBES_PER_SWEEP = 5;
 
 const KEYS = { leases: 'leases', pending: 'pending', days: 'days', typical: 'typical' } as const;
 
-export class Court extends DurableObject<GateEnv> {
+export class Court extends DurableObject<Env> {
   private state!: CourtState;
   private readonly now: () => number = () => Date.now();
   /** Every request the court hears from the Worker, per second. */
   private readonly load = new CourtLoad();
 
-  constructor(ctx: DurableObjectState, env: GateEnv) {
+  constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     void ctx.blockConcurrencyWhile(async () => {
       const stored = await ctx.storage.get([KEYS.leases, KEYS.pending, KEYS.days, KEYS.typical]);

@@ -4,12 +4,11 @@
  * drawn from the gate's salt), and refusals counted where they happen (Workers Analytics Engine)
  * rather than by a call to the court.
  */
-import type { GateEnv } from './config';
 
 const keys = new Map<string, Promise<CryptoKey>>();
 
 /** The HMAC key for one purpose ('ticket', 'rating'), drawn from the gate's secret salt. */
-function keyFor(env: GateEnv, purpose: string): Promise<CryptoKey> {
+function keyFor(env: Env, purpose: string): Promise<CryptoKey> {
   const salt = env.GATE_VISITOR_SALT ?? '';
   const name = `${purpose}\u0000${salt}`;
   let key = keys.get(name);
@@ -33,7 +32,7 @@ function base64url(bytes: Uint8Array): string {
 }
 
 /** The proof of `message` for `purpose`: 128 bits of an HMAC, URL-safe. */
-export async function prove(env: GateEnv, purpose: string, message: string): Promise<string> {
+export async function prove(env: Env, purpose: string, message: string): Promise<string> {
   const mac = await crypto.subtle.sign(
     'HMAC',
     await keyFor(env, purpose),
@@ -44,33 +43,39 @@ export async function prove(env: GateEnv, purpose: string, message: string): Pro
 
 /** Whether `given` proves `message` for `purpose` (compared in constant time). */
 export async function proves(
-  env: GateEnv,
+  env: Env,
   purpose: string,
   message: string,
   given: string | null | undefined,
 ): Promise<boolean> {
   if (!given || given.length > 64) return false;
-  const expected = await prove(env, purpose, message);
-  if (given.length !== expected.length) return false;
-  let diff = 0;
-  for (let i = 0; i < expected.length; i += 1) {
-    diff |= expected.charCodeAt(i) ^ given.charCodeAt(i);
-  }
-  return diff === 0;
+  return sameSecret(given, await prove(env, purpose, message));
+}
+
+/**
+ * Whether `given` is the secret `expected`, compared by the runtime in time that does not depend
+ * on where they differ (only a length that differs answers sooner). An empty secret matches nothing.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  if (!expected) return false;
+  const encoder = new TextEncoder();
+  const a = encoder.encode(given);
+  const b = encoder.encode(expected);
+  return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b);
 }
 
 /**
  * The edge limiter: false when this key has made too many requests to the gate lately. Without
  * the binding (a configuration that omits it) every request passes on to the other checks.
  */
-export async function withinEdgeLimit(env: GateEnv, key: string): Promise<boolean> {
+export async function withinEdgeLimit(env: Env, key: string): Promise<boolean> {
   if (!env.API_LIMITER) return true;
   const { success } = await env.API_LIMITER.limit({ key });
   return success;
 }
 
 /** A refusal decided in the Worker, counted without asking the court. */
-export function countEdgeRefusal(env: GateEnv, code: string, path: string): void {
+export function countEdgeRefusal(env: Env, code: string, path: string): void {
   env.GATE_REFUSALS?.writeDataPoint({ blobs: [code, path], doubles: [1], indexes: [code] });
 }
 

@@ -2,52 +2,58 @@
  * The Worker: the whole site on one origin. `/api/…` is the court gate (openapi/gate.json);
  * every other path is the built site, served as static assets with its own `_headers`.
  */
-import type { CreateCallRequest, Rating, Report } from '../../generated/gate/types.gen';
+import type { Report } from '../../generated/gate/types.gen';
+import {
+  vCheckInHeaders,
+  vCheckInPath,
+  vCheckInQuery,
+  vCreateCallBody,
+  vGetReportQuery,
+  vLeaveLineHeaders,
+  vLeaveLinePath,
+  vRateCallBody,
+  vReceiveProviderEventBody,
+} from '../../generated/gate/valibot.gen';
 import { verifyBotCheck } from './bot-check';
-import { GateConfigError, limitsFrom, missingSecrets, siteHosts, type GateEnv } from './config';
+import { GateConfigError, limitsFrom, missingSecrets, siteHosts } from './config';
 import type { CourtAnswer } from './court';
 import { believe } from './provider-numbers';
 import { leaseTagOf } from './provider';
-import { bearer, json, problem, readJsonObject, sameSecret } from './problem';
+import { bearer, json, problem, readJsonObject } from './problem';
+import { headersOf, judge, queryOf } from './contract';
 import {
   countEdgeRefusal,
   prove,
   proves,
   rememberedFull,
   rememberFull,
+  sameSecret,
   withinEdgeLimit,
 } from './edge';
 import { identify, type Visitor } from './visitor';
 
 export { Court } from './court';
 
-const TICKET_ID = /^[A-Za-z0-9_-]{16,64}$/;
 /** How long a visitor over the edge limiter's rate is asked to wait (its window). */
 const EDGE_RETRY_SECONDS = 10;
 const NOT_RATABLE = 'No rating can be taken for that call';
-const SCORES = new Set<Rating['score']>(['delighted', 'content', 'displeased']);
 
-function court(env: GateEnv) {
-  return env.COURT.get(env.COURT.idFromName('court'));
+function court(env: Env) {
+  return env.COURT.getByName('court');
 }
 
-/**
- * The header a ticket's secret travels in (never the path: paths end up in logs). Not exported:
- * workerd takes every export of the entry module for a handler, and refuses a string.
- */
-const TICKET_SECRET_HEADER = 'ticket-secret';
 /** The cookie that carries the right to rate the last call admitted (only to /api/ratings). */
 const RATING_COOKIE = 'pepa_rating';
 
 /** A ticket's secret: its id bound to the visitor it was given to. */
-function ticketSecret(env: GateEnv, ticketId: string, visitor: Visitor): Promise<string> {
+function ticketSecret(env: Env, ticketId: string, visitor: Visitor): Promise<string> {
   return prove(env, 'ticket', `${ticketId}:${visitor.key}`);
 }
 
 async function toResponse(
   answer: CourtAnswer,
   fresh: boolean,
-  env: GateEnv,
+  env: Env,
   request: Request,
   visitor: Visitor,
 ): Promise<Response> {
@@ -89,7 +95,7 @@ function cookie(request: Request, name: string): string | null {
 }
 
 /** The gate is configured to admit anyone: its secrets set and its limits valid. */
-function unready(env: GateEnv): Response | null {
+function unready(env: Env): Response | null {
   const missing = missingSecrets(env);
   try {
     limitsFrom(env);
@@ -107,18 +113,19 @@ function unready(env: GateEnv): Response | null {
   return null;
 }
 
-async function createCall(request: Request, env: GateEnv, visitor: Visitor): Promise<Response> {
+async function createCall(request: Request, env: Env, visitor: Visitor): Promise<Response> {
   const notReady = unready(env);
   if (notReady) return notReady;
   const body = await readJsonObject(request, 4096);
   if (!body.ok) return problem('bad-request', { detail: body.detail });
-  const { botCheckToken } = body.value as Partial<CreateCallRequest>;
-  const extra = Object.keys(body.value).filter((key) => key !== 'botCheckToken');
-  if (extra.length > 0) return problem('bad-request', { detail: `Unknown field: ${extra[0]}` });
-  if (typeof botCheckToken !== 'string' || !botCheckToken || botCheckToken.length > 2048) {
+  const start = judge(vCreateCallBody, body.value);
+  if (!start.ok && start.unknownField) return problem('bad-request', { detail: start.detail });
+  // The only other fault a start can have is its token: the bot check did not pass.
+  if (!start.ok) {
     countEdgeRefusal(env, 'bot-check-failed', '/api/calls');
-    return problem('bot-check-failed', { detail: 'botCheckToken is required' });
+    return problem('bot-check-failed', { detail: start.detail });
   }
+  const { botCheckToken } = start.value;
   // A court that said it is full a moment ago is not asked again: the crowd gets its answer here.
   const full = rememberedFull(Date.now());
   if (full) {
@@ -132,7 +139,7 @@ async function createCall(request: Request, env: GateEnv, visitor: Visitor): Pro
   const check = await verifyBotCheck(botCheckToken, {
     secret: env.TURNSTILE_SECRET_KEY ?? '',
     remoteIp: request.headers.get('cf-connecting-ip'),
-    ...(env.TURNSTILE_VERIFY_URL ? { url: env.TURNSTILE_VERIFY_URL } : {}),
+    url: env.TURNSTILE_VERIFY_URL,
     hostnames: siteHosts(env, request),
   });
   if (!check.ok) {
@@ -157,15 +164,18 @@ function remembered(answer: CourtAnswer): CourtAnswer {
 
 /**
  * A ticket's secret, from its header, proves the ticket was given to this visitor: without it
- * the court never hears of the request. Unknown and foreign tickets get the same answer.
+ * the court never hears of the request. Unknown and foreign tickets, and a secret that is not
+ * one, get the same answer.
  */
 async function ticketProven(
   request: Request,
-  env: GateEnv,
+  env: Env,
   ticketId: string,
   visitor: Visitor,
 ): Promise<boolean> {
-  const given = request.headers.get(TICKET_SECRET_HEADER);
+  const schema = request.method === 'DELETE' ? vLeaveLineHeaders : vCheckInHeaders;
+  const headers = judge(schema, headersOf(request, schema));
+  const given = headers.ok ? headers.value['Ticket-Secret'] : null;
   if (await proves(env, 'ticket', `${ticketId}:${visitor.key}`, given)) return true;
   countEdgeRefusal(env, 'ticket-gone', '/api/tickets');
   return false;
@@ -175,36 +185,30 @@ async function checkIn(
   url: URL,
   request: Request,
   ticketId: string,
-  env: GateEnv,
+  env: Env,
   visitor: Visitor,
 ): Promise<Response> {
   const notReady = unready(env);
   if (notReady) return notReady;
-  const hiddenParam = url.searchParams.get('hidden');
-  if (hiddenParam !== null && hiddenParam !== 'true' && hiddenParam !== 'false') {
-    return problem('bad-request', { detail: 'hidden must be true or false' });
-  }
+  const query = judge(vCheckInQuery, queryOf(url, vCheckInQuery));
+  if (!query.ok) return problem('bad-request', { detail: query.detail });
   if (!(await ticketProven(request, env, ticketId, visitor))) return problem('ticket-gone');
-  const answer = await court(env).checkIn(ticketId, hiddenParam === 'true');
+  const answer = await court(env).checkIn(ticketId, query.value.hidden === true);
   return toResponse(answer, false, env, request, visitor);
 }
 
 /** The provider's server messages: authenticated, then applied once. */
-async function providerEvent(request: Request, env: GateEnv): Promise<Response> {
+async function providerEvent(request: Request, env: Env): Promise<Response> {
   const secret = env.GATE_WEBHOOK_SECRET ?? '';
   const given = bearer(request) ?? request.headers.get('x-vapi-secret') ?? '';
   if (!secret || !sameSecret(given, secret)) return problem('unauthorized');
   const body = await readJsonObject(request, 1024 * 1024);
   if (!body.ok) return problem('bad-request', { detail: body.detail });
-  const message = body.value.message;
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-    return problem('bad-request', { detail: 'message must be an object' });
-  }
-  const event = message as Record<string, unknown>;
-  if (typeof event.type !== 'string')
-    return problem('bad-request', { detail: 'message.type is required' });
-  const call = event.call as Record<string, unknown> | undefined;
-  const callId = typeof call?.id === 'string' ? call.id : null;
+  const envelope = judge(vReceiveProviderEventBody, body.value);
+  if (!envelope.ok) return problem('bad-request', { detail: envelope.detail });
+  const event = envelope.value.message;
+  const call = event.call;
+  const callId = call?.id ?? null;
   const leaseTag = leaseTagOf(call);
   if (event.type !== 'status-update' && event.type !== 'end-of-call-report') {
     return json({ applied: false });
@@ -240,23 +244,12 @@ async function providerEvent(request: Request, env: GateEnv): Promise<Response> 
   return json({ applied });
 }
 
-async function rateCall(request: Request, env: GateEnv): Promise<Response> {
+async function rateCall(request: Request, env: Env): Promise<Response> {
   const body = await readJsonObject(request, 4096);
   if (!body.ok) return problem('bad-request', { detail: body.detail });
-  const { callId, score, comment } = body.value as Partial<Rating>;
-  const extra = Object.keys(body.value).filter(
-    (key) => !['callId', 'score', 'comment'].includes(key),
-  );
-  if (extra.length > 0) return problem('bad-request', { detail: `Unknown field: ${extra[0]}` });
-  if (typeof callId !== 'string' || !callId || callId.length > 100) {
-    return problem('bad-request', { detail: 'callId is required' });
-  }
-  if (typeof score !== 'string' || !SCORES.has(score)) {
-    return problem('bad-request', { detail: 'score must be delighted, content or displeased' });
-  }
-  if (comment !== undefined && (typeof comment !== 'string' || comment.length > 280)) {
-    return problem('bad-request', { detail: 'comment must be text of at most 280 characters' });
-  }
+  const rating = judge(vRateCallBody, body.value);
+  if (!rating.ok) return problem('bad-request', { detail: rating.detail });
+  const { callId, score, comment } = rating.value;
   // Only the visitor the call was given to holds its token (a cookie set with the admission).
   // Unknown, foreign, still under way or already rated: one answer, so none can be told apart.
   if (!(await proves(env, 'rating', callId, cookie(request, RATING_COOKIE)))) {
@@ -268,15 +261,12 @@ async function rateCall(request: Request, env: GateEnv): Promise<Response> {
   return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
 }
 
-async function report(url: URL, request: Request, env: GateEnv): Promise<Response> {
+async function report(url: URL, request: Request, env: Env): Promise<Response> {
   const token = env.GATE_ADMIN_TOKEN ?? '';
   if (!token || !sameSecret(bearer(request) ?? '', token)) return problem('unauthorized');
-  const raw = url.searchParams.get('days') ?? '7';
-  const days = Number(raw);
-  if (!/^\d+$/.test(raw) || days < 1 || days > 90) {
-    return problem('bad-request', { detail: 'days must be a whole number from 1 to 90' });
-  }
-  const totals = await court(env).report(days);
+  const query = judge(vGetReportQuery, queryOf(url, vGetReportQuery));
+  if (!query.ok) return problem('bad-request', { detail: query.detail });
+  const totals = await court(env).report(query.value.days);
   const body: Report = {
     days: totals.days.map(({ reservedUsd, spentUsd, ...day }) => ({
       ...day,
@@ -292,7 +282,7 @@ function notAllowed(allowed: string): Response {
   return new Response(null, { status: 405, headers: { allow: allowed } });
 }
 
-export async function handleApi(request: Request, env: GateEnv): Promise<Response> {
+export async function handleApi(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname;
   const ticket = /^\/api\/tickets\/([^/]+)$/.exec(path);
@@ -318,8 +308,10 @@ export async function handleApi(request: Request, env: GateEnv): Promise<Respons
   if (path === '/api/calls') return createCall(request, env, visitor);
   if (path === '/api/ratings') return rateCall(request, env);
   // A ticket id is plain URL-safe text: anything escaped, well formed or not, is not one.
-  const id = ticket?.[1] ?? '';
-  if (!TICKET_ID.test(id)) return problem('bad-request', { detail: 'Not a ticket id' });
+  const pathSchema = request.method === 'DELETE' ? vLeaveLinePath : vCheckInPath;
+  const params = judge(pathSchema, { ticketId: ticket?.[1] ?? '' });
+  if (!params.ok) return problem('bad-request', { detail: params.detail });
+  const id = params.value.ticketId;
   if (request.method === 'POST') return checkIn(url, request, id, env, visitor);
   if (await ticketProven(request, env, id, visitor)) await court(env).leave(id);
   return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
@@ -339,4 +331,4 @@ export default {
     if (!env.ASSETS) return new Response('Not found', { status: 404 });
     return env.ASSETS.fetch(request);
   },
-} satisfies ExportedHandler<GateEnv>;
+} satisfies ExportedHandler<Env>;

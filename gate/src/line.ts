@@ -1,8 +1,10 @@
 /**
  * The line: tickets in the order they were given, each with its position found in O(log n)
  * (a Fenwick tree over the tickets' sequence numbers), so 10,000 waiters checking in cost no more
- * than ten.
+ * than ten; and its pace: how often a ticket checks in, and how long it can expect to wait.
  */
+import { MAX_CHECK_IN_SECONDS, type CourtLimits } from './court-limits';
+
 export interface Ticket {
   id: string;
   seq: number;
@@ -26,7 +28,8 @@ export interface Ticket {
 /** How late past its Retry-After a check-in may come and its ticket still count as live. */
 export const LIVE_SLACK_MS = 1000;
 
-class Fenwick {
+/** Counts by index with prefix sums in O(log n); grows as indexes do. */
+export class Fenwick {
   private tree = new Int32Array(1024);
 
   private grow(index: number): void {
@@ -153,4 +156,46 @@ export class Line {
   values(): IterableIterator<Ticket> {
     return this.tickets.values();
   }
+}
+
+/**
+ * How soon a ticket at `position` checks in: every second or two near the front, slower further
+ * back (at most {@link MAX_CHECK_IN_SECONDS}), so 10,000 waiters ask about 600 times a second in
+ * all. `freePlaces`: places no lease holds right now.
+ */
+export function retryAfterFor(position: number, freePlaces: number): number {
+  if (position <= freePlaces + 1) return 1;
+  return Math.min(MAX_CHECK_IN_SECONDS, 2 + Math.floor(position / 50));
+}
+
+/**
+ * How long the ticket at `position` can expect to wait, in seconds (rounded to 5): each place
+ * frees when its call reaches the typical length (`leaseAges`: how long each held place has been
+ * held, in seconds), and each round of `places` tickets ahead waits one more typical call.
+ */
+export function estimateWait(
+  position: number,
+  leaseAges: readonly number[],
+  typicalSeconds: number,
+  places: number,
+): number {
+  const remaining = leaseAges.map((age) => Math.max(5, typicalSeconds - age)).sort((a, b) => a - b);
+  while (remaining.length < places) remaining.unshift(0);
+  const index = (position - 1) % places;
+  const rounds = Math.floor((position - 1) / places);
+  const seconds = (remaining[index] ?? typicalSeconds) + rounds * typicalSeconds;
+  return Math.max(5, Math.round(seconds / 5) * 5);
+}
+
+/**
+ * A hidden page's grace: its timers may be throttled, so it is given longer, once. Near the
+ * front, where its turn may come any moment, a quarter of that (at least the visible grace).
+ */
+export function hiddenGrace(
+  position: number,
+  limits: Pick<CourtLimits, 'hiddenCheckInGraceSeconds' | 'checkInGraceSeconds' | 'maxConcurrent'>,
+): number {
+  const { hiddenCheckInGraceSeconds: full, checkInGraceSeconds: visible } = limits;
+  if (position > limits.maxConcurrent) return full;
+  return Math.max(visible, Math.round(full / 4));
 }

@@ -111,16 +111,6 @@ export async function readJsonObject(
   return { ok: true, value: value as Record<string, unknown> };
 }
 
-/** Compares two secrets in time that does not depend on where they differ. */
-export function sameSecret(given: string, expected: string): boolean {
-  const encoder = new TextEncoder();
-  const a = encoder.encode(given);
-  const b = encoder.encode(expected);
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < b.length; i += 1) diff |= (a[i % Math.max(1, a.length)] ?? 0) ^ (b[i] ?? 0);
-  return diff === 0 && expected.length > 0;
-}
-
 /** The bearer token of a request, if it has one. */
 export function bearer(request: Request): string | null {
   const header = request.headers.get('authorization') ?? '';

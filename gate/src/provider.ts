@@ -4,6 +4,7 @@
  * client, configured here (the page configures its own copy in src/api).
  */
 import { createClient, createConfig } from '../../generated/client';
+import type { CourtCall } from '../../generated/gate/types.gen';
 import {
   callControllerCreateWebCall,
   callControllerFindAll,
@@ -18,13 +19,6 @@ export interface ProviderSettings {
   assistantId: string;
   apiUrl?: string | undefined;
   maxCallSeconds: number;
-}
-
-/** The web call an admitted visitor joins (openapi/gate.json, CourtCall). */
-export interface CourtCall {
-  id: string;
-  webCallUrl: string;
-  maxDurationSeconds: number;
 }
 
 export class ProviderFailure extends Error {

@@ -62,7 +62,14 @@ describe('the provider’s messages', () => {
   it('are refused without the webhook credential, changing nothing', async () => {
     const call = await admit(addr(1));
     const message = { type: 'status-update', status: 'ended', call: { id: call } };
-    for (const authorization of [null, 'Bearer wrong-secret', 'Basic dGVzdA==', 'Bearer ']) {
+    // The last is as long as the secret, one character off.
+    for (const authorization of [
+      null,
+      'Bearer wrong-secret',
+      'Basic dGVzdA==',
+      'Bearer ',
+      'Bearer test-webhook-secreT',
+    ]) {
       const answer = await providerEvent(message, authorization);
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toBe('Bearer');

@@ -7,17 +7,18 @@
 import { runDurableObjectAlarm, runInDurableObject, SELF } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
-import type { GateEnv } from '../src/config';
 import type { Court } from '../src/court';
 import { forgetFull } from '../src/edge';
 import { TEST_BINDINGS } from './bindings';
+import { expectConforms } from './conformance';
+import type { Admitted, Problem, Waiting } from '../../generated/gate/types.gen';
 
 /** Noon UTC on a day far from the real clock. */
 export const T0 = Date.UTC(2030, 0, 15, 12, 0, 0);
 export const ORIGIN = 'https://pepa.test';
 export const TOKEN = 'a-bot-check-token';
 
-export const gateEnv = env as unknown as GateEnv & Record<string, string | undefined>;
+export const gateEnv = env as unknown as Env & Record<string, string | undefined>;
 
 export type SiteverifyMode =
   | 'pass'
@@ -165,14 +166,17 @@ async function outside(input: RequestInfo | URL, init?: RequestInit): Promise<Re
   throw new Error(`The gate's tests reach nothing outside: ${request.method} ${request.url}`);
 }
 
-/** The test bindings, as a test that changed them found them. */
+/** The variables and secrets as the suite began: wrangler.jsonc's `vars` under the test bindings. */
+const initialBindings = Object.fromEntries(
+  Object.entries(gateEnv).filter(([, value]) => typeof value === 'string'),
+);
+
+/** The bindings as the suite began, whatever a test changed. */
 export function restoreBindings(): void {
   for (const key of Object.keys(gateEnv)) {
-    if (key.startsWith('GATE_') || key.startsWith('VAPI_') || key.startsWith('TURNSTILE_')) {
-      delete gateEnv[key];
-    }
+    if (typeof gateEnv[key] === 'string' && !(key in initialBindings)) delete gateEnv[key];
   }
-  Object.assign(gateEnv, TEST_BINDINGS);
+  Object.assign(gateEnv, initialBindings);
 }
 
 /** The tickets given in this test: each one's secret and the address it was given to. */
@@ -220,7 +224,7 @@ export function advance(seconds: number): void {
 }
 
 export function court(): DurableObjectStub<Court> {
-  return gateEnv.COURT.get(gateEnv.COURT.idFromName('court'));
+  return gateEnv.COURT.getByName('court');
 }
 
 /** What the court holds right now: calls under way, tickets in line, money committed today. */
@@ -233,8 +237,11 @@ export function sweep(): Promise<boolean> {
   return runDurableObjectAlarm(court());
 }
 
-export function api(path: string, init: RequestInit = {}): Promise<Response> {
-  return SELF.fetch(`${ORIGIN}${path}`, init);
+/** A request to the gate; its answer must be one openapi/gate.json allows, or the test fails. */
+export async function api(path: string, init: RequestInit = {}): Promise<Response> {
+  const response = await SELF.fetch(`${ORIGIN}${path}`, init);
+  await expectConforms(init.method ?? 'GET', new URL(path, ORIGIN).pathname, response);
+  return response;
 }
 
 /** Notes the ticket or the rating cookie an answer to `address` carries. */
@@ -349,30 +356,8 @@ export function endOfCallReport(
   });
 }
 
-export interface AdmittedBody {
-  status: 'admitted';
-  call: { id: string; webCallUrl: string; maxDurationSeconds: number };
-  waitedSeconds: number;
-}
-export interface WaitingBody {
-  status: 'waiting';
-  ticket: {
-    id: string;
-    secret: string;
-    position: number;
-    estimatedWaitSeconds: number;
-    checkInBySeconds: number;
-  };
-  retryAfterSeconds: number;
-}
-export interface ProblemBody {
-  code: string;
-  title: string;
-  status: number;
-  detail?: string;
-  retryAfterSeconds?: number;
-  reopensAt?: string;
-}
+/** The answers' bodies, as the contract types them (generated from openapi/gate.json). */
+export type { Admitted as AdmittedBody, Problem as ProblemBody, Waiting as WaitingBody };
 
 export async function body<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
@@ -386,16 +371,16 @@ export async function admit(address: string): Promise<string> {
       `Expected ${address} admitted, got ${response.status} ${await response.text()}`,
     );
   }
-  return (await body<AdmittedBody>(response)).call.id;
+  return (await body<Admitted>(response)).call.id;
 }
 
 /** Starts a call for `address` that must wait; says its ticket. */
-export async function queue(address: string): Promise<WaitingBody> {
+export async function queue(address: string): Promise<Waiting> {
   const response = await start(address);
   if (response.status !== 202) {
     throw new Error(`Expected ${address} in line, got ${response.status} ${await response.text()}`);
   }
-  return body<WaitingBody>(response);
+  return body<Waiting>(response);
 }
 
 /** An address for visitor number `n`, each in its own /24 (its own network). */

@@ -10,7 +10,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -63,6 +63,17 @@ export function projectLint(file) {
 }
 
 /**
+ * What gate/tsconfig.json includes, as paths from the repository's root.
+ * @returns {string[]}
+ */
+function gateInclude() {
+  const gate = JSON.parse(readFileSync(join(repoRoot, 'gate', 'tsconfig.json'), 'utf8'));
+  /** @type {string[]} */
+  const include = gate.include ?? [];
+  return include.map((entry) => posix.normalize(posix.join('gate', entry)));
+}
+
+/**
  * Type-checks exactly what `npm run typecheck` checks (the app, the assistant, the tests, the
  * scripts and the configs: the `include` of tsconfig.json) against a freshly generated client: a
  * folder that links each of those entries to the app's checkout (the repository's where the
@@ -97,6 +108,9 @@ export function typecheckApp(appRoot, generatedDir, work) {
   }
   symlinkSync(generatedDir, join(app, 'generated'), 'dir');
   symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');
+  // The gate's tests read its own contract (their answers are checked against it).
+  mkdirSync(join(app, 'openapi'));
+  symlinkSync(join(repoRoot, 'openapi', 'gate.json'), join(app, 'openapi', 'gate.json'));
   writeFileSync(
     join(app, 'tsconfig.json'),
     JSON.stringify({
@@ -111,7 +125,8 @@ export function typecheckApp(appRoot, generatedDir, work) {
     JSON.stringify({
       extends: join(repoRoot, 'gate', 'tsconfig.json'),
       compilerOptions: { preserveSymlinks: true },
-      include: ['gate/src', 'gate/test', 'generated/gate/types.gen.ts'],
+      // The gate's own `include`, from the app folder rather than gate/.
+      include: gateInclude(),
     }),
   );
   const tsc = resolve(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDoctorTable, runDoctor, type DoctorRow } from '../../assistant/doctor';
+import { wranglerVars } from '../../assistant/gate-settings';
 import { PEPA_GATE_CREDENTIAL_NAME, pepaAssistant } from '../../assistant/pepa';
 import { restrictKey } from '../../assistant/restrict-key';
 import { syncAssistant } from '../../assistant/sync';
@@ -312,11 +313,23 @@ describe('npm run doctor for the court gate', () => {
   it('checks the limits the Worker will run with: set, valid and a budget that can open', async () => {
     const { provider, env } = await gateProvider();
     const dist = await gateBuild('gate-limits');
+    // The Worker's other limits, as the project's wrangler.jsonc sets them: the Worker has no
+    // defaults, so the doctor requires every one.
+    const project = await wranglerVars();
+    if ('problem' in project) throw new Error(project.problem);
+    const {
+      GATE_MAX_CONCURRENT_CALLS: _concurrent,
+      GATE_DAILY_BUDGET_USD: _daily,
+      GATE_COST_PER_MINUTE_USD: _rate,
+      GATE_MAX_CALL_SECONDS: _seconds,
+      ...others
+    } = project.vars;
     const limitsWith = async (vars: Record<string, string>, shell: Record<string, string> = {}) => {
       const config = join(work, `wrangler-${Object.keys(vars).length}-${Math.random()}.jsonc`);
+      const all = { ...others, ...vars };
       await writeFile(
         config,
-        `// the Worker\n{\n  "name": "pepa-site", // site\n  "vars": ${JSON.stringify(vars)},\n}\n`,
+        `// the Worker\n{\n  "name": "pepa-site", // site\n  "vars": ${JSON.stringify(all)},\n}\n`,
       );
       const rows = await runDoctor({
         env: { ...env, ...shell },

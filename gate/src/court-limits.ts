@@ -1,0 +1,35 @@
+/**
+ * The court's limits: what the owner sets (wrangler.jsonc `vars`, read by config.ts) and what is
+ * the court's own design.
+ */
+import type { VisitorLimitSettings } from './visitor-limits';
+
+export interface CourtLimits extends VisitorLimitSettings {
+  /** Calls at once (the provider's concurrency limit): the court's places. */
+  maxConcurrent: number;
+  /** The longest a call may last (fixed on every call the gate creates). */
+  maxCallSeconds: number;
+  /** How long past its maximum a call's place is kept before the backstop frees it. */
+  graceSeconds: number;
+  dailyBudgetUsd: number;
+  costPerMinuteUsd: number;
+  /** A ticket not checked in within its Retry-After plus this is dropped. */
+  checkInGraceSeconds: number;
+  /** The same for a page that said it is hidden (its timers may be throttled). */
+  hiddenCheckInGraceSeconds: number;
+  /** The longest estimated wait a newcomer is given a ticket for; past it the court is full. */
+  maxWaitMinutes: number;
+}
+
+/** The limits that are the court's own design, not the owner's to set. */
+export const FIXED_LIMITS = {
+  graceSeconds: 30,
+  checkInGraceSeconds: 10,
+  hiddenCheckInGraceSeconds: 75,
+} as const satisfies Partial<CourtLimits>;
+
+/** The slowest check-in the line asks for, so deep places still prove they are there. */
+export const MAX_CHECK_IN_SECONDS = 20;
+/** A lease this old with no word from the provider is looked up (`GET /call/{id}`). */
+export const PROBE_AFTER_SECONDS = 60;
+export const PROBE_EVERY_SECONDS = 30;

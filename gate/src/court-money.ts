@@ -1,0 +1,149 @@
+/**
+ * The money: each UTC day's totals (what was spent and what is reserved, with the day's calls,
+ * starts, ratings, refusals and failures), the worst case a call can cost, and the budget's test.
+ */
+import type { CourtLimits } from './court-limits';
+import type { ProblemCode } from './problem';
+import { reasonKey } from './provider-numbers';
+
+export interface DayTotals {
+  day: string;
+  calls: number;
+  minutes: number;
+  spentUsd: number;
+  reservedUsd: number;
+  starts: number;
+  waited: number;
+  ratings: { delighted: number; content: number; displeased: number; comments: number };
+  refusals: Record<string, number>;
+  failures: Record<string, number>;
+}
+
+const DAY_MS = 86_400_000;
+/** How long a day's totals are kept (the owner's report reads at most this far back). */
+const KEPT_DAYS = 90;
+
+export function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+export function nextUtcMidnight(at: number): number {
+  const date = new Date(at);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
+}
+
+/** Money to the millionth of a dollar: sums of reservations stay exact enough to compare. */
+export const cents = (usd: number): number => Math.round(usd * 1e6) / 1e6;
+
+/** The worst a call can cost: its maximum duration at the configured rate. */
+export function worstCaseUsd(limits: Pick<CourtLimits, 'maxCallSeconds' | 'costPerMinuteUsd'>) {
+  return cents((limits.maxCallSeconds / 60) * limits.costPerMinuteUsd);
+}
+
+/** Ended reasons that are a call ending as it should, not a failure. */
+const NORMAL_ENDINGS = new Set([
+  'customer-ended-call',
+  'assistant-ended-call',
+  'assistant-said-end-call-phrase',
+  'exceeded-max-duration',
+  'silence-timed-out',
+  'customer-did-not-give-microphone-permission',
+]);
+
+/** What an ended call counts among the day's failures: its outliers, and a reason gone wrong. */
+export function failureKeys(endedReason: string | undefined, outliers: readonly string[] = []) {
+  const keys = [...outliers];
+  if (endedReason && !NORMAL_ENDINGS.has(endedReason)) keys.push(reasonKey(endedReason));
+  return keys;
+}
+
+function emptyDay(day: string): DayTotals {
+  return {
+    day,
+    calls: 0,
+    minutes: 0,
+    spentUsd: 0,
+    reservedUsd: 0,
+    starts: 0,
+    waited: 0,
+    ratings: { delighted: 0, content: 0, displeased: 0, comments: 0 },
+    refusals: {},
+    failures: {},
+  };
+}
+
+/** Each day's totals, and the budget's test against them. */
+export class DayBook {
+  private readonly days = new Map<string, DayTotals>();
+
+  constructor(stored: readonly DayTotals[] = []) {
+    for (const day of stored) this.days.set(day.day, day);
+  }
+
+  /** The day's totals, begun at nothing the first time it is asked for. */
+  totals(day: string): DayTotals {
+    let totals = this.days.get(day);
+    if (!totals) {
+      totals = emptyDay(day);
+      this.days.set(day, totals);
+    }
+    return totals;
+  }
+
+  /** Spent plus reserved today: what the day's budget is measured against. */
+  committedUsd(now: number): number {
+    const totals = this.totals(utcDay(now));
+    return cents(totals.spentUsd + totals.reservedUsd);
+  }
+
+  /** One more call's worst case fits today's budget beside what is spent and reserved. */
+  allowsAnother(now: number, worstCase: number, budgetUsd: number): boolean {
+    return this.committedUsd(now) + worstCase <= budgetUsd + 1e-9;
+  }
+
+  /** What is already spent today (reservations aside) leaves room for one more call. */
+  spentAllowsAnother(now: number, worstCase: number, budgetUsd: number): boolean {
+    return this.totals(utcDay(now)).spentUsd + worstCase <= budgetUsd + 1e-9;
+  }
+
+  /** A start refused today, counted under its problem code. */
+  refused(code: ProblemCode, now: number): void {
+    const totals = this.totals(utcDay(now));
+    totals.refusals[code] = (totals.refusals[code] ?? 0) + 1;
+  }
+
+  /** Holds `usd` against `day` until the call's cost is known. */
+  reserve(day: string, usd: number): void {
+    const totals = this.totals(day);
+    totals.reservedUsd = cents(totals.reservedUsd + usd);
+  }
+
+  /** Lets a reservation go; `chargedUsd` of it (or of the real cost) is spent. */
+  release(day: string, reservedUsd: number, chargedUsd: number): void {
+    const totals = this.totals(day);
+    totals.reservedUsd = cents(Math.max(0, totals.reservedUsd - reservedUsd));
+    totals.spentUsd = cents(totals.spentUsd + chargedUsd);
+  }
+
+  /** Call minutes reported for `day`. */
+  addMinutes(day: string, minutes: number): void {
+    const totals = this.totals(day);
+    totals.minutes = cents(totals.minutes + minutes);
+  }
+
+  /** The totals of the last `days` days, today first (days with nothing are left out). */
+  report(now: number, days: number): DayTotals[] {
+    const out: DayTotals[] = [];
+    for (let i = 0; i < days; i += 1) {
+      const totals = this.days.get(utcDay(now - i * DAY_MS));
+      if (totals) out.push(structuredClone(totals));
+    }
+    return out;
+  }
+
+  /** What is stored: the days still reported. */
+  kept(now: number): DayTotals[] {
+    const first = utcDay(now - KEPT_DAYS * DAY_MS);
+    return [...this.days.values()].filter((day) => day.day >= first);
+  }
+}

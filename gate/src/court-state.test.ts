@@ -1,0 +1,167 @@
+/**
+ * The court's rules without a runtime: the money's arithmetic, and the court itself with its
+ * ledger in memory (the workerd suite runs the same rules behind the Worker and SQLite).
+ */
+import { describe, expect, it } from 'vitest';
+import { FIXED_LIMITS, type CourtLimits } from './court-limits';
+import { DayBook, failureKeys, utcDay, worstCaseUsd } from './court-money';
+import { CourtState } from './court-state';
+import type { StartLedger } from './visitor-limits';
+
+const T0 = Date.UTC(2030, 0, 15, 12, 0, 0);
+
+const LIMITS: CourtLimits = {
+  ...FIXED_LIMITS,
+  maxConcurrent: 2,
+  maxCallSeconds: 180,
+  dailyBudgetUsd: 25,
+  costPerMinuteUsd: 0.15,
+  visitorConcurrent: 1,
+  visitorStartsPerWindow: 3,
+  visitorWindowSeconds: 600,
+  visitorStartsPerDay: 12,
+  visitorDailyUsd: 1.5,
+  networkConcurrent: 4,
+  networkStartsPerWindow: 12,
+  asnConcurrent: 200,
+  maxWaitMinutes: 15,
+};
+
+/** The visitor ledger in memory: the same questions the court's SQLite answers. */
+class MemoryLedger implements StartLedger {
+  starts: { key: string; at: number }[] = [];
+  days = new Map<string, { starts: number; usd: number }>();
+  startsSince(key: string, since: number) {
+    const mine = this.starts.filter((s) => s.key === key && s.at >= since).map((s) => s.at);
+    return { count: mine.length, oldest: mine.length ? Math.min(...mine) : null };
+  }
+  day(key: string, day: string) {
+    return this.days.get(`${key}|${day}`) ?? { starts: 0, usd: 0 };
+  }
+  recordStart(keys: readonly string[], visitor: string, at: number, day: string) {
+    for (const key of keys) this.starts.push({ key, at });
+    const today = this.day(visitor, day);
+    this.days.set(`${visitor}|${day}`, { ...today, starts: today.starts + 1 });
+  }
+  addUsd(visitor: string, day: string, usd: number) {
+    const today = this.day(visitor, day);
+    this.days.set(`${visitor}|${day}`, { ...today, usd: Math.max(0, today.usd + usd) });
+  }
+  prune(before: number) {
+    this.starts = this.starts.filter((s) => s.at >= before);
+  }
+}
+
+function court(limits: Partial<CourtLimits> = {}) {
+  let n = 0;
+  const ledger = new MemoryLedger();
+  const state = new CourtState({ ...LIMITS, ...limits }, () => `id-${(n += 1)}`, ledger);
+  return { state, ledger };
+}
+const visitor = (n: number) => ({ key: `visitor-${n}`, networks: [`net:${n}`] });
+
+describe('the money', () => {
+  it('reserves a call’s worst case and charges what is reported when its cost comes', () => {
+    expect(worstCaseUsd({ maxCallSeconds: 180, costPerMinuteUsd: 0.15 })).toBe(0.45);
+    const book = new DayBook();
+    const day = utcDay(T0);
+    book.reserve(day, 0.45);
+    expect(book.committedUsd(T0)).toBe(0.45);
+    book.release(day, 0.45, 0.12);
+    expect(book.totals(day)).toMatchObject({ reservedUsd: 0, spentUsd: 0.12 });
+  });
+
+  it('allows one more call only while its worst case fits the budget', () => {
+    const book = new DayBook();
+    book.release(utcDay(T0), 0, 24.5);
+    expect(book.allowsAnother(T0, 0.45, 25)).toBe(true);
+    book.reserve(utcDay(T0), 0.1);
+    expect(book.allowsAnother(T0, 0.45, 25)).toBe(false);
+    expect(book.spentAllowsAnother(T0, 0.45, 25)).toBe(true);
+  });
+
+  it('counts unusual endings and outliers as failures, and normal endings as none', () => {
+    expect(failureKeys('customer-ended-call')).toEqual([]);
+    expect(failureKeys('pipeline-error-openai-llm-failed', ['outlier-cost'])).toEqual([
+      'outlier-cost',
+      'pipeline-error-openai-llm-failed',
+    ]);
+    expect(failureKeys('made-up reason')).toEqual(['other-ended-reason']);
+  });
+
+  it('reports the days asked for, today first, and keeps 90 days', () => {
+    const book = new DayBook();
+    book.totals(utcDay(T0)).starts = 1;
+    book.totals(utcDay(T0 - 86_400_000)).starts = 2;
+    book.totals(utcDay(T0 - 100 * 86_400_000)).starts = 3;
+    expect(book.report(T0, 2).map((day) => day.starts)).toEqual([1, 2]);
+    expect(book.kept(T0).map((day) => day.starts)).toEqual([1, 2]);
+  });
+});
+
+describe('the court’s rules', () => {
+  it('admits while places are free, then gives tickets in order', () => {
+    const { state } = court();
+    expect(state.request(visitor(1), T0).kind).toBe('admit');
+    expect(state.request(visitor(2), T0).kind).toBe('admit');
+    const third = state.request(visitor(3), T0);
+    const fourth = state.request(visitor(4), T0);
+    expect(third).toMatchObject({ kind: 'wait', position: 1 });
+    expect(fourth).toMatchObject({ kind: 'wait', position: 2 });
+  });
+
+  it('frees a place when the provider says the call ended, and the next ticket takes it', () => {
+    const { state } = court();
+    const first = state.request(visitor(1), T0);
+    state.request(visitor(2), T0);
+    const waiting = state.request(visitor(3), T0);
+    if (first.kind !== 'admit' || waiting.kind !== 'wait') throw new Error('unexpected');
+    state.attachCall(first.lease.id, 'call-1');
+    expect(
+      state.providerEvent(
+        { type: 'status-update', status: 'ended', callId: 'call-1' },
+        T0 + 60_000,
+      ),
+    ).toBe(true);
+    expect(state.activeLeases).toBe(1);
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 61_000)).toMatchObject({ kind: 'admit' });
+  });
+
+  it('refuses a visitor’s second call at once with a Retry-After', () => {
+    const { state } = court();
+    state.request(visitor(1), T0);
+    expect(state.request(visitor(1), T0)).toMatchObject({ kind: 'refuse', code: 'rate-limited' });
+  });
+
+  it('closes the court when one more worst case would pass the budget, until UTC midnight', () => {
+    const { state } = court({ dailyBudgetUsd: 0.5, maxConcurrent: 5 });
+    expect(state.request(visitor(1), T0).kind).toBe('admit');
+    expect(state.request(visitor(2), T0)).toEqual({
+      kind: 'refuse',
+      code: 'court-closed',
+      reopensAt: '2030-01-16T00:00:00.000Z',
+      retryAfterSeconds: 12 * 3600,
+    });
+  });
+
+  it('charges a call the provider never reported its worst case once its limit has passed', () => {
+    const { state } = court();
+    const first = state.request(visitor(1), T0);
+    if (first.kind !== 'admit') throw new Error('unexpected');
+    state.attachCall(first.lease.id, 'call-1');
+    expect(state.sweep(T0 + 211_000)).toMatchObject({ expired: 1 });
+    expect(state.activeLeases).toBe(0);
+    expect(state.report(T0 + 211_000, 1)[0]).toMatchObject({ spentUsd: 0.45, reservedUsd: 0 });
+  });
+
+  it('takes one rating per ended call', () => {
+    const { state } = court();
+    const first = state.request(visitor(1), T0);
+    if (first.kind !== 'admit') throw new Error('unexpected');
+    state.attachCall(first.lease.id, 'call-1');
+    expect(state.rate('call-1', 'delighted', false)).toBe('not-ratable');
+    state.providerEvent({ type: 'status-update', status: 'ended', callId: 'call-1' }, T0 + 1000);
+    expect(state.rate('call-1', 'delighted', true)).toBe('ok');
+    expect(state.rate('call-1', 'content', false)).toBe('not-ratable');
+  });
+});

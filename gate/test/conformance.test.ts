@@ -1,0 +1,116 @@
+/**
+ * The check every answer in these tests passes through: it must find each way an answer can
+ * drift from openapi/gate.json, or the suite would pass on a gate that broke its contract.
+ */
+import { describe, expect, it } from 'vitest';
+import { answerDrift, expectConforms } from './conformance';
+
+const admitted = {
+  status: 'admitted',
+  call: { id: 'call-1', webCallUrl: 'https://pepa.daily.co/room', maxDurationSeconds: 180 },
+  waitedSeconds: 0,
+};
+const waiting = {
+  status: 'waiting',
+  ticket: {
+    id: 'aaaaaaaaaaaaaaaaaaaa',
+    secret: 'bbbbbbbbbbbbbbbbbbbbbb',
+    position: 1,
+    estimatedWaitSeconds: 30,
+    checkInBySeconds: 11,
+  },
+  retryAfterSeconds: 1,
+};
+
+function answer(
+  body: unknown,
+  status: number,
+  headers: Record<string, string> = {},
+  type = 'application/json',
+): Response {
+  const text = body === null || typeof body === 'string' ? body : JSON.stringify(body);
+  return new Response(text, {
+    status,
+    headers: body === null ? headers : { 'content-type': type, ...headers },
+  });
+}
+
+const cookie = { 'set-cookie': 'pepa_rating=x; Path=/api/ratings' };
+
+describe('the contract check', () => {
+  it('passes answers the document allows', async () => {
+    expect(await answerDrift('POST', '/api/calls', answer(admitted, 201, cookie))).toEqual([]);
+    expect(
+      await answerDrift('POST', '/api/calls', answer(waiting, 202, { 'retry-after': '1' })),
+    ).toEqual([]);
+    expect(await answerDrift('DELETE', '/api/tickets/x', answer(null, 204))).toEqual([]);
+    expect(
+      await answerDrift(
+        'POST',
+        '/api/ratings',
+        answer(
+          { code: 'not-found', title: 'Nothing', status: 404 },
+          404,
+          {},
+          'application/problem+json',
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('finds a status the operation does not declare', async () => {
+    expect(await answerDrift('POST', '/api/calls', answer(admitted, 200))).toEqual([
+      '200 is not an answer createCall declares',
+    ]);
+  });
+
+  it('finds a declared header missing or out of its schema', async () => {
+    expect(await answerDrift('POST', '/api/calls', answer(waiting, 202))).toEqual([
+      'the Retry-After header is missing',
+    ]);
+    expect(
+      await answerDrift('POST', '/api/calls', answer(waiting, 202, { 'retry-after': 'soon' })),
+    ).toEqual(['the Retry-After header "soon" does not fit its schema']);
+  });
+
+  it('finds a required field missing, a value out of its schema, and a field not declared', async () => {
+    const { webCallUrl: _url, ...callWithoutRoom } = admitted.call;
+    expect(
+      await answerDrift(
+        'POST',
+        '/api/calls',
+        answer({ ...admitted, call: callWithoutRoom }, 201, cookie),
+      ),
+    ).toEqual([expect.stringMatching(/^call\.webCallUrl: /)]);
+    expect(
+      await answerDrift(
+        'POST',
+        '/api/tickets/aaaaaaaaaaaaaaaaaaaa',
+        answer({ ...waiting, retryAfterSeconds: 0 }, 200, { 'retry-after': '0' }),
+      ),
+    ).toEqual([expect.stringMatching(/^retryAfterSeconds: /)]);
+    expect(
+      await answerDrift('POST', '/api/calls', answer({ ...admitted, vip: true }, 201, cookie)),
+    ).toEqual(['vip is not declared']);
+  });
+
+  it('finds a body of the wrong media type, and one that is not JSON', async () => {
+    expect(
+      await answerDrift(
+        'GET',
+        '/api/report',
+        answer({ code: 'unauthorized', title: 'No' }, 401, {}, 'application/json'),
+      ),
+    ).toEqual(['the body is "application/json", not application/problem+json']);
+    expect(await answerDrift('POST', '/api/calls', answer('{"status":', 201, cookie))).toEqual([
+      'the body is not JSON',
+    ]);
+  });
+
+  it('leaves paths the document does not declare alone, and throws on drift', async () => {
+    expect(await answerDrift('GET', '/', new Response('<html>', { status: 200 }))).toEqual([]);
+    await expect(expectConforms('POST', '/api/calls', answer(admitted, 200))).rejects.toThrow(
+      /drifts from openapi\/gate\.json:\n {2}200 is not an answer createCall declares/,
+    );
+  });
+});
