@@ -261,11 +261,28 @@ class PuppeteerPage implements EnginePage {
     );
   }
 
+  /**
+   * Found and clicked as one step, asked again while it fails: the page may draw the control anew
+   * between the two (a status change, a reload), and Puppeteer refuses a node no longer drawn
+   * before it sends any input, so a retry never presses twice.
+   */
   async click(query: ControlQuery) {
-    const element = await this.control(query);
-    await element.evaluate((node) => node.scrollIntoView({ block: 'center', behavior: 'instant' }));
-    await element.click();
-    await element.dispose();
+    await pollUntil(
+      `a click on ${JSON.stringify(query)}`,
+      async () => {
+        const element = await this.control(query);
+        try {
+          await element.evaluate((node) =>
+            node.scrollIntoView({ block: 'center', behavior: 'instant' }),
+          );
+          await element.click();
+        } finally {
+          await element.dispose().catch(() => undefined);
+        }
+        return true;
+      },
+      CONTROL_TIMEOUT_MS,
+    );
   }
 
   async type(query: ControlQuery, text: string, { enter = false } = {}) {
