@@ -4,6 +4,8 @@
  * deployed Worker will run with.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type * as Wrangler from 'wrangler';
 
 /** Secrets the owner makes up, which must be long enough not to be guessed. */
 export const MADE_UP_SECRETS = ['GATE_WEBHOOK_SECRET', 'GATE_VISITOR_SALT', 'GATE_ADMIN_TOKEN'];
@@ -46,8 +48,12 @@ export async function wranglerVars(
   file: string = WRANGLER_CONFIG,
 ): Promise<{ vars: Record<string, string> } | { problem: string }> {
   if (!existsSync(file)) return { problem: `cannot read ${file}` };
-  // Loaded when asked for: wrangler is large, and most of the go-live scripts never need it.
-  const { experimental_readRawConfig: readRawConfig } = await import('wrangler');
+  // Loaded when asked for: wrangler is large, and most of the go-live scripts never need it. By
+  // Node's own require, not import(): the scripts' module runner is closed by the time a script
+  // asks (wrangler is CommonJS).
+  const { experimental_readRawConfig: readRawConfig } = createRequire(import.meta.url)(
+    'wrangler',
+  ) as typeof Wrangler;
   try {
     const { rawConfig } = readRawConfig({ config: file });
     const vars = Object.fromEntries(
