@@ -27,7 +27,8 @@
 //   court N req/s with the flood / M without, p95 gate V ms, p95 wait T s
 // and exits non-zero when the peak passed the limit, a place leaked, the spend passed the cap,
 // the abuser or an attacker got past its allowance, a place sat idle longer than its live
-// visitors' check-in interval, or the flood more than doubled the court's load.
+// visitors' check-in interval, or the flood more than doubled the court's load (or the viral
+// minute was too short to leave whole seconds with it and without it to compare).
 //
 // Options (environment): SURGE_VISITORS (10000), SURGE_ADDRESSES (2000), SURGE_ARRIVAL_SECONDS
 // (60), SURGE_TIME_SCALE (10: provider seconds per real second), SURGE_SEED, SURGE_FLOOD (1; 0
