@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import {
+  attackerAllowances,
+  courtLoad,
+  idlePlaces,
+  maximum,
+  percentile,
+  perSecond,
+} from './surge-measures.mjs';
+
+describe('the surge measures', () => {
+  it('takes the nearest-rank percentile, 0 for no values', () => {
+    expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
+    expect(percentile([5, 1, 4, 2, 3], 95)).toBe(5);
+    expect(percentile([], 95)).toBe(0);
+    expect(perSecond([1, 9, 3])).toBe('3 / 9');
+  });
+
+  it('finds the largest of more values than a call may take as arguments', () => {
+    const latencies = Array.from({ length: 300_000 }, (_, i) => i % 1000);
+    latencies[123_456] = 4321;
+    expect(maximum(latencies)).toBe(4321);
+    expect(maximum([])).toBe(0);
+  });
+
+  it('counts a freed place as idle only while live visitors wait, and flags it past the check-in interval', () => {
+    const call = (createdAt: number, gateToldAt: number | null) => ({
+      createdAt,
+      startedAt: createdAt,
+      messagesLost: false,
+      gateToldAt,
+    });
+    const run = {
+      // One place: the first call fills it, the second takes it 4 s after the gate learnt it was free.
+      calls: [call(0, 10_000), call(14_000, null)],
+      limit: 1,
+      backstopS: 60,
+      placesTaken: [{ at: 14_000, intervalS: 2 }],
+      closedAt: Infinity,
+      slackS: 1,
+      startedAtMs: 0,
+    };
+    const waiting = idlePlaces({ ...run, liveChanges: [{ at: 5000, delta: 1 }] });
+    expect(waiting).toMatchObject({ max: 4, allowed: 3, over: 1, counted: 1 });
+    expect(waiting.worst).toBe('freed by the message at 10.0 s');
+    const nobody = idlePlaces({
+      ...run,
+      liveChanges: [
+        { at: 5000, delta: 1 },
+        { at: 9000, delta: -1 },
+      ],
+    });
+    expect(nobody).toMatchObject({ max: 0, over: 0, counted: 0 });
+  });
+
+  it('compares the court load in whole seconds the flood was on against those it was off', () => {
+    const startedAtMs = 100_000;
+    const load = courtLoad({
+      load: {
+        from: new Date(startedAtMs).toISOString(),
+        requestsPerSecond: [10, 10, 10, 30, 30, 10],
+      },
+      startedAtMs,
+      viralEndedAtMs: startedAtMs + 6000,
+      arrivedAt: [startedAtMs + 100, startedAtMs + 200, startedAtMs + 1500],
+      bursts: [{ from: startedAtMs + 3000, to: startedAtMs + 5000 }],
+      settleMs: 1000,
+    });
+    expect(load.courtPerSecond).toEqual([10, 10, 10, 30, 30, 10]);
+    expect(load.arrivalsPerSecond).toEqual([2, 1, 0, 0, 0, 0]);
+    expect(load.withFlood).toBe(30);
+    expect(load.withoutFlood).toBe(10);
+    expect(load.compared).toBe(true);
+  });
+
+  it('says when no whole second after the first was heard without the flood', () => {
+    const startedAtMs = 100_000;
+    const load = courtLoad({
+      load: { from: new Date(startedAtMs).toISOString(), requestsPerSecond: [10, 10, 30, 30] },
+      startedAtMs,
+      viralEndedAtMs: startedAtMs + 4000,
+      arrivedAt: [],
+      bursts: [{ from: startedAtMs + 1000, to: startedAtMs + 4000 }],
+      settleMs: 1000,
+    });
+    expect(load.compared).toBe(false);
+  });
+
+  it('allows an attacker its starts per window over the run, the /24 at least its network’s', () => {
+    const limits = { perWindow: 3, windowSeconds: 600, perDay: 12, networkPerWindow: 12 };
+    expect(attackerAllowances({ ...limits, seconds: 90 })).toEqual({ allowed64: 3, allowed24: 12 });
+    expect(attackerAllowances({ ...limits, seconds: 6000 })).toEqual({
+      allowed64: 12,
+      allowed24: 120,
+    });
+  });
+});

@@ -1,0 +1,190 @@
+// The surge's report: the table of what happened, the failures that make the run exit non-zero,
+// and its one `surge:` line.
+import { maximum, percentile, perSecond } from './surge-measures.mjs';
+
+/** @typedef {import('./surge-visitors.mjs').SurgeRecords} SurgeRecords */
+/** @typedef {import('./surge-attackers.mjs').AbuserRecord} AbuserRecord */
+/** @typedef {import('./surge-attackers.mjs').AttackerRecord} AttackerRecord */
+/** @typedef {import('./surge-attackers.mjs').FloodRecord} FloodRecord */
+/** @typedef {import('./surge-attackers.mjs').SilentRecord} SilentRecord */
+/** @typedef {ReturnType<typeof import('./surge-measures.mjs').courtLoad>} CourtLoad */
+/** @typedef {ReturnType<typeof import('./surge-measures.mjs').idlePlaces>} IdlePlaces */
+
+/**
+ * @typedef {{
+ *   limit: number,
+ *   cap: number,
+ *   startsPerWindow: number,
+ *   flood: boolean,
+ *   records: SurgeRecords,
+ *   standIn: { stats: { created: number, ended: number, dropped: number, peak: number, late: number } },
+ *   providerCost: number,
+ *   spend: number,
+ *   today: { calls?: unknown, starts?: unknown, waited?: unknown },
+ *   leaked: number,
+ *   abuser: AbuserRecord,
+ *   ipv6: AttackerRecord,
+ *   ipv4: AttackerRecord,
+ *   allowed64: number,
+ *   allowed24: number,
+ *   floodRecord: FloodRecord,
+ *   silent: SilentRecord,
+ *   court: CourtLoad,
+ *   courtLoadGiven: boolean,
+ *   idle: IdlePlaces,
+ *   linesDoneAt: number,
+ *   elapsed: number,
+ * }} SurgeOutcome
+ * All a run found: its settings, records and measures.
+ */
+
+/**
+ * The table's rows: a label and its value.
+ * @param {SurgeOutcome} o
+ * @returns {[string, string | number][]}
+ */
+export function surgeRows(o) {
+  const { tally, goneAt, latencies, seen, waits } = o.records;
+  const { stats } = o.standIn;
+  /** @param {Record<number, number>} statuses */
+  const answers = (statuses) =>
+    Object.entries(statuses)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
+  return [
+    ['Visitors arrived', tally.arrived],
+    ['Admitted at once', tally.admittedAtOnce],
+    ['Admitted after waiting', tally.admittedAfterWaiting],
+    .../** @type {[string, number][]} */ (
+      Object.entries(tally.refused)
+        .sort()
+        .map(([code, n]) => [`Refused: ${code}`, n])
+    ),
+    ['Left the line', tally.left],
+    ['Abandoned the line', tally.abandoned],
+    ['Ticket gone at check-in', tally.ticketGone],
+    [
+      'Tickets gone, by time (s)',
+      Object.entries(goneAt)
+        .map(([at, n]) => `${at}:${n}`)
+        .join(' ') || '-',
+    ],
+    ['Transport errors', tally.transportErrors],
+    ['Gate requests (visitors)', latencies.length],
+    [
+      'Gate latency p50 / p95 / max',
+      `${percentile(latencies, 50).toFixed(0)} / ${percentile(latencies, 95).toFixed(0)} / ${maximum(latencies).toFixed(0)} ms`,
+    ],
+    [
+      'Seen by visitors p50 / p95 (with queueing here)',
+      `${percentile(seen, 50).toFixed(0)} / ${percentile(seen, 95).toFixed(0)} ms`,
+    ],
+    [
+      'Wait in line p50 / p95',
+      `${percentile(waits, 50).toFixed(1)} / ${percentile(waits, 95).toFixed(1)} s`,
+    ],
+    ['Provider calls created / ended', `${stats.created} / ${stats.ended}`],
+    ['Provider messages lost (calls)', stats.dropped],
+    ['Provider peak calls at once', `${stats.peak} (limit ${o.limit})`],
+    ['Provider cost (reported)', `$${o.providerCost.toFixed(2)}`],
+    ['Gate spend today (spent + reserved)', `$${o.spend.toFixed(2)} (cap $${o.cap})`],
+    [
+      'Gate calls / starts / waited',
+      `${o.today.calls ?? '?'} / ${o.today.starts ?? '?'} / ${o.today.waited ?? '?'}`,
+    ],
+    ['Places leaked after the backstop', o.leaked],
+    ['Abuser requests', o.abuser.requests],
+    ['Abuser answers', answers(o.abuser.statuses)],
+    ['Abuser admitted', `${o.abuser.admitted} (limit ${o.startsPerWindow} per window)`],
+    .../** @type {[string, string][]} */ (
+      [o.ipv6, o.ipv4].map(({ label, tries, statuses, admitted: n }) => [
+        `Attacker in one ${label}: tries / answers / admitted`,
+        `${tries} / ${answers(statuses)} / ${n} (allowance ${label === '/64' ? o.allowed64 : o.allowed24})`,
+      ])
+    ),
+    [
+      'Junk flood: requests / answers',
+      o.flood ? `${o.floodRecord.requests} / ${answers(o.floodRecord.statuses)}` : 'off',
+    ],
+    [
+      'Silent ticket: position / its one hidden check-in',
+      `${o.silent.position} / ${o.silent.checkedIn}`,
+    ],
+    ['Provider answers late (calls)', stats.late],
+    ['Arrivals/s in the viral minute p50 / max', perSecond(o.court.arrivalsPerSecond)],
+    ['Court requests/s in the viral minute p50 / max', perSecond(o.court.courtPerSecond)],
+    [
+      'Court requests/s with the flood / without (mean)',
+      `${o.court.withFlood.toFixed(1)} / ${o.court.withoutFlood.toFixed(1)}`,
+    ],
+    [
+      'Places idle with live visitors waiting: max / allowed',
+      `${o.idle.max.toFixed(1)} s / ${o.idle.allowed.toFixed(1)} s (${o.idle.counted} places, ${o.idle.over} over; ` +
+        `the longest ${o.idle.worst || '-'})`,
+    ],
+    ['Lines settled / run ended', `${o.linesDoneAt.toFixed(0)} s / ${o.elapsed.toFixed(0)} s`],
+  ];
+}
+
+/**
+ * The rows as the table prints them, labels padded to one width.
+ * @param {[string, string | number][]} rows
+ */
+export function tableLines(rows) {
+  const width = maximum(rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);
+}
+
+/**
+ * Why the run fails, if it does: the peak passed the limit, a place leaked, the spend passed the
+ * cap, the abuser or an attacker got past its allowance, a place sat idle longer than its live
+ * visitors' check-in interval, the report gave no court load, or the flood more than doubled it.
+ * @param {SurgeOutcome} o
+ */
+export function surgeFailures(o) {
+  const { stats } = o.standIn;
+  /** @type {string[]} */
+  const failures = [];
+  if (stats.peak > o.limit) failures.push(`peak ${stats.peak} above the limit ${o.limit}`);
+  if (o.leaked > 0) failures.push(`${o.leaked} places leaked`);
+  if (!(o.spend <= o.cap)) failures.push(`spend $${o.spend} above the cap $${o.cap}`);
+  if (o.abuser.admitted > o.startsPerWindow)
+    failures.push(`the abuser was admitted ${o.abuser.admitted} times`);
+  if (o.ipv6.admitted > o.allowed64)
+    failures.push(`the /64 attacker was admitted ${o.ipv6.admitted} times`);
+  if (o.ipv4.admitted > o.allowed24)
+    failures.push(`the /24 attacker was admitted ${o.ipv4.admitted} times`);
+  if (o.idle.over > 0)
+    failures.push(`${o.idle.over} places idle past their visitors' check-in interval`);
+  if (!o.courtLoadGiven) failures.push('the report gave no court load');
+  if (o.flood && !o.court.compared) {
+    // A viral minute shorter than two bursts past the first has no seconds to set side by side.
+    failures.push('the viral minute was too short to compare the court with and without the flood');
+  } else if (o.flood && !(o.court.withFlood <= 2 * o.court.withoutFlood)) {
+    failures.push(
+      `the flood took the court from ${o.court.withoutFlood.toFixed(1)} to ${o.court.withFlood.toFixed(1)} requests/s`,
+    );
+  }
+  return failures;
+}
+
+/**
+ * The run's one line.
+ * @param {SurgeOutcome} o
+ */
+export function surgeLine(o) {
+  const { tally, latencies, waits } = o.records;
+  const admitted = tally.admittedAtOnce + tally.admittedAfterWaiting;
+  const refusedTotal = Object.values(tally.refused).reduce((a, b) => a + b, 0);
+  return (
+    `surge: peak ${o.standIn.stats.peak}/${o.limit} concurrent, admitted ${admitted}, waited ${tally.admittedAfterWaiting}, ` +
+    `refused ${refusedTotal}, leaked ${o.leaked}, spend ${o.spend.toFixed(2)}/${o.cap} USD, ` +
+    `abuser admitted ${o.abuser.admitted}, /64 admitted ${o.ipv6.admitted}/${o.allowed64}, ` +
+    `/24 admitted ${o.ipv4.admitted}/${o.allowed24}, ` +
+    `idle place ${o.idle.max.toFixed(1)} s (allowed ${o.idle.allowed.toFixed(1)} s), ` +
+    `court ${o.court.withFlood.toFixed(1)} req/s with the flood / ${o.court.withoutFlood.toFixed(1)} without, ` +
+    `court p50/max ${perSecond(o.court.courtPerSecond)} req/s beside arrivals ${perSecond(o.court.arrivalsPerSecond)}/s, ` +
+    `p95 gate ${percentile(latencies, 95).toFixed(0)} ms, ` +
+    `p95 wait ${percentile(waits, 95).toFixed(0)} s`
+  );
+}

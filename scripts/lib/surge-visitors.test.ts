@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from './surge-visitors.mjs';
+
+describe('the surge’s seeded generator', () => {
+  it('repeats a run from its seed', () => {
+    const a = seededRandom(12_345);
+    const b = seededRandom(12_345);
+    expect(Array.from({ length: 5 }, a)).toEqual(Array.from({ length: 5 }, b));
+  });
+
+  it('draws numbers in [0, 1) without falling into a short cycle over a full surge’s draws', () => {
+    const random = seededRandom(1_764_060_000_000 % 2 ** 31);
+    const drawn = new Set<number>();
+    for (let i = 0; i < 200_000; i += 1) {
+      const value = random();
+      expect(value >= 0 && value < 1).toBe(true);
+      drawn.add(value);
+    }
+    expect(drawn.size).toBe(200_000);
+  });
+});
