@@ -93,7 +93,7 @@ export function courtLoad({ load, startedAtMs, viralEndedAtMs, arrivedAt, bursts
  *   slackS: number,
  *   startedAtMs: number,
  * }} run `backstopS`: a call's maximum and the grace after it, s; `closedAt`: when the court first
- *   said its day's budget is spent (places idle after it are its choice)
+ *   said its day's budget is spent (time a place stays free after it is its choice)
  */
 export function idlePlaces({
   calls,
@@ -144,7 +144,10 @@ export function idlePlaces({
     const by = freed[next]?.by;
     next += 1;
     if (at === undefined || at > place.at || at > closedAt || liveAt(at) <= 0) continue;
-    const idle = (place.at - at) / 1000;
+    // Once the court has said its budget is spent, a place it keeps free is money's choice: a
+    // place freed just before that answer (no call affordable until a running one settles below
+    // its worst case) is idle only until the answer.
+    const idle = (Math.min(place.at, closedAt) - at) / 1000;
     const allowedHere = takersInterval + slackS;
     counted += 1;
     if (idle > max) {

@@ -53,6 +53,25 @@ describe('the surge measures', () => {
     expect(nobody).toMatchObject({ max: 0, over: 0, counted: 0 });
   });
 
+  it('counts a place kept free for money only until the court says its budget is spent', () => {
+    // One place, freed at 10 s; the court can afford no call, says so at 11 s, and the next call
+    // comes at 16 s, once a running call settled below its worst case.
+    const idle = idlePlaces({
+      calls: [
+        { createdAt: 0, startedAt: 0, messagesLost: false, gateToldAt: 10_000 },
+        { createdAt: 16_000, startedAt: 16_000, messagesLost: false, gateToldAt: null },
+      ],
+      limit: 1,
+      backstopS: 60,
+      liveChanges: [{ at: 5000, delta: 1 }],
+      placesTaken: [{ at: 16_000, intervalS: 2 }],
+      closedAt: 11_000,
+      slackS: 1,
+      startedAtMs: 0,
+    });
+    expect(idle).toMatchObject({ max: 1, over: 0, counted: 1 });
+  });
+
   it('compares the court load in whole seconds the flood was on against those it was off', () => {
     const startedAtMs = 100_000;
     const load = courtLoad({
