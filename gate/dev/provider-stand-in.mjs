@@ -113,7 +113,7 @@ export async function startProviderStandIn({
    * @param {Buffer} body
    * @returns {Promise<PrismAnswer>}
    */
-  function forward(req, body) {
+  function forward(req, body, retried = false) {
     return new Promise((resolveForward, reject) => {
       const headers = { ...req.headers, host: prism.host };
       delete headers.connection;
@@ -140,7 +140,14 @@ export async function startProviderStandIn({
           );
         },
       );
-      out.once('error', reject);
+      out.once('error', (error) => {
+        // A kept-alive connection Prism closed as it idled out, just as this request reused it:
+        // nothing reached Prism, so it is sent once more on a fresh connection (Node's advice).
+        const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+        if (!retried && out.reusedSocket && code === 'ECONNRESET') {
+          forward(req, body, true).then(resolveForward, reject);
+        } else reject(error);
+      });
       out.end(body);
     });
   }

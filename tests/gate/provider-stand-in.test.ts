@@ -98,6 +98,37 @@ describe('the provider stand-in', () => {
     expect(provider.stats).toMatchObject({ created: 3, active: 3, peak: 3 });
   });
 
+  it('sends a request once more when Prism closed the kept-alive connection it reused', async () => {
+    // A Prism that answers on a connection once, then closes it as the next request arrives, as a
+    // server does when its keep-alive timeout and a reusing client cross.
+    let requests = 0;
+    const flaky = createServer((req, res) => {
+      requests += 1;
+      if (requests === 2) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' });
+      res.end('[]');
+    });
+    await new Promise<void>((done) => flaky.listen(0, '127.0.0.1', () => done()));
+    try {
+      const address = flaky.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const provider = await standIn({ prismUrl: `http://127.0.0.1:${port}` });
+      const first = await fetch(`${provider.url}/assistant`);
+      expect(first.status).toBe(200);
+      await first.arrayBuffer();
+      const second = await fetch(`${provider.url}/assistant`);
+      expect(second.status).toBe(200);
+      await second.arrayBuffer();
+      expect(requests).toBe(3);
+    } finally {
+      flaky.closeAllConnections();
+      await new Promise((done) => flaky.close(done));
+    }
+  });
+
   it('still lets Prism validate: a request without a key gets Prism’s 401 and no call', async () => {
     const provider = await standIn();
     const answer = await fetch(`${provider.url}/call/web`, {
