@@ -7,6 +7,7 @@ import { suggestFreePort } from '../scripts/lib/ports.mjs';
 import { expectStatusesSeen, installCallProbe, statusHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { MOCK_PORT, SITE_DIR } from './support/site';
+import { talk } from './support/talk';
 
 /**
  * The court gate's line, end to end: the built demo served by the site's Worker in workerd, in
@@ -40,17 +41,6 @@ test.afterAll(async () => {
   await court?.stop();
   court = null;
 });
-
-function talk(page: Page) {
-  const section = page.locator('#talk');
-  return {
-    section,
-    status: section.getByRole('status'),
-    start: section.getByRole('button', { name: 'Start Talking' }),
-    end: section.getByRole('button', { name: 'End Call' }),
-    leave: section.getByRole('button', { name: 'Leave the line' }),
-  };
-}
 
 /** A tab on this stack's gate; the build's word to its stand-in goes to this stack's. */
 async function tab(context: BrowserContext): Promise<Page> {

@@ -9,6 +9,7 @@ import {
   waitPastDoubleTap,
 } from './support/call-probe';
 import { expect, test, waitForHydration } from './support/fixtures';
+import { talk } from './support/talk';
 
 /** The simulated room, twice as fast: every step, in order. */
 const FAST = 0.5;
@@ -65,20 +66,6 @@ async function installCourtRecorder(page: Page) {
 
 function court(page: Page) {
   return page.evaluate(() => window.__court ?? { shown: [], cues: [], leaks: [] });
-}
-
-function talk(page: Page) {
-  const section = page.locator('#talk');
-  return {
-    section,
-    status: section.getByRole('status'),
-    start: section.getByRole('button', { name: 'Start Talking' }),
-    end: section.getByRole('button', { name: 'End Call' }),
-    captions: section.getByRole('log', { name: 'Captions' }),
-    typeField: section.getByRole('textbox', { name: 'Type to Pepa' }),
-    send: section.getByRole('button', { name: 'Send' }),
-    card: section.getByRole('region', { name: 'From the $PEPA site' }),
-  };
 }
 
 /** Every request to the ratings route, answered as `answer` says. */

@@ -9,6 +9,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { CourtCall, Ticket } from '../../generated/gate/types.gen';
 import { CourtLoad } from './court-load';
 import { CourtState, type CourtSnapshot, type Decision, type Score } from './court-state';
+import type { CallEvent } from './court-leases';
 import type { StoredTicket } from './line';
 import { limitsFrom } from './config';
 import {
@@ -213,16 +214,7 @@ export class Court extends DurableObject<Env> {
     return left;
   }
 
-  async providerEvent(event: {
-    type: string;
-    status?: string;
-    callId: string;
-    cost?: number;
-    endedReason?: string;
-    durationSeconds?: number;
-    outliers?: string[];
-    leaseId?: string;
-  }): Promise<boolean> {
+  async providerEvent(event: CallEvent): Promise<boolean> {
     this.load.heard(Date.now());
     const applied = this.state.providerEvent(event, this.now());
     if (applied) await this.persist();
