@@ -1,5 +1,6 @@
 import type { Page, Route } from '@playwright/test';
 import { callResources, installCallProbe, waitPastDoubleTap } from './support/call-probe';
+import { routeClosedCourt } from './support/court-answers';
 import { expect, test } from './support/fixtures';
 import { talk } from './support/talk';
 import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
@@ -210,19 +211,7 @@ test.describe('a start whose waits overlap', () => {
     });
 
     test('a closed court releases the microphone at once', async ({ page }) => {
-      await page.route('**/api/calls', (route) =>
-        route.fulfill({
-          status: 503,
-          headers: { 'retry-after': '3600' },
-          contentType: 'application/problem+json',
-          body: JSON.stringify({
-            code: 'court-closed',
-            title: 'Closed',
-            status: 503,
-            reopensAt: '2030-01-02T00:00:00.000Z',
-          }),
-        }),
-      );
+      await routeClosedCourt(page);
       await open(page);
       await talk(page).start.tap();
       await expect(talk(page).section.getByRole('alert')).toContainText('The court is closed');

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { callResources, installCallProbe, statusHistory } from './support/call-probe';
+import { routeClosedCourt } from './support/court-answers';
 import { expect, test } from './support/fixtures';
 import { talk } from './support/talk';
 
@@ -446,19 +447,7 @@ test.describe('Talk to Pepa in the field', () => {
     test("a closed court (the day's budget spent) is said in the panel with when it opens, and the microphone isn't blamed", async ({
       page,
     }) => {
-      await page.route('**/api/calls', (route) =>
-        route.fulfill({
-          status: 503,
-          headers: { 'retry-after': '3600' },
-          contentType: 'application/problem+json',
-          body: JSON.stringify({
-            code: 'court-closed',
-            title: 'Closed',
-            status: 503,
-            reopensAt: '2030-01-02T00:00:00.000Z',
-          }),
-        }),
-      );
+      await routeClosedCourt(page);
       await open(page);
       await talk(page).start.click();
       await expect(talk(page).section.getByRole('alert')).toHaveText(
