@@ -11,8 +11,9 @@
 //   - it drops an operation or generated name the app imports (computed from the code);
 //   - it references schemas it never defines (unless --repair closes them as open objects);
 //   - the generator rejects it (its own message is printed);
-//   - the app, the assistant, the tests, the scripts or the court gate would not type-check
-//     against the new client (what `npm run typecheck` checks);
+//   - `npm run typecheck` (package.json's script itself, every project it names: the app, the
+//     assistant, the tests, the scripts and the court gate) would fail in a copy of the project
+//     holding the new document and client; each compiler error names the file and the type;
 //   - the vendored file would fail the project's own OpenAPI lint (`npm run spec:lint`).
 // So an accepted update leaves every spec-dependent check of `npm run verify` green: the type
 // check, the OpenAPI lint, and the generated-client check (generated/ is written from the very
@@ -38,7 +39,7 @@ import {
   normaliseArrayEnums,
   operationsOf,
 } from './lib/spec-document.mjs';
-import { projectLint, typecheckApp } from './lib/spec-project-checks.mjs';
+import { projectLint, typecheckCandidate } from './lib/spec-project-checks.mjs';
 
 export const DEFAULT_SPEC_URL = 'https://api.vapi.ai/api-extended-json';
 const SPEC_FILE = join('openapi', 'vapi.json');
@@ -193,10 +194,15 @@ export async function updateSpec({ url, root, repair = false }) {
       );
     }
 
-    const typeErrors = typecheckApp(appRoot, output, work);
+    // `npm run typecheck` itself, in a copy of the project that holds the candidate.
+    const typeErrors = typecheckCandidate({ appRoot, spec: candidate, generatedDir: output, work });
     if (typeErrors.length > 0) {
+      const more =
+        typeErrors.length > SHOWN_TYPE_ERRORS
+          ? `\n  … and ${typeErrors.length - SHOWN_TYPE_ERRORS} more`
+          : '';
       throw new UpdateError(
-        `the app would not type-check against the new client:\n  ${typeErrors.slice(0, 10).join('\n  ')}`,
+        `the app would not type-check against the new client (npm run typecheck fails):\n  ${typeErrors.slice(0, SHOWN_TYPE_ERRORS).join('\n  ')}${more}`,
       );
     }
 
@@ -233,6 +239,7 @@ export async function updateSpec({ url, root, repair = false }) {
 }
 
 const SHOWN_LINT_ERRORS = 10;
+const SHOWN_TYPE_ERRORS = 10;
 const USAGE = 'usage: npm run spec:update [-- --url <url|file>] [--repair] [--root <dir>]';
 const SHOWN_WARNINGS = 5;
 

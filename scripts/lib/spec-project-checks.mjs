@@ -1,16 +1,9 @@
 // The project's own checks a candidate provider document must pass before it is vendored: the
-// OpenAPI lint `npm run spec:lint` runs, and `npm run typecheck` against the client generated
-// from it.
+// OpenAPI lint `npm run spec:lint` runs, and `npm run typecheck` itself (package.json's script, so
+// the two cannot drift apart) in a copy of the project holding the document and its client.
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { join, posix, resolve } from 'node:path';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -63,82 +56,62 @@ export function projectLint(file) {
 }
 
 /**
- * What gate/tsconfig.json includes, as paths from the repository's root.
- * @returns {string[]}
+ * Top-level folders of a checkout that are not the project's sources: dependencies, history,
+ * the generated client (replaced by the candidate's) and build or test output (.gitignore).
  */
-function gateInclude() {
-  const gate = JSON.parse(readFileSync(join(repoRoot, 'gate', 'tsconfig.json'), 'utf8'));
-  /** @type {string[]} */
-  const include = gate.include ?? [];
-  return include.map((entry) => posix.normalize(posix.join('gate', entry)));
+const NOT_SOURCES =
+  /^(?:\.git|node_modules|generated|bench|coverage|test-results|playwright-report|\.wrangler|\.?[\w-]*dist(?:-[\w-]+)?)$/;
+
+/**
+ * Copies a checkout's sources (everything but NOT_SOURCES and any node_modules) into `target`,
+ * over what is there.
+ * @param {string} root
+ * @param {string} target
+ */
+export function copySources(root, target) {
+  for (const name of readdirSync(root)) {
+    if (NOT_SOURCES.test(name)) continue;
+    cpSync(join(root, name), join(target, name), {
+      recursive: true,
+      force: true,
+      filter: (source) => basename(source) !== 'node_modules',
+    });
+  }
 }
 
 /**
- * Type-checks exactly what `npm run typecheck` checks (the app, the assistant, the tests, the
- * scripts and the configs: the `include` of tsconfig.json) against a freshly generated client: a
- * folder that links each of those entries to the app's checkout (the repository's where the
- * checkout lacks one) and generated/ to the new output, checked with symlinks preserved so
- * `../../generated/…` resolves to the new client.
- * @param {string} appRoot
- * @param {string} generatedDir
- * @param {string} work a scratch folder
+ * Runs `npm run typecheck` (package.json's own script: the one definition of the project's type
+ * check) in a copy of the checkout where openapi/vapi.json is the candidate document and
+ * generated/ the client generated from it. The copy holds the repository's sources with the
+ * app checkout's own entries over them (the tests' layouts keep only some folders), and links
+ * the repository's node_modules.
+ * @param {{ appRoot: string, spec: string, generatedDir: string, work: string }} options
  * @returns {string[]} the compiler's error lines, none when it type-checks
  */
-export function typecheckApp(appRoot, generatedDir, work) {
-  const app = join(work, 'app');
-  mkdirSync(app);
-  const project = JSON.parse(readFileSync(join(repoRoot, 'tsconfig.json'), 'utf8'));
-  /** @type {string[]} */
-  const include = project.include ?? [];
-  const entries = new Set();
-  for (const pattern of include) {
-    if (pattern === 'generated') continue;
-    if (pattern.includes('*')) {
-      // A root-level glob such as `*.config.ts`: the files it matches, from the checkout.
-      const matcher = new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`);
-      for (const name of readdirSync(repoRoot)) if (matcher.test(name)) entries.add(name);
-    } else entries.add(pattern);
-  }
-  // The court gate is checked too (`npm run typecheck` runs its own tsconfig): it creates calls
-  // with the provider's client, and the tests and scripts import its local stand-ins.
-  entries.add('gate');
-  for (const entry of entries) {
-    const source = existsSync(join(appRoot, entry)) ? join(appRoot, entry) : join(repoRoot, entry);
-    if (existsSync(source)) symlinkSync(source, join(app, entry));
-  }
-  symlinkSync(generatedDir, join(app, 'generated'), 'dir');
-  symlinkSync(join(repoRoot, 'node_modules'), join(app, 'node_modules'), 'dir');
-  // The gate's tests read its own contract (their answers are checked against it).
-  mkdirSync(join(app, 'openapi'));
-  symlinkSync(join(repoRoot, 'openapi', 'gate.json'), join(app, 'openapi', 'gate.json'));
-  writeFileSync(
-    join(app, 'tsconfig.json'),
-    JSON.stringify({
-      extends: join(repoRoot, 'tsconfig.json'),
-      compilerOptions: { preserveSymlinks: true },
-      include,
-    }),
-  );
-  const gateProject = join(app, 'tsconfig.gate.json');
-  writeFileSync(
-    gateProject,
-    JSON.stringify({
-      extends: join(repoRoot, 'gate', 'tsconfig.json'),
-      compilerOptions: { preserveSymlinks: true },
-      // The gate's own `include`, from the app folder rather than gate/.
-      include: gateInclude(),
-    }),
-  );
-  const tsc = resolve(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  const runs = [app, gateProject].map((project) =>
-    spawnSync(process.execPath, [tsc, '-p', project], { cwd: app, encoding: 'utf8' }),
-  );
-  if (runs.every((run) => run.status === 0)) return [];
-  const lines = runs
-    .map((run) => `${run.stdout ?? ''}${run.stderr ?? ''}`)
-    .join('\n')
-    .split('\n')
-    .filter((line) => /error TS\d+/.test(line));
-  const failed = runs.find((run) => run.status !== 0);
-  return lines.length > 0 ? lines : [`tsc exited with ${failed?.status}`];
+export function typecheckCandidate({ appRoot, spec, generatedDir, work }) {
+  const project = join(work, 'project');
+  mkdirSync(project);
+  copySources(repoRoot, project);
+  if (appRoot !== repoRoot) copySources(appRoot, project);
+  mkdirSync(join(project, 'openapi'), { recursive: true });
+  copyFileSync(spec, join(project, 'openapi', 'vapi.json'));
+  cpSync(generatedDir, join(project, 'generated'), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
+  // The npm that runs this script when there is one (`npm run spec:update`), else the PATH's.
+  const npmCli = process.env.npm_execpath;
+  const [command, args] =
+    npmCli && /\.c?js$/.test(npmCli)
+      ? [process.execPath, [npmCli, 'run', '--silent', 'typecheck']]
+      : ['npm', ['run', '--silent', 'typecheck']];
+  const run = spawnSync(command, args, {
+    cwd: project,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status === 0) return [];
+  const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
+  const lines = output.split('\n').filter((line) => /error TS\d+/.test(line));
+  if (lines.length > 0) return lines;
+  const first = output.trim().split('\n')[0] ?? '';
+  return [`npm run typecheck exited with ${run.status ?? run.signal}${first ? `: ${first}` : ''}`];
 }
