@@ -26,7 +26,10 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  // One browser at a time by default; E2E_WORKERS=2 runs two files at once against the one demo
+  // (its court has ten places, and no test here fills it; the line's tests start a court of their
+  // own).
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

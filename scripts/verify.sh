@@ -3,8 +3,9 @@
 # It installs what the checks need (npm packages; Debian's chromium, firefox-esr and WebKitGTK's
 # driver and Xvfb for the browser tests),
 # then runs each step and stops at the first failure, naming it. Steps that do not compete for a
-# core run side by side (tsc, ESLint and Prettier each use one), and the demo is built once for
-# both browser suites. Each step says how long it took; a table of them closes the run.
+# core run side by side (Vitest, tsc, ESLint and Prettier each keep about one busy), and the demo
+# is built once for both browser suites. Each step says how long it took; a table of them closes
+# the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -85,10 +86,11 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-engines.sh
 took "browsers" $((SECONDS - started))
 
-together "typecheck" "lint;format;openapi lint;generated client is up to date"
-run "unit, contract and gate tests"
-run "demo build for the browser suites"
-run "production build and byte budgets"
+# Vitest runs one test file at a time on two cores (its default: one worker fewer than the cores),
+# so tsc, ESLint, Prettier and the builds take the other core meanwhile.
+together "unit, contract and gate tests" \
+  "typecheck;demo build for the browser suites;production build and byte budgets" \
+  "lint;format;openapi lint;generated client is up to date"
 step "dependency audit"
 started=$SECONDS
 # A registry that cannot answer the advisory query is reported loudly, never as a pass; it does
