@@ -16,6 +16,9 @@ source scripts/lib/steps.sh
 # Where the browser suites serve the demo (E2E_PORT, E2E_MOCK_PORT, E2E_SITE_DIR).
 eval "$(node scripts/lib/suite-site.mjs)"
 export E2E_PORT E2E_MOCK_PORT
+# The Chromium suite runs two files at once: a browser test mostly waits on the demo's room, and
+# one worker keeps less than one core busy. E2E_WORKERS=1 npm run verify runs one at a time.
+export E2E_WORKERS="${E2E_WORKERS:-2}"
 
 # The demo the engines' suite is served from, when it runs: stopped however verify ends.
 site_pid=""
