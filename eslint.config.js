@@ -130,7 +130,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restricted(GATE_BOUNDARY) },
   },
   {
-    files: ['gate/dev/**/*.{js,mjs}', 'gate/test/**/*.ts', 'gate/vitest.config.ts'],
+    files: ['gate/dev/**/*.{js,mjs}', 'gate/test-workerd/**/*.ts', 'gate/vitest.config.ts'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

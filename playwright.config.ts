@@ -2,6 +2,23 @@ import { defineConfig } from '@playwright/test';
 import { MOCK_PORT, SITE_DIR, SITE_PORT as PORT } from './e2e/support/site';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './scripts/lib/chromium.mjs';
 
+/**
+ * Every test runs at both widths, phone and desktop, unless a tag in its title (or its group's)
+ * says otherwise:
+ * - `@once`: what it checks is the same at every width and on every device (the gate's answers
+ *   and the line, a chunk's recovery, the call's protocol and focus, the bytes served, the tests'
+ *   own recorders), or it sets its widths itself: it runs in the desktop project only, which
+ *   renders at one device pixel per CSS pixel. Layout, the first screen, the look (screenshots,
+ *   axe) and the whole call with its moments on screen stay at both widths.
+ * - `@phone-only`: what it checks exists on a phone only (the menu button, the phone's wait
+ *   before joining, a 320 px screen at 200 % zoom).
+ */
+const ONCE = /@once\b/;
+const PHONE_ONLY = /@phone-only\b/;
+
+/** The demo is already built in SITE_DIR for MOCK_PORT (`npm run verify` does it once). */
+const PREBUILT = process.env.E2E_PREBUILT === '1';
+
 /** Launch flags that work on machines without a GPU, sandbox or outside network. */
 const CHROMIUM_FLAGS = [...CHROMIUM_ARGS, ...MEDIA_ARGS];
 
@@ -9,7 +26,10 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  // One browser at a time by default; E2E_WORKERS=2 runs two files at once against the one demo
+  // (its court has ten places, and no test here fills it; the line's tests start a court of their
+  // own).
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -24,9 +44,14 @@ export default defineConfig({
     trace: 'off',
   },
   projects: [
-    { name: 'desktop', use: { viewport: { width: 1440, height: 900 } } },
+    {
+      name: 'desktop',
+      grepInvert: PHONE_ONLY,
+      use: { viewport: { width: 1440, height: 900 } },
+    },
     {
       name: 'phone',
+      grepInvert: ONCE,
       use: {
         viewport: { width: 390, height: 844 },
         deviceScaleFactor: 3,
@@ -38,8 +63,9 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // Its own build folder, so a developer's dist/ is neither used nor overwritten.
-    command: `node scripts/start.mjs --no-install --out=${SITE_DIR}`,
+    // Its own build folder, so a developer's dist/ is neither used nor overwritten. `npm run
+    // verify` builds the demo there once for this suite and the engines' (E2E_PREBUILT=1).
+    command: `node scripts/start.mjs --no-install${PREBUILT ? ' --no-build' : ''} --out=${SITE_DIR}`,
     url: `http://127.0.0.1:${PORT}/`,
     env: {
       PORT: String(PORT),

@@ -3,6 +3,13 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { siteHtmlPlugin } from './scripts/site-html-plugin.ts';
 
+/**
+ * The suites under tests/: contract (the provider's spec against a real Prism, and the scripts
+ * that speak to the provider), local-stack (the local court stack and the stand-in provider, as
+ * `npm start` runs them) and build (the build, the structure, the README).
+ */
+const NODE_SUITES = ['contract', 'local-stack', 'build'] as const;
+
 export default defineConfig(({ mode }) => ({
   // The site plugin validates VITE_* variables; tests get the demo configuration instead. Keyed on
   // Vitest's mode, not on its VITEST variable, which a build spawned from a test would inherit.
@@ -37,16 +44,18 @@ export default defineConfig(({ mode }) => ({
           setupFiles: ['src/test/setup.ts'],
         },
       },
-      {
-        extends: true,
+      // The tests under tests/, one project per folder, each named after its home: they start
+      // real processes (Prism, the local court stack, builds), hence the long timeouts.
+      ...NODE_SUITES.map((home) => ({
+        extends: true as const,
         test: {
-          name: 'contract',
+          name: home,
           environment: 'node',
-          include: ['tests/**/*.test.ts'],
+          include: [`tests/${home}/**/*.test.ts`],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
-      },
+      })),
       {
         extends: true,
         test: {
@@ -57,7 +66,7 @@ export default defineConfig(({ mode }) => ({
           include: ['gate/src/**/*.test.ts'],
         },
       },
-      // The court gate's tests, inside the Workers runtime (workerd).
+      // The court gate's tests, inside the Workers runtime (workerd): the gate-workerd project.
       'gate/vitest.config.ts',
     ],
   },

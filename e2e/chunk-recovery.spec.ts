@@ -59,7 +59,7 @@ async function open(page: Page) {
   await talk(page).start.scrollIntoViewIfNeeded();
 }
 
-test.describe('a chunk that failed is loaded on the next press, in every engine', () => {
+test.describe('a chunk that failed is loaded on the next press, in every engine @once', () => {
   test.use({
     allowedProblems:
       /Failed to fetch dynamically imported module|ERR_|net::|Importing a module|SyntaxError|Unexpected end|expected expression/i,

@@ -63,7 +63,7 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   });
 }
 
-test('with two places, a third visitor waits in line, sees their place, and joins when a call ends', async ({
+test('with two places, a third visitor waits in line, sees their place, and joins when a call ends @once', async ({
   context,
 }, testInfo) => {
   const first = await tab(context);
@@ -101,7 +101,7 @@ test('with two places, a third visitor waits in line, sees their place, and join
   await expect(talk(third).status).toHaveText('Ready to chat');
 });
 
-test('a visitor who leaves the line gives the place up, and the next one moves up', async ({
+test('a visitor who leaves the line gives the place up, and the next one moves up @once', async ({
   context,
 }) => {
   const pages = [await tab(context), await tab(context), await tab(context), await tab(context)];

@@ -248,10 +248,10 @@ test.describe('layout', () => {
     expect(orphans).toEqual([]);
   });
 
-  test('no sideways scroll at 200 % zoom on a 320 px screen (a 160 CSS px viewport)', async ({
+  // One viewport, measured once.
+  test('no sideways scroll at 200 % zoom on a 320 px screen (a 160 CSS px viewport) @phone-only', async ({
     browser,
-  }, testInfo) => {
-    test.skip(testInfo.project.name !== 'phone', 'one viewport, measured once');
+  }) => {
     // Browser zoom at 200 % on a 320 px wide window lays the page out in 160 CSS px with two
     // device pixels per CSS pixel: the same viewport, media queries included.
     const context = await browser.newContext({
@@ -295,7 +295,7 @@ test.describe('layout', () => {
 });
 
 test.describe('brand fonts', () => {
-  test('every character of the page is in the font subsets it ships', async ({ page }) => {
+  test('every character of the page is in the font subsets it ships @once', async ({ page }) => {
     await openHome(page);
     const text = await page.evaluate(() =>
       [...document.querySelectorAll('body *')]

@@ -383,7 +383,7 @@ test.describe("Pepa's court", () => {
   });
 });
 
-test.describe('a rating the gate refuses', () => {
+test.describe('a rating the gate refuses @once', () => {
   // The refusal is provoked on purpose.
   test.use({ allowedProblems: /api\/ratings|status of 503/ });
 

@@ -147,8 +147,10 @@ test.describe('a tap before the app starts', () => {
     ]);
   });
 
-  test('on the menu button at the first paint: the menu opens once', async ({ page }, testInfo) => {
-    test.skip(testInfo.project.name !== 'phone', 'the menu button is for narrow screens');
+  // The menu button is for narrow screens.
+  test('on the menu button at the first paint: the menu opens once @phone-only', async ({
+    page,
+  }) => {
     const release = await holdTheApp(page);
     await page.goto('/', { waitUntil: 'commit' });
     await firstPaint(page);

@@ -111,9 +111,8 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
-test.describe('a start whose waits overlap', () => {
-  test.skip(({ isMobile }) => !isMobile, "the phone's wait before joining is the point");
-
+// The phone's wait before joining is the point.
+test.describe('a start whose waits overlap @phone-only', () => {
   test("a slow call request and a slow microphone add little to tap → 'Listening...'", async ({
     page,
   }) => {

@@ -138,7 +138,7 @@ test.describe('landing page', () => {
     }
   });
 
-  test('serves every section text in the prerendered HTML', async ({ request }) => {
+  test('serves every section text in the prerendered HTML @once', async ({ request }) => {
     const response = await request.get('/');
     expect(response.status()).toBe(200);
     const text = htmlToText(await response.text());
@@ -224,7 +224,7 @@ test.describe('landing page', () => {
     await expect(toggle).toBeFocused();
   });
 
-  test('external links open in a new tab without opener or referrer', async ({ page }) => {
+  test('external links open in a new tab without opener or referrer @once', async ({ page }) => {
     await openHome(page);
     const external = page.locator('a[href^="http"]');
     // Hero: court, buy, social. Footer: X, Telegram, Discord.
@@ -254,7 +254,7 @@ test.describe('landing page', () => {
     }
   });
 
-  test('the Buy link swaps the native coin for the token', async ({ page }) => {
+  test('the Buy link swaps the native coin for the token @once', async ({ page }) => {
     await openHome(page);
     const href = await page.getByRole('link', { name: 'Buy $PEPA' }).getAttribute('href');
     const url = new URL(href ?? '');
@@ -292,7 +292,7 @@ test.describe('landing page', () => {
 });
 
 test.describe('404 page', () => {
-  test('answers unknown paths with HTTP 404 and the not-found page', async ({ request }) => {
+  test('answers unknown paths with HTTP 404 and the not-found page @once', async ({ request }) => {
     const response = await request.get('/no-such-page');
     expect(response.status()).toBe(404);
     const text = htmlToText(await response.text());

@@ -1,7 +1,7 @@
 import { installCallProbe, toastHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 
-test.describe('the browser tests’ own records', () => {
+test.describe('the browser tests’ own records @once', () => {
   test('toasts shown in one busy moment are recorded in the order the page showed them', async ({
     page,
   }) => {

@@ -5,9 +5,8 @@ import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
 /** 50 by default; `SOAK_CYCLES=100 npx playwright test e2e/soak.spec.ts` for a longer soak. */
 const CYCLES = Number(process.env.SOAK_CYCLES ?? 50);
 
-test.describe('soak', () => {
-  // One viewport is enough to watch for leaks; the phone project runs every other scenario.
-  test.skip(({ isMobile }) => isMobile, 'runs once, on the desktop project');
+// One viewport is enough to watch for leaks.
+test.describe('soak @once', () => {
   test.setTimeout(240_000);
 
   test(`${CYCLES} start/end cycles leave no audio element, live track or listener behind`, async ({

@@ -131,8 +131,10 @@ async function expectReleased(page: Page) {
 }
 
 test.describe('Talk to Pepa in the field', () => {
-  test('Escape that closes the phone menu leaves the call running', async ({ page }, testInfo) => {
-    test.skip(testInfo.project.name !== 'phone', 'the menu toggle exists below the md width');
+  // The menu toggle exists below the md width only.
+  test('Escape that closes the phone menu leaves the call running @phone-only', async ({
+    page,
+  }) => {
     await open(page);
     await connect(page);
     const menu = page.getByRole('button', { name: 'Menu' });
@@ -154,7 +156,9 @@ test.describe('Talk to Pepa in the field', () => {
     await expectReleased(page);
   });
 
-  test("muting shows in the status area that Pepa can't hear the visitor", async ({ page }) => {
+  test("muting shows in the status area that Pepa can't hear the visitor @once", async ({
+    page,
+  }) => {
     await open(page);
     await connect(page);
     await talk(page).section.getByRole('button', { name: 'Mute' }).click();
@@ -167,7 +171,7 @@ test.describe('Talk to Pepa in the field', () => {
     await expectReleased(page);
   });
 
-  test('End Call keeps the focus on the main button', async ({ page }) => {
+  test('End Call keeps the focus on the main button @once', async ({ page }) => {
     await open(page);
     await connect(page);
     await talk(page).end.focus();
@@ -176,7 +180,9 @@ test.describe('Talk to Pepa in the field', () => {
     await expect(talk(page).start).toBeFocused();
   });
 
-  test('hiding the page keeps the call; the screen stays awake until it ends', async ({ page }) => {
+  test('hiding the page keeps the call; the screen stays awake until it ends @once', async ({
+    page,
+  }) => {
     await open(page);
     await connect(page);
     await expect.poll(async () => (await recorded(page)).wakeLocks.requested).toBe(1);
@@ -208,7 +214,7 @@ test.describe('Talk to Pepa in the field', () => {
     expect(wakeLocks.released).toBe(wakeLocks.requested);
   });
 
-  test.describe('when the visitor was offline as the voice chat loaded', () => {
+  test.describe('when the visitor was offline as the voice chat loaded @once', () => {
     test.use({
       allowedProblems: /Failed to fetch dynamically imported module|ERR_|net::|Importing a module/i,
     });
@@ -245,7 +251,7 @@ test.describe('Talk to Pepa in the field', () => {
     });
   });
 
-  test.describe('when the room misbehaves', () => {
+  test.describe('when the room misbehaves @once', () => {
     test.use({ allowedProblems: /lost|connection|network|unreachable/i });
 
     test('a connection blip shows Reconnecting, then the call goes on', async ({ page }) => {
@@ -319,7 +325,7 @@ test.describe('Talk to Pepa in the field', () => {
     });
   });
 
-  test.describe('when the provider names a room elsewhere', () => {
+  test.describe('when the provider names a room elsewhere @once', () => {
     test.use({ allowedProblems: /room|refused/i });
 
     for (const url of ['https://evil.example/room', 'javascript:alert(1)']) {
@@ -354,7 +360,7 @@ test.describe('Talk to Pepa in the field', () => {
     }
   });
 
-  test.describe('when a chunk fails to download', () => {
+  test.describe('when a chunk fails to download @once', () => {
     test.use({
       allowedProblems:
         /Failed to fetch dynamically imported module|ERR_FAILED|net::|Importing a module/i,
@@ -405,7 +411,7 @@ test.describe('Talk to Pepa in the field', () => {
     }
   });
 
-  test.describe('when the gate says no', () => {
+  test.describe('when the gate says no @once', () => {
     test.use({ allowedProblems: /status of (403|429|503)|HTTP (403|429|503)|api\/calls/i });
 
     test("a visitor over their limit: the gate's Retry-After is counted down, and presses make no calls", async ({
@@ -460,7 +466,7 @@ test.describe('Talk to Pepa in the field', () => {
     });
   });
 
-  test.describe('when the gate hangs', () => {
+  test.describe('when the gate hangs @once', () => {
     test.use({ allowedProblems: /api\/calls|aborted|ERR_ABORTED/i });
 
     test('after 8 s Pepa is said to be slow; End Call cancels the request', async ({ page }) => {
@@ -504,8 +510,8 @@ test.describe('Talk to Pepa in the field', () => {
     };
     for (const width of [320, 390, 768, 1024, 1440]) {
       for (const [place, scroll] of Object.entries(places)) {
-        test(`at ${width} px, ${place}: connected and ended`, async ({ page }, testInfo) => {
-          test.skip(testInfo.project.name !== 'desktop', 'one project walks every width');
+        // Each sets its own width: one project walks them all.
+        test(`at ${width} px, ${place}: connected and ended @once`, async ({ page }) => {
           await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
           await open(page);
           await page.evaluate(scroll);

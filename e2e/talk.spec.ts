@@ -182,7 +182,7 @@ test.describe('Talk to Pepa', () => {
     }
   });
 
-  test.describe('when the network fails', () => {
+  test.describe('when the network fails @once', () => {
     test.use({ allowedProblems: /ERR_FAILED|Failed to fetch|network/i });
 
     test('a failed request ends idle and says the service could not be reached', async ({
@@ -199,7 +199,7 @@ test.describe('Talk to Pepa', () => {
     });
   });
 
-  test.describe('when the microphone is blocked', () => {
+  test.describe('when the microphone is blocked @once', () => {
     test.use({ allowedProblems: /Permission denied|NotAllowedError|microphone/i });
 
     test("ends idle with 'Failed to connect' and says how to allow it", async ({ page }) => {
@@ -211,7 +211,7 @@ test.describe('Talk to Pepa', () => {
     });
   });
 
-  test.describe('when the room misbehaves', () => {
+  test.describe('when the room misbehaves @once', () => {
     test.use({ allowedProblems: /join|room|eject|malformed|JSON|app message/i });
 
     test("a join failure ends idle with 'Failed to connect'", async ({ page }) => {
@@ -258,7 +258,7 @@ test.describe('Talk to Pepa', () => {
     });
   });
 
-  test('a double tap makes one request', async ({ page }) => {
+  test('a double tap makes one request @once', async ({ page }) => {
     await open(page);
     let requests = 0;
     page.on('request', (request) => {
@@ -271,7 +271,7 @@ test.describe('Talk to Pepa', () => {
     await expectReleased(page);
   });
 
-  test('End Call while connecting: nothing joins', async ({ page }) => {
+  test('End Call while connecting: nothing joins @once', async ({ page }) => {
     // A slow room, so that connecting lasts long enough to be cancelled on any machine.
     await open(page, '', { simScale: 4 });
     await talk(page).start.click();
@@ -289,7 +289,7 @@ test.describe('Talk to Pepa', () => {
     expect((await callResources(page)).audioElements).toBe(0);
   });
 
-  test('Escape ends the call', async ({ page }) => {
+  test('Escape ends the call @once', async ({ page }) => {
     await open(page);
     await connect(page);
     await page.keyboard.press('Escape');
@@ -297,7 +297,7 @@ test.describe('Talk to Pepa', () => {
     await expectReleased(page);
   });
 
-  test('leaving the page mid-call releases the microphone', async ({ page }) => {
+  test('leaving the page mid-call releases the microphone @once', async ({ page }) => {
     await open(page);
     await connect(page);
     await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide')));

@@ -127,7 +127,7 @@ async function expectGreeted(page: Page) {
 }
 
 test.describe('a call that respects the visitor', () => {
-  test.describe('when the connection drops and the call rejoins', () => {
+  test.describe('when the connection drops and the call rejoins @once', () => {
     test.use({ allowedProblems: /lost|connection|network/i });
 
     test('the draft, the focus, the chosen microphone and the captions stay as they were', async ({
@@ -169,7 +169,7 @@ test.describe('a call that respects the visitor', () => {
     });
   });
 
-  test('Escape in the typing field clears it and never ends the call', async ({ page }) => {
+  test('Escape in the typing field clears it and never ends the call @once', async ({ page }) => {
     await open(page);
     await connect(page);
     const { typeField: field } = talk(page);
@@ -199,7 +199,7 @@ test.describe('a call that respects the visitor', () => {
     await expect(talk(page).status).toHaveText('Ready to chat');
   });
 
-  test.describe('when the gate refuses the next call', () => {
+  test.describe('when the gate refuses the next call @once', () => {
     test.use({ allowedProblems: /status of 429|HTTP 429|api\/calls/i });
 
     test('the kept transcript stays, to copy and download', async ({ page }) => {
@@ -315,7 +315,7 @@ test.describe('a call that respects the visitor', () => {
     expect((await visitorRecord(page)).focusFell).toEqual([]);
   });
 
-  test.describe('when Pepa ends the call while the visitor types', () => {
+  test.describe('when Pepa ends the call while the visitor types @once', () => {
     test('the focus lands on Start Talking, not on the page', async ({ page }) => {
       await open(page, `simScale=${FAST}&sim=server-end`);
       await connect(page);
@@ -329,7 +329,7 @@ test.describe('a call that respects the visitor', () => {
     });
   });
 
-  test.describe('when a microphone cannot be opened', () => {
+  test.describe('when a microphone cannot be opened @once', () => {
     test.use({ allowedProblems: /NotReadableError|Could not start audio source/i });
 
     test('it is refused with a reason, and the picker shows the one in use', async ({ page }) => {
@@ -355,7 +355,7 @@ test.describe('a call that respects the visitor', () => {
     });
   });
 
-  test.describe('when the provider answers with something that is not a call', () => {
+  test.describe('when the provider answers with something that is not a call @once', () => {
     test.use({ allowedProblems: /could not be read|malformed/i });
 
     const admitted = (call: unknown) => JSON.stringify({ status: 'admitted', call });
@@ -391,7 +391,7 @@ test.describe('a call that respects the visitor', () => {
     }
   });
 
-  test('a flood of typed sends makes one message until Pepa answers', async ({ page }) => {
+  test('a flood of typed sends makes one message until Pepa answers @once', async ({ page }) => {
     await open(page);
     await connect(page);
     await expectGreeted(page);

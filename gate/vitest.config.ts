@@ -2,7 +2,7 @@
  * The gate's tests, run inside the Workers runtime (workerd) by the Workers Vitest integration:
  * the Worker and its court Durable Object run in the same isolate as the tests, so a stubbed
  * `fetch` stands in for the provider and for Turnstile's siteverify. Referenced from the root
- * config's `test.projects` as the `gate` project.
+ * config's `test.projects` as the `gate-workerd` project.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { experimental_readRawConfig } from 'wrangler';
 import { defineProject } from 'vitest/config';
-import { TEST_BINDINGS } from './test/bindings.ts';
+import { TEST_BINDINGS } from './test-workerd/bindings.ts';
 
 /**
  * The Worker's own wrangler.jsonc, with the built site (dist/, absent before a build) swapped
@@ -25,7 +25,7 @@ function testWranglerConfig(): string {
   const testConfig = {
     ...config,
     main: resolve(here, String(config.main)),
-    assets: { ...assets, directory: join(here, 'test', 'site') },
+    assets: { ...assets, directory: join(here, 'test-workerd', 'site') },
   };
   writeFileSync(path, JSON.stringify(testConfig));
   return path;
@@ -39,10 +39,10 @@ export default defineProject({
     }),
   ],
   test: {
-    name: 'gate',
+    name: 'gate-workerd',
     root: import.meta.dirname,
-    include: ['test/**/*.test.ts'],
-    setupFiles: ['test/setup.ts'],
+    include: ['test-workerd/**/*.test.ts'],
+    setupFiles: ['test-workerd/setup.ts'],
     // Some tests walk a hundred visitors through the Worker and the court, or a visitor through
     // a hundred requests: on a machine shared with other suites that has taken past 20 s.
     testTimeout: 60_000,

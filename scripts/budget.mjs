@@ -2,8 +2,11 @@
 // `npm run budget`: a production (live) build, then the checks that are deterministic enough for
 // the test command: byte budgets (brotli), no secret in dist/, safe external links, a strict CSP,
 // and no demo code in a live build. Prints a table; exits non-zero when anything fails.
+//
+// Options: --demo-build=DIR (a demo build already made, say the browser suites' one in
+// `npm run verify`, for the positive control below instead of building one more).
 import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { buildSite } from './build.mjs';
 import { analyseBuild, byteRows, formatKb, markdownTable } from './lib/bundle-stats.mjs';
 import {
@@ -167,7 +170,10 @@ check(
 );
 
 // Positive control: the same check finds the simulator in a demo build.
-const demoDist = await buildSite({ demo: true, quiet: true, outDir: '.budget-dist-demo' });
+const givenDemo = process.argv.find((arg) => arg.startsWith('--demo-build='));
+const demoDist = givenDemo
+  ? resolve(givenDemo.slice('--demo-build='.length))
+  : await buildSite({ demo: true, quiet: true, outDir: '.budget-dist-demo' });
 const demoSimulator = await simulatorChunks(demoDist);
 check(
   'demo simulator in a demo build',

@@ -1,6 +1,3 @@
-// Where the browser suite serves the demo: its ports (E2E_PORT, E2E_MOCK_PORT) and its own build
-// folder per port, so two runs in one checkout (say, a second copy of the suite as load) never
-// build over each other's files.
-export const SITE_PORT = Number(process.env.E2E_PORT ?? 5199);
-export const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 4099);
-export const SITE_DIR = `.e2e-dist/${SITE_PORT}`;
+// Where the browser suite serves the demo (E2E_PORT, E2E_MOCK_PORT, its build folder): one
+// definition for the suites and for `npm run verify`, which builds the demo there once for both.
+export { MOCK_PORT, SITE_DIR, SITE_PORT } from '../../scripts/lib/suite-site.mjs';

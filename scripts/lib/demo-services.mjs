@@ -15,7 +15,7 @@ export function isLive(env = process.env) {
  * call the browser suites start) comes from the same address, 127.0.0.1, in the one network the
  * local runtime reports, so one visitor may hold several calls and start many… The gate's own
  * limits (GATE_MAX_CONCURRENT_CALLS, the budget, the wait limit) keep their defaults. The real
- * caps are the gate suite's to test (gate/test/attacks-visitors.test.ts).
+ * caps are the gate suite's to test (gate/test-workerd/attacks-visitors.test.ts).
  */
 export function demoGateVars(env = process.env) {
   /** @type {Record<string, string>} */
