@@ -6,9 +6,7 @@
 import { client } from '../../generated/gate/client.gen';
 import { checkIn, leaveLine } from '../../generated/gate/sdk.gen';
 import type { Admitted, CourtCall, Waiting } from '../../generated/gate/types.gen';
-import type { CallError, LinePlace } from '../lib/call/call-events';
-import type { LineReporter } from '../lib/call/call-options';
-import type { CallErrorSource } from '../lib/call/start-error';
+import type { CallError, LinePlace, LineReporter, CallErrorSource } from '../lib/call';
 import { isRecord } from '../lib/is-record';
 import { errorDetails } from './error-details';
 import { retryAfterMs } from './retry-after';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { NetworkQuality } from '../../lib/call/call-events';
+import type { NetworkQuality } from '../../lib/call';
 
 /** In the last this many seconds of a call, the visitor is told it is about to end. */
 export const LIMIT_WARNING_SECONDS = 30;

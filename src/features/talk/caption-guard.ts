@@ -3,7 +3,7 @@
  * (seed-shield.ts), then addresses and foreign links masked (site-facts.ts). Applied before the
  * message reaches the section's state, so the raw words are never held by the page.
  */
-import type { ServerMessage } from '../../lib/call/call-events';
+import type { ServerMessage } from '../../lib/call';
 import { redactSecrets } from './seed-shield';
 import { maskUnofficial } from './site-facts';
 

@@ -1,4 +1,4 @@
-import { inputDeviceInUse } from '../../lib/call/device-memory';
+import { inputDeviceInUse } from '../../lib/call';
 import type { DeviceSwitch } from './device-picker';
 import type { VoiceCall } from './use-voice-call';
 

@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallError } from '../../lib/call/call-events';
-import type { WebCall } from '../../lib/call/pepa-call';
+import { malformedAnswerProblem, type CallError, type WebCall } from '../../lib/call';
 import { START_TIME, createHarness, expectNothingLeft } from '../../lib/call/test/call-harness';
 import { FakeMediaStream } from '../../lib/call/test/fake-daily';
-import { malformedAnswerProblem } from '../../lib/call/web-call-answer';
 import { FAILURE_REASONS, describeStartFailure } from './start-failure';
 
 beforeEach(() => {

@@ -2,7 +2,7 @@
  * Pepa's client-side tools: what the provider's `tool-calls` messages may ask the page to do, read
  * against an allowlist. Pure: the page's actions live in page-actions.ts.
  */
-import type { ServerMessage } from '../../lib/call/call-events';
+import type { ServerMessage } from '../../lib/call';
 import { isRecord } from '../../lib/is-record';
 
 /** The sections Pepa may show, by their element id. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallError } from '../../lib/call/call-events';
+import type { CallError } from '../../lib/call';
 import {
   BACKOFF_MAX_MS,
   BUSY_DEFAULT_WAIT_MS,

@@ -1,4 +1,4 @@
-import type { CallError } from '../../lib/call/call-events';
+import type { CallError } from '../../lib/call';
 
 /**
  * What the visitor is told when a start fails. The spec's toast ('Failed to connect': 'Please

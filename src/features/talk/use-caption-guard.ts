@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { siteConfig } from '../../config/site';
-import type { ServerMessage } from '../../lib/call/call-events';
+import type { ServerMessage } from '../../lib/call';
 import { guardTranscript } from './caption-guard';
 import { officialLinks } from './site-facts';
 

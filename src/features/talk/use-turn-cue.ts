@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isSpeechUpdateMessage, isTranscriptMessage } from '../../lib/call/server-message';
+import { isSpeechUpdateMessage, isTranscriptMessage } from '../../lib/call';
 import type { TalkPhase } from './talk-view';
 import type { VoiceCall } from './use-voice-call';
 

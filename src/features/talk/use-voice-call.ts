@@ -4,10 +4,10 @@ import type {
   CallError,
   ClientMessage,
   ServerMessage,
-} from '../../lib/call/call-events';
-import type { WebCallRequest } from '../../lib/call/call-options';
-import type { DailyLikeInputDevices } from '../../lib/call/daily-types';
-import type { StartOutcome } from '../../lib/call/start-error';
+  WebCallRequest,
+  DailyLikeInputDevices,
+  StartOutcome,
+} from '../../lib/call';
 import type { Handler } from 'mitt';
 import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state';
 

@@ -1,12 +1,18 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import type { WebCallRequest } from '../../lib/call/call-options';
+import {
+  CallStartError,
+  type WebCallRequest,
+  type CallError,
+  type CallEvents,
+  type CallState,
+  type ClientMessage,
+  type DailyLikeInputDevices,
+  type StartOutcome,
+} from '../../lib/call';
 import userEvent from '@testing-library/user-event';
 import mitt, { type Handler } from 'mitt';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallError, CallEvents, CallState, ClientMessage } from '../../lib/call/call-events';
-import type { DailyLikeInputDevices } from '../../lib/call/daily-types';
-import { CallStartError, type StartOutcome } from '../../lib/call/start-error';
 import { TYPE_INSTEAD } from './call-extras';
 import { MICROPHONE_LABEL } from './device-picker';
 import { FAILURE_REASONS } from './start-failure';

@@ -3,10 +3,16 @@ import userEvent from '@testing-library/user-event';
 import mitt, { type Handler } from 'mitt';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallEvents, CallState, ClientMessage, LinePlace } from '../../lib/call/call-events';
-import type { WebCallRequest } from '../../lib/call/call-options';
-import type { DailyLikeInputDevices } from '../../lib/call/daily-types';
-import { CallStartError, type StartOutcome } from '../../lib/call/start-error';
+import {
+  CallStartError,
+  type CallEvents,
+  type CallState,
+  type ClientMessage,
+  type LinePlace,
+  type WebCallRequest,
+  type DailyLikeInputDevices,
+  type StartOutcome,
+} from '../../lib/call';
 import {
   QUIET_MIC_HINT_MS,
   SLOW_START_HINT_MS,

@@ -4,7 +4,7 @@ import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
 import { createCallMutation } from '../../api/court';
 import { siteConfig } from '../../config/site';
-import type { StartOutcome } from '../../lib/call/start-error';
+import type { StartOutcome } from '../../lib/call';
 import {
   createPepaCall,
   loadRoomFactory,

@@ -8,9 +8,16 @@ import { demoToken, loadTurnstile, turnstileToken } from '../../api/bot-check';
 import { TokenAhead, type Solve } from '../../api/token-ahead';
 import { enterCourt, gateDoor, type CourtCall, type CourtDoor } from '../../api/court';
 import { siteConfig } from '../../config/site';
-import type { MicrophoneOpener, WebCallRequest } from '../../lib/call/call-options';
-import type { DailyCallFactory } from '../../lib/call/daily-types';
-import { PepaCall, type ResourceCounts } from '../../lib/call/pepa-call';
+import {
+  PepaCall,
+  loadDailyRooms,
+  loadFieldLatency,
+  loadSimulatedRooms,
+  type DailyCallFactory,
+  type MicrophoneOpener,
+  type ResourceCounts,
+  type WebCallRequest,
+} from '../../lib/call';
 import { lazyOnce } from '../../lib/lazy-once';
 import { reloadToResume } from './chunk-recovery';
 
@@ -88,23 +95,20 @@ interface RoomRuntime {
 export const loadRoomFactory = lazyOnce<RoomRuntime>(
   () =>
     DEMO
-      ? Promise.all([
-          import('../../lib/call/simulator/room-simulator'),
-          import('../../lib/call/simulator/simulator-faults'),
-          import('../../lib/call/simulator/options'),
-          import('../../lib/call/simulator/field-latency.json'),
-          import('../../config/pepa-persona'),
-        ]).then(
+      ? Promise.all([loadSimulatedRooms(), import('../../config/pepa-persona')]).then(
           ([
-            { createSimulatorFactory, createSimulatorMicrophone },
-            { parseSimulatorFaults },
-            { fieldTimings },
-            { default: fieldModel },
+            {
+              createSimulatorFactory,
+              createSimulatorMicrophone,
+              parseSimulatorFaults,
+              fieldTimings,
+              fieldLatency,
+            },
             { PEPA_DEMO_PERSONA },
           ]) => {
             const knobs = {
               ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
-              ...(FIELD_LATENCY ? { timings: fieldTimings(fieldModel, roomServiceWarm) } : {}),
+              ...(FIELD_LATENCY ? { timings: fieldTimings(fieldLatency, roomServiceWarm) } : {}),
             };
             return {
               // The demo's Pepa is the repository's Pepa: her first message and her refusals.
@@ -119,7 +123,7 @@ export const loadRoomFactory = lazyOnce<RoomRuntime>(
             };
           },
         )
-      : import('../../lib/call/daily-factory').then(({ createDailyCallFactory }) => ({
+      : loadDailyRooms().then(({ createDailyCallFactory }) => ({
           createDailyCall: createDailyCallFactory(),
           openMicrophone: null,
         })),
@@ -172,9 +176,7 @@ export function createPepaCall(): PepaCall<PageCall> {
 const solveBotCheck: Solve = DEMO
   ? (signal) =>
       FIELD_LATENCY
-        ? import('../../lib/call/simulator/field-latency.json').then(({ default: model }) =>
-            demoToken(signal, model.turnstileSolveMs),
-          )
+        ? loadFieldLatency().then((model) => demoToken(signal, model.turnstileSolveMs))
         : demoToken(signal)
   : (signal) => turnstileToken(siteConfig.voice.botCheckSiteKey, signal);
 

@@ -4,7 +4,7 @@ import type {
   LinePlace,
   NetworkQuality,
   ServerMessage,
-} from '../../lib/call/call-events';
+} from '../../lib/call';
 import type { TalkPhase } from './talk-view';
 
 /** During a call, a caption longer than this shows only its last characters, after an ellipsis. */
