@@ -65,7 +65,3 @@ export const loadSimulatedRooms = () =>
 /** The demo's field latency model (docs/demo-simulator.md), loaded only when it is played. */
 export const loadFieldLatency = () =>
   import('./simulator/field-latency.json').then(({ default: model }) => model);
-
-// What the simulated Pepa says and does, for the tests that check the page's answer to it.
-export { FOREIGN_LINK, LOOK_ALIKE_ADDRESS } from './simulator/scenarios';
-export { toolCueFor } from './simulator/dialogue';

@@ -9,7 +9,7 @@ import type {
   StartOutcome,
 } from '../../../lib/call';
 import mitt, { type Handler } from 'mitt';
-import type { VoiceCall } from '../use-voice-call';
+import type { VoiceCall } from '../voice/use-voice-call';
 
 /** Stands in for the call object in component tests: records the verbs, plays the events. */
 export class FakeVoiceCall implements VoiceCall<{ id: string }> {
