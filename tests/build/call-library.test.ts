@@ -95,6 +95,6 @@ describe('the call library', () => {
     );
     expect(breaches).toEqual([]);
     // The door is used: the page's composition root and the API layer come in through it.
-    expect(graph.get('src/api/court.ts')).toContain(FRONT_DOOR);
+    expect(graph.get('src/api/gate-client.ts')).toContain(FRONT_DOOR);
   });
 });

@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-q
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
-import { createCallMutation } from '../../../api/court';
+import { createCallMutation } from '../../../api/gate-client';
 import { siteConfig } from '../../../config/site';
 import type { StartOutcome } from '../../../lib/call';
 import {
@@ -175,14 +175,14 @@ function VoiceChatPanel({
   // the section awaits it and walks the line it may be given, and the call object joins the call
   // the gate admits. One call at a time: the call object refuses a second start, and the button
   // ends a call (or leaves the line) instead of starting another.
-  const { mutateAsync: askCourt } = useMutation({
+  const { mutateAsync: askGate } = useMutation({
     ...createCallMutation(),
     mutationKey: WEB_CALL_MUTATION_KEY,
   });
   const request = useMemo(
     () =>
-      pageWebCallRequest((botCheckToken, signal) => askCourt({ body: { botCheckToken }, signal })),
-    [askCourt],
+      pageWebCallRequest((botCheckToken, signal) => askGate({ body: { botCheckToken }, signal })),
+    [askGate],
   );
   const onOutcome = (outcome: StartOutcome<unknown>) => {
     if (outcome.status === 'started') {

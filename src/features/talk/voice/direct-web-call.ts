@@ -7,7 +7,7 @@ import { callControllerCreateWebCall } from '../../../../generated/sdk.gen';
 import { client } from '../../../../generated/client.gen';
 import '../../../api/vapi';
 import { siteConfig } from '../../../config/site';
-import type { CourtCall } from '../../../api/court';
+import type { CourtCall } from '../../../api/gate-client';
 
 export async function createDirectWebCall(signal: AbortSignal): Promise<CourtCall> {
   const { data } = await callControllerCreateWebCall({

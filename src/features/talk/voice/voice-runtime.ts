@@ -6,7 +6,7 @@
  */
 import { demoToken, loadTurnstile, turnstileToken } from '../../../api/bot-check';
 import { TokenAhead, type Solve } from '../../../api/token-ahead';
-import { enterCourt, gateDoor, type CourtCall, type CourtDoor } from '../../../api/court';
+import { askAdmission, gateDoor, type CourtCall, type GateDoor } from '../../../api/gate-client';
 import { siteConfig } from '../../../config/site';
 import {
   PepaCall,
@@ -184,7 +184,7 @@ const solveBotCheck: Solve = DEMO
 const tokenAhead = new TokenAhead(solveBotCheck);
 
 /** The bot check of a start: the token solved ahead (a sequential start solves at the press). */
-const botCheck: CourtDoor['botCheck'] = SEQUENTIAL
+const botCheck: GateDoor['botCheck'] = SEQUENTIAL
   ? solveBotCheck
   : (signal) => tokenAhead.take(signal);
 
@@ -203,11 +203,11 @@ export function prefetchBotCheck(): void {
  * section's mutation, `POST /api/calls`); or, on a static-only host with the public key in the
  * page, straight from the provider.
  */
-export function pageWebCallRequest(ask: CourtDoor['ask']): WebCallRequest<PageCall> {
+export function pageWebCallRequest(ask: GateDoor['ask']): WebCallRequest<PageCall> {
   if (siteConfig.voice.route === 'direct') {
     return (signal) =>
       import('./direct-web-call').then(({ createDirectWebCall }) => createDirectWebCall(signal));
   }
   const door = gateDoor(ask, botCheck);
-  return (signal, line) => enterCourt(door, signal, line);
+  return (signal, line) => askAdmission(door, signal, line);
 }

@@ -1,7 +1,7 @@
 /**
- * The page's door to the site's own court gate (openapi/gate.json, same origin under /api/): the
- * generated client, its errors as the call library reports them, and the walk through the line
- * from the first request to an admitted call.
+ * The gate client: the page's side of the site's own court gate (openapi/gate.json, same origin
+ * under /api/): the generated client, its errors as the call library reports them, and the walk
+ * from the first request through the line to an admitted call (`askAdmission`).
  */
 import { client } from '../../generated/gate/client.gen';
 import { checkIn, leaveLine } from '../../generated/gate/sdk.gen';
@@ -15,8 +15,8 @@ export type { CourtCall };
 export { createCallMutation } from '../../generated/gate/@tanstack/react-query.gen';
 
 /** A failed gate request. `status` is 0 when there was no answer; `code` is the gate's own. */
-export class CourtApiError extends Error implements CallErrorSource {
-  override readonly name = 'CourtApiError';
+export class GateApiError extends Error implements CallErrorSource {
+  override readonly name = 'GateApiError';
 
   constructor(
     message: string,
@@ -49,17 +49,17 @@ function record(value: unknown): Record<string, unknown> {
   return isRecord(value) ? value : {};
 }
 
-/** Every failed gate request becomes a {@link CourtApiError}: the gate's code, or no answer. */
-export function toCourtApiError(
+/** Every failed gate request becomes a {@link GateApiError}: the gate's code, or no answer. */
+export function toGateApiError(
   error: unknown,
   response: Response | undefined,
   request: Request | undefined,
-): CourtApiError {
-  if (error instanceof CourtApiError) return error;
+): GateApiError {
+  if (error instanceof GateApiError) return error;
   const operation = request ? `${request.method} ${new URL(request.url).pathname}` : 'The request';
   if (!response) {
     const reason = error instanceof Error ? error.message : 'no response';
-    return new CourtApiError(`${operation} failed: ${reason}`, 'network', 0, null, null, null, {
+    return new GateApiError(`${operation} failed: ${reason}`, 'network', 0, null, null, null, {
       cause: error,
     });
   }
@@ -71,7 +71,7 @@ export function toCourtApiError(
     typeof body.retryAfterSeconds === 'number' && body.retryAfterSeconds >= 0
       ? body.retryAfterSeconds * 1000
       : null;
-  return new CourtApiError(
+  return new GateApiError(
     `${operation} failed with HTTP ${response.status}${details.length ? `: ${details.join('; ')}` : ''}`,
     'http',
     response.status,
@@ -86,12 +86,12 @@ export function toCourtApiError(
 client.setConfig({ baseUrl: window.location.origin });
 
 client.interceptors.error.use((error, response, request) =>
-  toCourtApiError(error, response ?? undefined, request),
+  toGateApiError(error, response ?? undefined, request),
 );
 
 /** An answer that is not what the contract says: the gate's fault, said as such. */
-function malformed(operation: string): CourtApiError {
-  return new CourtApiError(
+function malformed(operation: string): GateApiError {
+  return new GateApiError(
     `${operation} answered something the contract does not allow`,
     'http',
     502,
@@ -127,7 +127,7 @@ export interface TicketPass {
 }
 
 /** How the walk through the line reaches the world: each part replaceable in tests. */
-export interface CourtDoor {
+export interface GateDoor {
   /** The bot check's token for this start (Turnstile, or the demo's stand-in). */
   botCheck(signal: AbortSignal): Promise<string>;
   /** `POST /api/calls`: the section's mutation. */
@@ -143,7 +143,7 @@ export interface CourtDoor {
 }
 
 /** The gate's door as the page uses it: the generated client, same origin. */
-export function gateDoor(ask: CourtDoor['ask'], botCheck: CourtDoor['botCheck']): CourtDoor {
+export function gateDoor(ask: GateDoor['ask'], botCheck: GateDoor['botCheck']): GateDoor {
   return {
     botCheck,
     ask,
@@ -198,8 +198,8 @@ export function gateDoor(ask: CourtDoor['ask'], botCheck: CourtDoor['botCheck'])
  * with other guests, check-ins at the pace the gate asks for, each place told to the call object.
  * A stopped start (the visitor left the line, or the page went away) gives the place up.
  */
-export async function enterCourt(
-  door: CourtDoor,
+export async function askAdmission(
+  door: GateDoor,
   signal: AbortSignal,
   line: LineReporter,
 ): Promise<CourtCall> {
@@ -228,11 +228,11 @@ export async function enterCourt(
         answer = await door.checkIn(ticket, door.hidden(), signal);
       } catch (error) {
         // Checked in too early (a timer fired ahead of time): wait as asked and try again.
-        if (error instanceof CourtApiError && error.code === 'rate-limited') {
+        if (error instanceof GateApiError && error.code === 'rate-limited') {
           await door.pause(error.retryAfterMs ?? 1000, signal);
           answer = await door.checkIn(ticket, door.hidden(), signal);
         } else {
-          if (error instanceof CourtApiError && error.code === 'ticket-gone') ticket = null;
+          if (error instanceof GateApiError && error.code === 'ticket-gone') ticket = null;
           throw error;
         }
       }
