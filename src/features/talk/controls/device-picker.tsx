@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { DeviceSwitch, SwitchDevice } from './device-switch';
+import type { SwitchDevice } from './device-switch';
 
 export const MICROPHONE_LABEL = 'Microphone';
 export const SPEAKER_LABEL = 'Speaker';
