@@ -5,7 +5,7 @@ import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../../config/p
 // A file of its own, not inlined as the hero's art is: the Talk section is below the first screen
 // on every viewport, and keeping these bytes out of the page keeps the page within two round
 // trips of a new connection (`npm run budget`).
-import avatarArt from '../../assets/art/pepa-avatar.svg?no-inline';
+import avatarArt from '../../../assets/art/pepa-avatar.svg?no-inline';
 import type { TalkPhase } from '../voice/voice-state';
 
 export { DOUBLE_TAP_MS } from './double-tap';
