@@ -47,12 +47,32 @@ const GATE_BOUNDARY = [
     message: 'The gate is framework-free.',
   },
 ];
+/**
+ * The call library has one front door, src/lib/call/index.ts: code outside the library imports
+ * `lib/call` and nothing behind it (tests outside may use its test kit, `lib/call/test/`).
+ */
+const CALL_INTERNALS = /(^|\/)lib\/call\/|^\.\/call\//;
+const CALL_DOOR_MESSAGE =
+  "Outside the call library, import its front door ('…/lib/call'), not a module behind it.";
+const callDoor = ({ testKit = false } = {}) => [
+  {
+    regex: testKit ? '(^|/)lib/call/(?!test/)|^\\./call/(?!test/)' : '(^|/)lib/call/|^\\./call/',
+    message: CALL_DOOR_MESSAGE,
+  },
+];
+/** `import()` is not an import declaration: the same door, for lazy imports. */
+const NO_LAZY_CALL_INTERNALS = {
+  selector: `ImportExpression[source.value=${CALL_INTERNALS}]`,
+  message: CALL_DOOR_MESSAGE,
+};
 const FEATURES = ['landing', 'talk'];
 const featureBoundary = (feature) => [
   {
     group: FEATURES.filter((other) => other !== feature).flatMap((other) => [
       `../${other}`,
       `../${other}/**`,
+      `../../${other}`,
+      `../../${other}/**`,
       `**/features/${other}/**`,
     ]),
     message: 'A feature does not import another feature; compose them in src/app.',
@@ -91,17 +111,18 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
-      'no-restricted-syntax': ['error', NO_LAZY_ASSISTANT],
+      'no-restricted-syntax': ['error', NO_LAZY_ASSISTANT, NO_LAZY_CALL_INTERNALS],
     },
   },
   {
     files: ['src/lib/**/*.{ts,tsx}'],
     ignores: ['src/lib/**/*.test.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': restricted([...LIBRARY_BOUNDARY, ...PAGE_BOUNDARY]),
+      'no-restricted-imports': restricted([...LIBRARY_BOUNDARY, ...PAGE_BOUNDARY, ...callDoor()]),
       'no-restricted-syntax': [
         'error',
         NO_LAZY_ASSISTANT,
+        NO_LAZY_CALL_INTERNALS,
         {
           selector: "MemberExpression[object.name='window'][property.name='location']",
           message: 'The call library does not read the page address; the composition root does.',
@@ -112,22 +133,76 @@ export default tseslint.config(
   ...FEATURES.map((feature) => ({
     files: [`src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
-      'no-restricted-imports': restricted([...featureBoundary(feature), ...PAGE_BOUNDARY]),
+      'no-restricted-imports': restricted([
+        ...featureBoundary(feature),
+        ...PAGE_BOUNDARY,
+        ...callDoor(),
+      ]),
+    },
+  })),
+  ...FEATURES.map((feature) => ({
+    // A feature's tests may also drive the call library's test kit.
+    files: [`src/features/${feature}/**/*.test.{ts,tsx}`, `src/features/${feature}/**/test/**`],
+    rules: {
+      'no-restricted-imports': restricted([
+        ...featureBoundary(feature),
+        ...PAGE_BOUNDARY,
+        ...callDoor({ testKit: true }),
+      ]),
     },
   })),
   {
     // The library's own tests may use what the page may use, and no more.
     files: ['src/lib/**/*.test.{ts,tsx}'],
-    rules: { 'no-restricted-imports': restricted(PAGE_BOUNDARY) },
+    rules: {
+      'no-restricted-imports': restricted([...PAGE_BOUNDARY, ...callDoor({ testKit: true })]),
+    },
   },
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/features/**', 'src/lib/**'],
+    rules: { 'no-restricted-imports': restricted([...PAGE_BOUNDARY, ...callDoor()]) },
+  },
+  {
+    // Inside the library every module is its own: the door is for the rest of the house.
+    files: ['src/lib/call/**/*.{ts,tsx}'],
+    ignores: ['src/lib/call/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': restricted([...LIBRARY_BOUNDARY, ...PAGE_BOUNDARY]),
+    },
+  },
+  {
+    files: ['src/lib/call/**/*.test.{ts,tsx}'],
     rules: { 'no-restricted-imports': restricted(PAGE_BOUNDARY) },
   },
   {
     files: ['gate/src/**/*.ts'],
     rules: { 'no-restricted-imports': restricted(GATE_BOUNDARY) },
+  },
+  {
+    files: [
+      'assistant/**/*.ts',
+      'scripts/**/*.{js,mjs,ts}',
+      'e2e/**/*.ts',
+      'tests/**/*.ts',
+      'gate/test-workerd/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': restricted(callDoor()),
+      'no-restricted-syntax': ['error', NO_LAZY_CALL_INTERNALS],
+    },
+  },
+  {
+    files: [
+      'assistant/**/*.test.ts',
+      'scripts/**/*.test.{js,mjs,ts}',
+      'e2e/**/*.ts',
+      'tests/**/*.ts',
+      'gate/test-workerd/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': restricted(callDoor({ testKit: true })),
+    },
   },
   {
     files: ['gate/dev/**/*.{js,mjs}', 'gate/test-workerd/**/*.ts', 'gate/vitest.config.ts'],

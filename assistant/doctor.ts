@@ -19,7 +19,7 @@ import {
   type SiteConfig,
   type SiteEnv,
 } from '../src/config/site-config';
-import { checkRoomUrl, roomUrlOf } from '../src/lib/call/room-url';
+import { checkRoomUrl, roomUrlOf } from '../src/lib/call';
 import { gateChecks, isStaticSetup, protectionRow } from './doctor-gate';
 import type { CheckStatus, DoctorRow } from './doctor-row';
 import { pepaAssistant, withCourtGate } from './pepa';

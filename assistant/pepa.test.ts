@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PAGE_SECTIONS } from '../src/features/talk/page-tools';
-import { toolCueFor } from '../src/lib/call/simulator/dialogue';
+import { PAGE_SECTIONS } from '../src/features/talk/page-tools/page-tools';
+import { toolCueFor } from '../src/lib/call/test/simulator-lines';
 import {
   PEPA_BUY_QUESTION,
   PEPA_BUY_REFUSAL,

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request, TestInfo } from '@playwright/test';
-import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
-import { FOREIGN_LINK, LOOK_ALIKE_ADDRESS } from '../src/lib/call/simulator/scenarios';
+import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
+import { FOREIGN_LINK, LOOK_ALIKE_ADDRESS } from '../src/lib/call/test/simulator-lines';
 import {
   callResources,
   expectStatusesSeen,

@@ -3,7 +3,7 @@ import { callResources, installCallProbe, waitPastDoubleTap } from './support/ca
 import { routeClosedCourt } from './support/court-answers';
 import { expect, test } from './support/fixtures';
 import { talk } from './support/talk';
-import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
+import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
 
 /**
  * A start whose waits overlap: on a phone, a slow call request or a slow microphone must not be

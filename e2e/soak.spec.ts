@@ -1,6 +1,6 @@
 import { callResources, installCallProbe, waitPastDoubleTap } from './support/call-probe';
 import { expect, test } from './support/fixtures';
-import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
+import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
 
 /** 50 by default; `SOAK_CYCLES=100 npx playwright test e2e/soak.spec.ts` for a longer soak. */
 const CYCLES = Number(process.env.SOAK_CYCLES ?? 50);

@@ -10,7 +10,7 @@ import {
   toastsSeen,
   waitPastDoubleTap,
 } from './support/call-probe';
-import { DOUBLE_TAP_MS } from '../src/features/talk/double-tap';
+import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
 import { expect, test } from './support/fixtures';
 import { talk } from './support/talk';
 import { wordsUnderDemoBadge } from './support/demo-badge';

@@ -49,7 +49,7 @@ const LIGHTHOUSE_RUNS = quick ? 1 : 3;
 const TAP_SAMPLES = 5;
 const SOAK_CYCLES = quick ? 20 : 200;
 const SOAK_TIME_LIMIT_MS = 15 * 60_000;
-// The demo's own knob (see src/features/talk/voice-runtime.ts): the simulated room runs five
+// The demo's own knob (see src/features/talk/voice/voice-runtime.ts): the simulated room runs five
 // times faster. Only the soak uses it; the tap timings measure the page as visitors get it.
 const SOAK_QUERY = '?simScale=0.2';
 

@@ -10,7 +10,7 @@
 // (./arrival-proxy.ts).
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { HIDDEN_START_BOUND_MS } from '../../scripts/lib/start-after-paint.mjs';
-import { DOUBLE_TAP_MS } from '../../src/features/talk/double-tap';
+import { DOUBLE_TAP_MS } from '../../src/features/talk/section/double-tap';
 import { startArrivalProxy, type ArrivalProxy, type ArrivalRules } from './arrival-proxy';
 import { openEngineSession, type EngineName, type EnginePage, type EngineSession } from './driver';
 

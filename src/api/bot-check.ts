@@ -4,7 +4,7 @@
  * each start asks for a fresh one. The demo uses Cloudflare's documented dummy token instead of
  * the widget (offline), and the gate's stand-in verifies it as Cloudflare's test secret would.
  */
-import { CourtApiError } from './court';
+import { GateApiError } from './gate-client';
 
 export const TURNSTILE_SCRIPT =
   'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
@@ -39,8 +39,8 @@ declare global {
   }
 }
 
-function unavailable(detail: string): CourtApiError {
-  return new CourtApiError(
+function unavailable(detail: string): GateApiError {
+  return new GateApiError(
     `The bot check did not answer: ${detail}`,
     'http',
     503,
@@ -109,7 +109,7 @@ export function turnstileToken(siteKey: string, signal: AbortSignal): Promise<st
           'error-callback': (code) => {
             finish();
             reject(
-              new CourtApiError(
+              new GateApiError(
                 `The bot check failed (${code})`,
                 'http',
                 403,

@@ -3,7 +3,7 @@
  * through the gate's generated client (openapi/gate.json, `rateCall`).
  */
 import { rateCall } from '../../generated/gate/sdk.gen';
-import { CourtApiError } from './court';
+import { GateApiError } from './gate-client';
 
 export const RATING_SCORES = ['delighted', 'content', 'displeased'] as const;
 export type RatingScore = (typeof RATING_SCORES)[number];
@@ -48,7 +48,7 @@ export async function submitRating(
     return { status: 'sent' };
   } catch (error) {
     if (signal?.aborted) throw error;
-    if (!(error instanceof CourtApiError) || error.kind === 'network') return { status: 'failed' };
+    if (!(error instanceof GateApiError) || error.kind === 'network') return { status: 'failed' };
     switch (error.status) {
       case 400:
         return { status: 'invalid' };

@@ -6,8 +6,7 @@
 import { client } from '../../generated/client.gen';
 import { siteConfig } from '../config/site';
 import type { Call, CallControllerCreateWebCallData } from '../../generated/types.gen';
-import type { CallError } from '../lib/call/call-events';
-import type { CallErrorSource } from '../lib/call/start-error';
+import type { CallError, CallErrorSource } from '../lib/call';
 import { errorDetails } from './error-details';
 import { retryAfterMs } from './retry-after';
 

@@ -77,3 +77,38 @@ describe('the lint boundary between the page and the go-live scripts', () => {
     ).toEqual([]);
   });
 });
+
+describe("the lint boundary at the call library's front door", () => {
+  it.each([
+    ['a feature', 'src/features/talk/boundary-probe.ts', '../../lib/call/pepa-call'],
+    ['the API layer', 'src/api/boundary-probe.ts', '../lib/call/call-events'],
+    ['a browser test', 'e2e/boundary-probe.ts', '../src/lib/call/simulator/scenarios'],
+    ['a go-live script', 'assistant/boundary-probe.ts', '../src/lib/call/room-url'],
+    ['a library neighbour', 'src/lib/boundary-probe.ts', './call/call-events'],
+  ])(
+    'refuses %s importing a module behind the door, statically or lazily',
+    async (_who, path, from) => {
+      expect(
+        await boundaryErrors(path, `import { x } from '${from}';\nexport const y = x;\n`),
+      ).toEqual([expect.stringContaining("import its front door ('…/lib/call')")]);
+      expect(await boundaryErrors(path, `export const load = () => import('${from}');\n`)).toEqual([
+        expect.stringContaining("import its front door ('…/lib/call')"),
+      ]);
+    },
+  );
+
+  it('lets the house import the door, tests outside use the test kit, and the library itself import its modules', async () => {
+    const through = (path: string, from: string) =>
+      boundaryErrors(path, `import { x } from '${from}';\nexport const y = x;\n`);
+    expect(await through('src/features/talk/boundary-probe.ts', '../../lib/call')).toEqual([]);
+    expect(await through('assistant/boundary-probe.ts', '../src/lib/call')).toEqual([]);
+    expect(
+      await through('src/features/talk/boundary-probe.test.ts', '../../lib/call/test/fake-daily'),
+    ).toEqual([]);
+    expect(
+      await through('src/features/talk/boundary-probe.ts', '../../lib/call/test/fake-daily'),
+    ).toEqual([expect.stringContaining('front door')]);
+    expect(await through('src/lib/call/boundary-probe.ts', './call-events')).toEqual([]);
+    expect(await through('src/lib/call/simulator/boundary-probe.ts', '../daily-types')).toEqual([]);
+  });
+});

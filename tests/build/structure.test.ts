@@ -15,6 +15,24 @@ const LONG_MODULES_OWED: Record<string, number> = {};
 const CYCLES_OWED: string[][] = [];
 const TEST_CODE = /(\.test\.[cm]?[jt]sx?$)|(^gate\/test\/)|(\/test\/)/;
 
+const TALK = 'src/features/talk';
+/**
+ * The parts of Talk to Pepa (its folders), and the parts each one's modules may import: the section composes
+ * the rest; the call's state and runtime (voice/) know only the way out of a failed load; the
+ * guards and recovery stand alone. `test/` is the parts' shared test kit.
+ */
+const TALK_PARTS: Record<string, readonly string[]> = {
+  section: ['voice', 'controls', 'page-tools', 'guards', 'recovery'],
+  controls: ['voice', 'guards'],
+  'page-tools': ['voice'],
+  guards: [],
+  recovery: [],
+  voice: ['recovery'],
+  test: ['voice'],
+};
+/** A part a newcomer can hold in the head: at most this many files, tests included. */
+const MAX_PART_FILES = 12;
+
 describe('the import graph', () => {
   it('finds a cycle of two files and one of three, and none in a tree', () => {
     const graph = new Map([
@@ -40,9 +58,12 @@ describe('the import graph', () => {
   it('reads imports the way TypeScript does: type-only, lazy and re-exports count', () => {
     const files = sourceFiles(root, ['src/features/talk']);
     const graph = importGraph(root, files);
-    // A lazy import() of the simulator, a static import of the call object.
-    expect(graph.get('src/features/talk/voice-runtime.ts')).toEqual(
-      expect.arrayContaining(['src/features/talk/chunk-recovery.ts']),
+    // A lazy import() of the direct web call, a static import of the way out of a failed load.
+    expect(graph.get('src/features/talk/voice/voice-runtime.ts')).toEqual(
+      expect.arrayContaining([
+        'src/features/talk/recovery/chunk-recovery.ts',
+        'src/features/talk/voice/direct-web-call.ts',
+      ]),
     );
   });
 
@@ -63,5 +84,43 @@ describe('the modules', () => {
       }))
       .filter(({ file, lines }) => lines > (LONG_MODULES_OWED[file] ?? MAX_MODULE_LINES));
     expect(long).toEqual([]);
+  });
+});
+
+describe('the parts of Talk to Pepa', () => {
+  const files = sourceFiles(root, [TALK]);
+  const partOf = (file: string) => file.slice(TALK.length + 1).split('/')[0] ?? '';
+
+  it(`are the named folders, each of at most ${MAX_PART_FILES} files, with no file loose beside them`, () => {
+    expect([...new Set(files.map(partOf))].sort()).toEqual(Object.keys(TALK_PARTS).sort());
+    const sizes = Object.keys(TALK_PARTS).map((part) => ({
+      part,
+      files: files.filter((file) => partOf(file) === part).length,
+    }));
+    expect(sizes.filter(({ files: count }) => count > MAX_PART_FILES)).toEqual([]);
+  });
+
+  it('import only the parts each may import', () => {
+    const graph = importGraph(root, files);
+    const trespasses = [...graph]
+      .filter(([file]) => !TEST_CODE.test(file))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => target.startsWith(`${TALK}/`))
+          .filter((target) => partOf(target) !== partOf(file))
+          .filter((target) => !(TALK_PARTS[partOf(file)] ?? []).includes(partOf(target)))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(trespasses).toEqual([]);
+  });
+
+  it('keep logic apart from views: no .ts module imports a component (.tsx)', () => {
+    const graph = importGraph(root, files);
+    const logicOnViews = [...graph]
+      .filter(([file]) => file.endsWith('.ts') && !TEST_CODE.test(file))
+      .flatMap(([file, targets]) =>
+        targets.filter((target) => target.endsWith('.tsx')).map((target) => `${file} -> ${target}`),
+      );
+    expect(logicOnViews).toEqual([]);
   });
 });

@@ -251,7 +251,7 @@ describe('multipart upload', () => {
 });
 
 /**
- * `POST /call/web` as a static-only build sends it (src/features/talk/direct-web-call.ts): the
+ * `POST /call/web` as a static-only build sends it (src/features/talk/voice/direct-web-call.ts): the
  * generated SDK function on the client src/api/vapi.ts configures, throwing its errors.
  */
 async function createWebCall(

@@ -189,7 +189,7 @@ describe('npm run spec:update with the provider documents as published', () => {
 
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'spec:update: the new spec drops an operation the app imports: POST /call/web (callControllerCreateWebCall in src/features/talk/direct-web-call.ts); openapi/vapi.json left untouched.',
+      'spec:update: the new spec drops an operation the app imports: POST /call/web (callControllerCreateWebCall in src/features/talk/voice/direct-web-call.ts); openapi/vapi.json left untouched.',
     );
     expect(await readFile(join(root, 'openapi', 'vapi.json'))).toEqual(before);
   });

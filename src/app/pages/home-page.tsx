@@ -1,5 +1,5 @@
 import { SkipLink } from '../../components/ui/skip-link';
-import { TalkSection } from '../../features/talk/talk-section';
+import { TalkSection } from '../../features/talk/section/talk-section';
 import { HeroSection } from '../../features/landing/hero-section';
 import { useInPageLinksLand } from '../../features/landing/in-page-links';
 import { MemeStreamSection } from '../../features/landing/meme-stream-section';

@@ -1,17 +1,7 @@
 /**
  * The voice call with Pepa: the orchestrator of the call library. It owns the status and the
- * verbs; each concern lives in its own module and reports back through events:
- *   start-pipeline.ts   stages, cancellation and the start timeout
- *   room-join.ts        the start's stages from room URL to listening, and the rejoin
- *   room-wiring.ts      what each room and audio event means for the call
- *   reconnection.ts     a dropped connection: waiting, rejoining, giving up
- *   sdk-start.ts        the provider SDK's start() arguments as a web call's body
- *   daily-session.ts    the Daily call object, its listeners translated into room events
- *   assistant-audio.ts  the assistant's <audio>, autoplay retry, speaker routing
- *   speech-detector.ts  levels into volume and speech-start / speech-end
- *   protocol.ts         who speaks for the assistant, signals, messages
- *   call-status.ts      the one status and its legal transitions
- *   call-teardown.ts    the one teardown every ending goes through
+ * verbs; each concern lives in its own module and reports back through events. The map of the
+ * modules is docs/call-library.md.
  */
 import type { Handler } from 'mitt';
 import { CallEmitter } from './call-emitter';

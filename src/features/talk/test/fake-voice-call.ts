@@ -1,15 +1,15 @@
 import { act } from '@testing-library/react';
-import type { WebCallRequest } from '../../../lib/call/call-options';
-import mitt, { type Handler } from 'mitt';
 import type {
+  WebCallRequest,
   CallEvents,
   CallState,
   ClientMessage,
   ServerMessage,
-} from '../../../lib/call/call-events';
-import type { DailyLikeInputDevices } from '../../../lib/call/daily-types';
-import type { StartOutcome } from '../../../lib/call/start-error';
-import type { VoiceCall } from '../use-voice-call';
+  DailyLikeInputDevices,
+  StartOutcome,
+} from '../../../lib/call';
+import mitt, { type Handler } from 'mitt';
+import type { VoiceCall } from '../voice/use-voice-call';
 
 /** Stands in for the call object in component tests: records the verbs, plays the events. */
 export class FakeVoiceCall implements VoiceCall<{ id: string }> {

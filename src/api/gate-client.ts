@@ -1,0 +1,246 @@
+/**
+ * The gate client: the page's side of the site's own court gate (openapi/gate.json, same origin
+ * under /api/): the generated client, its errors as the call library reports them, and the walk
+ * from the first request through the line to an admitted call (`askAdmission`).
+ */
+import { client } from '../../generated/gate/client.gen';
+import { checkIn, leaveLine } from '../../generated/gate/sdk.gen';
+import type { Admitted, CourtCall, Waiting } from '../../generated/gate/types.gen';
+import type { CallError, LinePlace, LineReporter, CallErrorSource } from '../lib/call';
+import { isRecord } from '../lib/is-record';
+import { errorDetails } from './error-details';
+import { retryAfterMs } from './retry-after';
+
+export type { CourtCall };
+export { createCallMutation } from '../../generated/gate/@tanstack/react-query.gen';
+
+/** A failed gate request. `status` is 0 when there was no answer; `code` is the gate's own. */
+export class GateApiError extends Error implements CallErrorSource {
+  override readonly name = 'GateApiError';
+
+  constructor(
+    message: string,
+    readonly kind: 'http' | 'network',
+    readonly status: number,
+    readonly code: string | null,
+    readonly retryAfterMs: number | null,
+    readonly reopensAt: string | null = null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  toCallError(): CallError {
+    return {
+      type: 'web-call-creation-error',
+      kind: this.kind,
+      ...(this.kind === 'http' ? { status: this.status } : {}),
+      ...(this.code === null ? {} : { code: this.code }),
+      ...(this.retryAfterMs === null ? {} : { retryAfterMs: this.retryAfterMs }),
+      ...(this.reopensAt === null ? {} : { reopensAt: this.reopensAt }),
+      message: this.message,
+      cause: this,
+    };
+  }
+}
+
+/** The fields of an answer or error body, or none when it is not an object. */
+function record(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
+}
+
+/** Every failed gate request becomes a {@link GateApiError}: the gate's code, or no answer. */
+export function toGateApiError(
+  error: unknown,
+  response: Response | undefined,
+  request: Request | undefined,
+): GateApiError {
+  if (error instanceof GateApiError) return error;
+  const operation = request ? `${request.method} ${new URL(request.url).pathname}` : 'The request';
+  if (!response) {
+    const reason = error instanceof Error ? error.message : 'no response';
+    return new GateApiError(`${operation} failed: ${reason}`, 'network', 0, null, null, null, {
+      cause: error,
+    });
+  }
+  const body = record(error);
+  const code = typeof body.code === 'string' ? body.code : null;
+  const details = errorDetails(error);
+  const header = retryAfterMs(response.headers.get('retry-after'));
+  const fromBody =
+    typeof body.retryAfterSeconds === 'number' && body.retryAfterSeconds >= 0
+      ? body.retryAfterSeconds * 1000
+      : null;
+  return new GateApiError(
+    `${operation} failed with HTTP ${response.status}${details.length ? `: ${details.join('; ')}` : ''}`,
+    'http',
+    response.status,
+    code,
+    header ?? fromBody,
+    typeof body.reopensAt === 'string' ? body.reopensAt : null,
+  );
+}
+
+// The gate is on the page's own origin: an absolute base, so every fetch implementation accepts
+// the URLs (a relative one is the browser's convenience, not the standard Request's).
+client.setConfig({ baseUrl: window.location.origin });
+
+client.interceptors.error.use((error, response, request) =>
+  toGateApiError(error, response ?? undefined, request),
+);
+
+/** An answer that is not what the contract says: the gate's fault, said as such. */
+function malformed(operation: string): GateApiError {
+  return new GateApiError(
+    `${operation} answered something the contract does not allow`,
+    'http',
+    502,
+    'malformed-answer',
+    null,
+  );
+}
+
+function isAdmitted(answer: unknown): answer is Admitted {
+  const call = record(record(answer).call);
+  return (
+    record(answer).status === 'admitted' &&
+    typeof call.id === 'string' &&
+    typeof call.webCallUrl === 'string'
+  );
+}
+
+function isWaiting(answer: unknown): answer is Waiting {
+  const ticket = record(record(answer).ticket);
+  return (
+    record(answer).status === 'waiting' &&
+    typeof ticket.id === 'string' &&
+    typeof ticket.secret === 'string' &&
+    typeof ticket.position === 'number' &&
+    typeof ticket.estimatedWaitSeconds === 'number'
+  );
+}
+
+/** What proves a place in line: its id (in the path) and its secret (in a header). */
+export interface TicketPass {
+  id: string;
+  secret: string;
+}
+
+/** How the walk through the line reaches the world: each part replaceable in tests. */
+export interface GateDoor {
+  /** The bot check's token for this start (Turnstile, or the demo's stand-in). */
+  botCheck(signal: AbortSignal): Promise<string>;
+  /** `POST /api/calls`: the section's mutation. */
+  ask(botCheckToken: string, signal: AbortSignal): Promise<unknown>;
+  /** `POST /api/tickets/{id}`, with the ticket's secret in its header. */
+  checkIn(ticket: TicketPass, hidden: boolean, signal: AbortSignal): Promise<unknown>;
+  /** `DELETE /api/tickets/{id}`, sent even as the page goes away. */
+  leave(ticket: TicketPass): void;
+  /** Whether the page is hidden (its timers may be throttled: the gate waits longer). */
+  hidden(): boolean;
+  /** Resolves after `ms`, or at once when the page comes back into view; rejects on abort. */
+  pause(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** The gate's door as the page uses it: the generated client, same origin. */
+export function gateDoor(ask: GateDoor['ask'], botCheck: GateDoor['botCheck']): GateDoor {
+  return {
+    botCheck,
+    ask,
+    checkIn: async (ticket, hidden, signal) =>
+      (
+        await checkIn({
+          path: { ticketId: ticket.id },
+          headers: { 'Ticket-Secret': ticket.secret },
+          ...(hidden ? { query: { hidden: true } } : {}),
+          signal,
+          throwOnError: true,
+        })
+      ).data,
+    leave: (ticket) => {
+      // keepalive: the request outlives a page that is closing.
+      void leaveLine({
+        path: { ticketId: ticket.id },
+        headers: { 'Ticket-Secret': ticket.secret },
+        keepalive: true,
+      }).catch(() => undefined);
+    },
+    hidden: () => document.visibilityState === 'hidden',
+    pause: (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          document.removeEventListener('visibilitychange', onVisible);
+        };
+        const onAbort = () => {
+          done();
+          reject(signal.reason);
+        };
+        // Back in view after a throttled spell: check in at once.
+        const onVisible = () => {
+          if (document.visibilityState !== 'visible') return;
+          done();
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          done();
+          resolve();
+        }, ms);
+        signal.addEventListener('abort', onAbort, { once: true });
+        document.addEventListener('visibilitychange', onVisible);
+      }),
+  };
+}
+
+/**
+ * From Start Talking to an admitted call: the bot check, the request, and as long as Pepa is
+ * with other guests, check-ins at the pace the gate asks for, each place told to the call object.
+ * A stopped start (the visitor left the line, or the page went away) gives the place up.
+ */
+export async function askAdmission(
+  door: GateDoor,
+  signal: AbortSignal,
+  line: LineReporter,
+): Promise<CourtCall> {
+  const token = await door.botCheck(signal);
+  let answer = await door.ask(token, signal);
+  let ticket: TicketPass | null = null;
+  const leave = () => {
+    if (ticket) door.leave(ticket);
+  };
+  signal.addEventListener('abort', leave, { once: true });
+  try {
+    for (;;) {
+      if (isAdmitted(answer)) {
+        ticket = null;
+        return answer.call;
+      }
+      if (!isWaiting(answer)) throw malformed(ticket ? 'POST /api/tickets' : 'POST /api/calls');
+      ticket = { id: answer.ticket.id, secret: answer.ticket.secret };
+      const place: LinePlace = {
+        position: answer.ticket.position,
+        estimatedWaitSeconds: answer.ticket.estimatedWaitSeconds,
+      };
+      line.waiting(place);
+      await door.pause(Math.max(1, answer.retryAfterSeconds) * 1000, signal);
+      try {
+        answer = await door.checkIn(ticket, door.hidden(), signal);
+      } catch (error) {
+        // Checked in too early (a timer fired ahead of time): wait as asked and try again.
+        if (error instanceof GateApiError && error.code === 'rate-limited') {
+          await door.pause(error.retryAfterMs ?? 1000, signal);
+          answer = await door.checkIn(ticket, door.hidden(), signal);
+        } else {
+          if (error instanceof GateApiError && error.code === 'ticket-gone') ticket = null;
+          throw error;
+        }
+      }
+    }
+  } catch (error) {
+    if (!signal.aborted) leave();
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', leave);
+  }
+}

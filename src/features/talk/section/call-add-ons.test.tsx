@@ -1,0 +1,459 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { siteConfig } from '../../../config/site';
+import { RATING_FAILED, RATING_QUESTION, RATING_THANKS } from '../controls/call-rating';
+import { HOLD_BUTTON_LABEL, HOLD_MODE_LABEL } from '../controls/hold-to-talk';
+import { HIGHLIGHT_ATTRIBUTE, HIGHLIGHT_MS } from '../page-tools/page-actions';
+import { SHIELD_HIDDEN, SHIELD_NOT_SENT, SHIELD_WARNING } from '../guards/seed-shield';
+import { MICROPHONE_LABEL } from '../controls/device-picker';
+import { BUY_LABEL, COPY_ADDRESS_LABEL, SITE_CARD_TITLE } from '../page-tools/site-card';
+import { ADDRESS_MASK, MASKED_NOTE } from '../guards/site-facts';
+import { FakeVoiceCall, finalLine, partialLine, toolCalls } from '../test/fake-voice-call';
+import { SEND_LABEL, TYPE_LABEL } from '../controls/type-to-pepa';
+import { DOUBLE_TAP_MS } from './talk-panel';
+import { TALK_MODE_KEY } from '../controls/use-hold-to-talk';
+import { THINKING_MAX_MS, TURN_CUE_TEXT } from '../controls/use-turn-cue';
+import { VoiceChat } from './voice-chat';
+
+const LOOK_ALIKE = 'PEPAx9kFjWq3TzR8vB2nYh5sLmC4dGtE7aUoXiKpZpump';
+const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+
+let call: FakeVoiceCall;
+let ratings: Array<{ body: unknown }>;
+let ratingStatus: number;
+let scrolled: Array<{ id: string; behavior: ScrollBehavior | undefined }>;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  call = new FakeVoiceCall();
+  ratings = [];
+  ratingStatus = 204;
+  scrolled = [];
+  window.localStorage.clear();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      // The generated clients pass a Request.
+      const request = input instanceof Request ? input : new Request(String(input), init);
+      if (request.url.endsWith('/api/ratings')) {
+        ratings.push({ body: JSON.parse(await request.text()) });
+        return new Response(null, { status: ratingStatus });
+      }
+      return new Response(JSON.stringify({ id: 'call-1', webCallUrl: 'https://pepa.daily.co/r' }), {
+        status: 201,
+        headers: { 'content-type': 'application/json' },
+      });
+    }),
+  );
+  Element.prototype.scrollIntoView = function (
+    this: Element,
+    options?: ScrollIntoViewOptions | boolean,
+  ) {
+    scrolled.push({
+      id: this.id,
+      behavior: typeof options === 'object' ? options.behavior : undefined,
+    });
+  };
+});
+
+afterEach(() => {
+  act(() => {
+    toast.dismiss();
+    vi.runOnlyPendingTimers();
+  });
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+/** The page around the panel: the sections Pepa may show. */
+function renderPage() {
+  const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+  const view = render(
+    <>
+      <section id="pond" aria-label="Pond">
+        Pond
+      </section>
+      <VoiceChat createCall={() => call} />
+    </>,
+  );
+  return { user, ...view };
+}
+
+async function startCall(user: ReturnType<typeof userEvent.setup>, id = 'call-1') {
+  await user.click(screen.getByRole('button', { name: 'Start Talking' }));
+  call.connect(id);
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(0);
+  });
+}
+
+async function endCall(user: ReturnType<typeof userEvent.setup>) {
+  act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+  await user.click(screen.getByRole('button', { name: 'End Call' }));
+}
+
+describe('Pepa acts on the page', () => {
+  it('shows a section: scrolls, highlights it briefly, moves the focus, then tells Pepa silently', async () => {
+    const { user } = renderPage();
+    await startCall(user);
+    call.message(toolCalls({ name: 'show_section', arguments: { section: 'pond' } }));
+
+    const pond = document.getElementById('pond')!;
+    expect(scrolled).toEqual([{ id: 'pond', behavior: 'smooth' }]);
+    expect(pond).toHaveAttribute(HIGHLIGHT_ATTRIBUTE);
+    expect(pond).toHaveFocus();
+    expect(call.sentMessages).toEqual([
+      {
+        type: 'add-message',
+        message: { role: 'system', content: expect.stringContaining("Pepa's Pond") },
+        triggerResponseEnabled: false,
+      },
+    ]);
+    act(() => vi.advanceTimersByTime(HIGHLIGHT_MS));
+    expect(pond).not.toHaveAttribute(HIGHLIGHT_ATTRIBUTE);
+  });
+
+  it('scrolls without smoothness under reduced motion', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('reduce'),
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+    }));
+    const { user } = renderPage();
+    await startCall(user);
+    call.message(toolCalls({ name: 'show_section', arguments: { section: 'pond' } }));
+    expect(scrolled).toEqual([{ id: 'pond', behavior: 'auto' }]);
+  });
+
+  it('moves the focus to the section from an empty field where it only rests after Send', async () => {
+    const { user } = renderPage();
+    await startCall(user);
+    const field = screen.getByRole('textbox', { name: TYPE_LABEL });
+    await user.click(field);
+    call.message(toolCalls({ name: 'show_section', arguments: { section: 'pond' } }));
+    expect(document.getElementById('pond')).toHaveFocus();
+  });
+
+  it('leaves the focus where the visitor is typing', async () => {
+    const { user } = renderPage();
+    await startCall(user);
+    const field = screen.getByRole('textbox', { name: TYPE_LABEL });
+    await user.click(field);
+    await user.type(field, 'where is');
+    call.message(toolCalls({ name: 'show_section', arguments: { section: 'pond' } }));
+    expect(scrolled).toHaveLength(1);
+    expect(field).toHaveFocus();
+    expect(field).toHaveValue('where is');
+  });
+
+  it('drops unknown tools and bad arguments with a debug log, doing and saying nothing', async () => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => undefined);
+    const { user } = renderPage();
+    await startCall(user);
+    call.message(
+      toolCalls(
+        { name: 'open_url', arguments: { url: 'https://evil.example' } },
+        { name: 'show_section', arguments: { section: 'body' } },
+      ),
+    );
+    expect(scrolled).toEqual([]);
+    expect(call.sentMessages).toEqual([]);
+    expect(screen.queryByText(SITE_CARD_TITLE)).not.toBeInTheDocument();
+    expect(debug).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows the contract card from the site config, with Copy, and says so to Pepa', async () => {
+    const { user } = renderPage();
+    // user-event installs its own clipboard; watch what the page writes to it.
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await startCall(user);
+    call.message(toolCalls({ name: 'show_contract' }));
+    const card = screen.getByRole('region', { name: SITE_CARD_TITLE });
+    expect(within(card).getByTestId('official-address')).toHaveTextContent(siteConfig.tokenMint);
+    await user.click(within(card).getByRole('button', { name: COPY_ADDRESS_LABEL }));
+    expect(writeText).toHaveBeenCalledWith(siteConfig.tokenMint);
+    expect(call.sentMessages).toMatchObject([
+      { type: 'add-message', message: { role: 'system' }, triggerResponseEnabled: false },
+    ]);
+  });
+
+  it('shows the Buy button for the visitor to press, and never opens anything by itself', async () => {
+    const open = vi.fn();
+    vi.stubGlobal('open', open);
+    const before = window.location.href;
+    const { user } = renderPage();
+    await startCall(user);
+    call.message(toolCalls({ name: 'show_buy' }));
+    const buy = screen.getByRole('link', { name: BUY_LABEL });
+    expect(buy).toHaveAttribute('href', siteConfig.buyUrl);
+    expect(buy).toHaveAttribute('target', '_blank');
+    expect(buy).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(open).not.toHaveBeenCalled();
+    expect(window.location.href).toBe(before);
+  });
+});
+
+describe('facts from the site, never from her mouth', () => {
+  it('never shows a look-alike address in the captions or the kept transcript, and points to the card', async () => {
+    const { user, container } = renderPage();
+    await startCall(user);
+    call.message(partialLine('assistant', `The contract is ${LOOK_ALIKE.slice(0, 20)}`));
+    expect(container.textContent).not.toContain(LOOK_ALIKE.slice(0, 20));
+    call.message(finalLine('assistant', `The contract is ${LOOK_ALIKE}, hurry!`));
+    expect(container.textContent).not.toContain(LOOK_ALIKE);
+    expect(screen.getByRole('log', { name: 'Captions' })).toHaveTextContent(
+      `Pepa: The contract is ${ADDRESS_MASK}, hurry!`,
+    );
+    expect(screen.getByText(MASKED_NOTE)).toBeInTheDocument();
+    expect(screen.getByTestId('official-address')).toHaveTextContent(siteConfig.tokenMint);
+
+    await endCall(user);
+    expect(container.textContent).not.toContain(LOOK_ALIKE);
+    expect(screen.getByRole('region', { name: 'Transcript' })).toHaveTextContent(ADDRESS_MASK);
+  });
+});
+
+describe('the seed-phrase shield', () => {
+  it('never sends a typed recovery phrase: the field keeps it and a warning says why', async () => {
+    const log = vi.spyOn(console, 'log');
+    const { user } = renderPage();
+    await startCall(user);
+    const field = screen.getByRole('textbox', { name: TYPE_LABEL });
+    await user.type(field, PHRASE);
+    await user.click(screen.getByRole('button', { name: SEND_LABEL }));
+
+    expect(call.sentMessages).toEqual([]);
+    expect(field).toHaveValue(PHRASE);
+    expect(screen.getByRole('alert')).toHaveTextContent(`${SHIELD_WARNING} ${SHIELD_NOT_SENT}`);
+    expect(screen.getByRole('log', { name: 'Captions' })).not.toHaveTextContent('sausage');
+    expect(JSON.stringify({ ...window.localStorage, ...window.sessionStorage })).not.toContain(
+      'sausage',
+    );
+    expect(JSON.stringify(log.mock.calls)).not.toContain('sausage');
+    expect(ratings).toEqual([]);
+
+    // An ordinary line goes out as before, and the warning goes.
+    await user.clear(field);
+    await user.type(field, 'Where do I stake?');
+    await user.click(screen.getByRole('button', { name: SEND_LABEL }));
+    expect(call.sentMessages).toMatchObject([
+      { type: 'add-message', message: { role: 'user', content: 'Where do I stake?' } },
+    ]);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('redacts a spoken phrase from the captions and the kept transcript, with the warning', async () => {
+    const { user, container } = renderPage();
+    await startCall(user);
+    call.message(partialLine('user', PHRASE.split(' ').slice(0, 9).join(' ')));
+    expect(container.textContent).not.toContain('sausage');
+    call.message(finalLine('user', `here it is ${PHRASE}`));
+    expect(container.textContent).not.toContain('sausage');
+    expect(screen.getByRole('alert')).toHaveTextContent(`${SHIELD_WARNING} ${SHIELD_HIDDEN}`);
+    await endCall(user);
+    expect(container.textContent).not.toContain('sausage');
+  });
+});
+
+describe('hold to talk', () => {
+  it('mutes except while the visitor holds (pointer or Space), and remembers the mode', async () => {
+    const { user, unmount } = renderPage();
+    await startCall(user);
+    expect(call.muted).toEqual([]);
+    const modeSwitch = screen.getByRole('switch', { name: HOLD_MODE_LABEL });
+    await user.click(modeSwitch);
+    expect(modeSwitch).toHaveAttribute('aria-checked', 'true');
+    expect(window.localStorage.getItem(TALK_MODE_KEY)).toBe('hold');
+    expect(call.muted).toEqual([true]);
+    // Mute gives way to the hold button; the 'Muted' line to the hold hint.
+    expect(screen.queryByRole('button', { name: 'Mute' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('muted-indicator')).not.toBeInTheDocument();
+
+    const hold = screen.getByRole('button', { name: HOLD_BUTTON_LABEL });
+    expect(hold).toHaveAttribute('aria-pressed', 'false');
+    fireEvent.pointerDown(hold, { button: 0, pointerId: 1 });
+    expect(hold).toHaveAttribute('aria-pressed', 'true');
+    expect(call.muted).toEqual([true, false]);
+    fireEvent.pointerUp(hold, { button: 0, pointerId: 1 });
+    expect(hold).toHaveAttribute('aria-pressed', 'false');
+    expect(call.muted).toEqual([true, false, true]);
+
+    // Space while the focus is in the panel holds too.
+    hold.focus();
+    fireEvent.keyDown(hold, { key: ' ', code: 'Space' });
+    fireEvent.keyDown(hold, { key: ' ', code: 'Space', repeat: true });
+    expect(call.muted).toEqual([true, false, true, false]);
+    fireEvent.keyUp(hold, { key: ' ', code: 'Space' });
+    expect(call.muted).toEqual([true, false, true, false, true]);
+
+    // Space in the typing field types a space.
+    fireEvent.keyDown(screen.getByRole('textbox', { name: TYPE_LABEL }), {
+      key: ' ',
+      code: 'Space',
+    });
+    expect(call.muted).toHaveLength(5);
+
+    unmount();
+    call = new FakeVoiceCall();
+    const again = renderPage();
+    await startCall(again.user, 'call-2');
+    expect(screen.getByRole('switch', { name: HOLD_MODE_LABEL })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
+    expect(call.muted).toEqual([true]);
+  });
+
+  it('keeps the microphone muted across a device switch and a reconnect in hold mode', async () => {
+    window.localStorage.setItem(TALK_MODE_KEY, 'hold');
+    const devices = [
+      { kind: 'audioinput', deviceId: 'default', label: 'Default microphone', groupId: 'a' },
+      { kind: 'audioinput', deviceId: 'headset', label: 'Headset', groupId: 'b' },
+    ];
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      mediaDevices: Object.assign(new EventTarget(), {
+        enumerateDevices: () => Promise.resolve(devices.slice()),
+      }),
+    });
+    const { user } = renderPage();
+    await startCall(user);
+    expect(call.muted).toEqual([true]);
+    await user.selectOptions(
+      await screen.findByRole('combobox', { name: MICROPHONE_LABEL }),
+      'headset',
+    );
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(call.inputDevices).toEqual([{ audioDeviceId: 'headset' }]);
+    // The new device's track comes muted, as the mode says.
+    expect(call.muted).toEqual([true, true]);
+
+    // Through a reconnect the hold button stays, and a hold still opens the microphone.
+    call.setState('reconnecting');
+    call.setState('started');
+    const hold = screen.getByRole('button', { name: HOLD_BUTTON_LABEL });
+    fireEvent.pointerDown(hold, { button: 0, pointerId: 1 });
+    expect(call.muted.at(-1)).toBe(false);
+    fireEvent.pointerUp(hold, { button: 0, pointerId: 1 });
+    expect(call.muted.at(-1)).toBe(true);
+  });
+
+  it('gives the microphone back when the visitor leaves hold mode', async () => {
+    window.localStorage.setItem(TALK_MODE_KEY, 'hold');
+    const { user } = renderPage();
+    await startCall(user);
+    expect(call.muted).toEqual([true]);
+    await user.click(screen.getByRole('switch', { name: HOLD_MODE_LABEL }));
+    expect(call.muted).toEqual([true, false]);
+    expect(screen.getByRole('button', { name: 'Mute' })).toBeInTheDocument();
+  });
+});
+
+describe('her thinking made visible', () => {
+  it("shows listening, thinking from the visitor's end of speech to Pepa's first audio, then speaking", async () => {
+    const { user } = renderPage();
+    await startCall(user);
+    const cue = screen.getByTestId('turn-cue');
+    expect(cue).toHaveTextContent(TURN_CUE_TEXT.listening);
+    call.message({ type: 'speech-update', status: 'stopped', role: 'user' });
+    expect(cue).toHaveTextContent(TURN_CUE_TEXT.thinking);
+    // The spec's status stays word for word.
+    expect(screen.getByRole('status')).toHaveTextContent('Listening...');
+    call.emit('speech-start');
+    expect(cue).toHaveTextContent(TURN_CUE_TEXT.speaking);
+    expect(screen.getByRole('status')).toHaveTextContent('Pepa is speaking...');
+    call.emit('speech-end');
+    expect(cue).toHaveTextContent(TURN_CUE_TEXT.listening);
+  });
+
+  it('ends the thought when her answer runs on from her last line without a pause', async () => {
+    const { user } = renderPage();
+    await startCall(user);
+    call.emit('speech-start');
+    await user.type(screen.getByRole('textbox', { name: TYPE_LABEL }), 'Hello');
+    await user.click(screen.getByRole('button', { name: SEND_LABEL }));
+    // Her level never fell long enough for a speech-end: no new speech-start either.
+    call.message({ type: 'speech-update', status: 'started', role: 'assistant' });
+    call.message(partialLine('assistant', 'Ribbit, hello'));
+    call.emit('speech-end');
+    expect(screen.getByTestId('turn-cue')).toHaveTextContent(TURN_CUE_TEXT.listening);
+  });
+
+  it('thinks after a typed line, and stops showing a thought that never turns into speech', async () => {
+    const { user } = renderPage();
+    await startCall(user);
+    await user.type(screen.getByRole('textbox', { name: TYPE_LABEL }), 'Hello');
+    await user.click(screen.getByRole('button', { name: SEND_LABEL }));
+    expect(screen.getByTestId('turn-cue')).toHaveTextContent(TURN_CUE_TEXT.thinking);
+    act(() => vi.advanceTimersByTime(THINKING_MAX_MS));
+    expect(screen.getByTestId('turn-cue')).toHaveTextContent(TURN_CUE_TEXT.listening);
+  });
+});
+
+describe('the rating after a call', () => {
+  it('sends one tap with the call id and the optional comment, nothing else, then thanks', async () => {
+    const { user } = renderPage();
+    await startCall(user, 'call-42');
+    expect(screen.queryByText(RATING_QUESTION)).not.toBeInTheDocument();
+    await endCall(user);
+    await user.type(screen.getByRole('textbox', { name: /A word for the court/ }), 'Regal!');
+    await user.click(screen.getByRole('button', { name: 'Royally delighted' }));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(ratings).toEqual([
+      { body: { callId: 'call-42', score: 'delighted', comment: 'Regal!' } },
+    ]);
+    expect(screen.getByText(RATING_THANKS)).toBeInTheDocument();
+  });
+
+  it('is skippable and never shown twice for one call', async () => {
+    const { user } = renderPage();
+    await startCall(user, 'call-1');
+    await endCall(user);
+    await user.click(screen.getByRole('button', { name: 'Skip' }));
+    expect(screen.queryByText(RATING_QUESTION)).not.toBeInTheDocument();
+    // A failed start makes no call to rate, and the skipped one does not come back.
+    act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+    await user.click(screen.getByRole('button', { name: 'Start Talking' }));
+    act(() => call.setState('idle'));
+    expect(screen.queryByText(RATING_QUESTION)).not.toBeInTheDocument();
+    expect(ratings).toEqual([]);
+  });
+
+  it('never sends a comment that holds a recovery phrase', async () => {
+    const { user } = renderPage();
+    await startCall(user, 'call-1');
+    await endCall(user);
+    const comment = screen.getByRole('textbox', { name: /A word for the court/ });
+    await user.type(comment, PHRASE);
+    await user.click(screen.getByRole('button', { name: 'Content' }));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(ratings).toEqual([]);
+    expect(screen.getByRole('alert')).toHaveTextContent(SHIELD_WARNING);
+    expect(comment).toHaveValue(PHRASE);
+  });
+
+  it('says plainly when the rating could not be sent, and the next call starts all the same', async () => {
+    ratingStatus = 503;
+    const { user } = renderPage();
+    await startCall(user, 'call-1');
+    await endCall(user);
+    await user.click(screen.getByRole('button', { name: 'Content' }));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent(RATING_FAILED);
+    act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+    await user.click(screen.getByRole('button', { name: 'Start Talking' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Connecting to Pepa...');
+    expect(screen.queryByText(RATING_QUESTION)).not.toBeInTheDocument();
+  });
+});

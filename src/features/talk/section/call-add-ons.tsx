@@ -1,0 +1,127 @@
+/**
+ * The call's add-ons, composed for the Talk panel: what the site adds to the spec's call (Pepa's
+ * tools on the page and the site's card, the caption guard's notes, the seed-phrase shield, hold
+ * to talk, the turn cue and the rating after the call). The visitor's own controls under the
+ * button are CallControls (controls/call-controls.tsx).
+ */
+import { useCallback, useEffect, useState, type RefObject } from 'react';
+import { CallRating } from '../controls/call-rating';
+import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
+import { TurnCueLabel } from '../controls/turn-cue-label';
+import {
+  HOLD_HINT,
+  HOLD_KEY_HINT,
+  HoldModeSwitch,
+  HoldToTalkButton,
+} from '../controls/hold-to-talk';
+import { containsSecret } from '../guards/seed-shield';
+import { SiteCard } from '../page-tools/site-card';
+import type { TalkPhase } from '../voice/voice-state';
+import type { useCaptionGuard } from '../guards/use-caption-guard';
+import { useHoldToTalk } from '../controls/use-hold-to-talk';
+import { usePageTools } from '../page-tools/use-page-tools';
+import { useTurnCue } from '../controls/use-turn-cue';
+import type { VoiceCall } from '../voice/use-voice-call';
+import type { VoiceState } from '../voice/voice-state';
+
+export interface CallAddOnsInput {
+  call: Pick<VoiceCall, 'on' | 'send'>;
+  state: VoiceState;
+  phase: TalkPhase;
+  setMuted(muted: boolean): void;
+  /** Sends a typed line; false when the call could not take it. */
+  sendText(text: string): boolean;
+  guard: ReturnType<typeof useCaptionGuard>;
+  /** The panel: Space holds to talk while the focus is in it. */
+  panelRef: RefObject<HTMLElement | null>;
+}
+
+/** The id of a Call the start resolved with, when it has one. */
+export function callIdOf(call: unknown): string | null {
+  if (typeof call !== 'object' || call === null) return null;
+  const id = (call as { id?: unknown }).id;
+  return typeof id === 'string' && id !== '' ? id : null;
+}
+
+export function useCallAddOns({
+  call,
+  state,
+  phase,
+  setMuted,
+  sendText,
+  guard,
+  panelRef,
+}: CallAddOnsInput) {
+  const { shown } = usePageTools(call);
+  const { cue, thought } = useTurnCue(call, phase);
+  const connected = phase === 'listening' || phase === 'speaking';
+  const hold = useHoldToTalk((connected || phase === 'reconnecting') && !state.typing, setMuted);
+  const [typedSecret, setTypedSecret] = useState(false);
+  // The call the rating is for: set when a call starts, cleared by Skip or the next start, so
+  // no call is ever offered the rating twice.
+  const [ratingFor, setRatingFor] = useState<string | null>(null);
+  const { reset } = guard;
+
+  useEffect(
+    () =>
+      call.on('state-change', ({ state: next }) => {
+        if (next !== 'starting') return;
+        reset();
+        setTypedSecret(false);
+        setRatingFor(null);
+      }),
+    [call, reset],
+  );
+
+  /** A typed line: held back (and the field keeps it) when it holds a secret. */
+  const onSendText = useCallback(
+    (text: string): boolean => {
+      if (containsSecret(text)) {
+        setTypedSecret(true);
+        return false;
+      }
+      setTypedSecret(false);
+      if (!sendText(text)) return false;
+      thought();
+      return true;
+    },
+    [sendText, thought],
+  );
+
+  const onStarted = useCallback((webCall: unknown) => setRatingFor(callIdOf(webCall)), []);
+  const inHold = hold.mode === 'hold' && !state.typing;
+  const cardShown = { ...shown, contract: shown.contract || guard.masked };
+
+  return {
+    onSendText,
+    onStarted,
+    /** After a device switch: the microphone goes back to what the mode says. */
+    reapplyMicrophone: hold.reapply,
+    /** The muted line under the status: in hold mode the hold hint says it instead. */
+    showMuted: !inHold,
+    turn: cue,
+    cue: <TurnCueLabel cue={cue} />,
+    holdButton: inHold ? (
+      <HoldToTalkButton holding={hold.holding} onHolding={hold.setHolding} panelRef={panelRef} />
+    ) : undefined,
+    modeSwitch: <HoldModeSwitch mode={hold.mode} onMode={hold.setMode} />,
+    afterCaptions: (
+      <>
+        {connected && inHold && (
+          <p className="text-xs text-mist">
+            {HOLD_HINT} {HOLD_KEY_HINT}
+          </p>
+        )}
+        {(typedSecret || guard.redacted) && (
+          <ShieldWarning kind={typedSecret ? 'typed' : 'spoken'} />
+        )}
+        {guard.masked && <MaskedNote />}
+        {(cardShown.contract || cardShown.buy) && <SiteCard shown={cardShown} />}
+      </>
+    ),
+    afterCall:
+      ratingFor === null ? null : (
+        <CallRating key={ratingFor} callId={ratingFor} onDone={() => setRatingFor(null)} />
+      ),
+  };
+}

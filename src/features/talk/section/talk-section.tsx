@@ -1,0 +1,148 @@
+import { useEffect, useEffectEvent, useRef, useState, type ComponentType } from 'react';
+import { siteConfig } from '../../../config/site';
+import { lazyOnce } from '../../../lib/lazy-once';
+import { reloadToResume, takeResumeRequest } from '../recovery/chunk-recovery';
+import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
+import type { VoiceChatProps } from './voice-chat';
+
+type VoiceChatModule = {
+  VoiceChat: ComponentType<VoiceChatProps>;
+  prefetchCallRuntime(): void;
+};
+
+/**
+ * Loads the voice chat (the call object, React Query, toasts) once. Called as soon as the visitor
+ * shows intent, so that the chunk is warm by the time they press the button.
+ */
+export const loadVoiceChat = lazyOnce<VoiceChatModule>(
+  () =>
+    import('./voice-chat').then((module) => {
+      module.prefetchCallRuntime();
+      return module;
+    }),
+  { retry: reloadToResume },
+);
+
+const LOAD_FAILED_HINT = "The voice chat didn't load. Check your connection and try again.";
+
+/** Talk to Pepa: prerendered idle, live once the visitor presses 'Start Talking'. */
+export function TalkSection() {
+  const sectionRef = useRef<HTMLElement>(null);
+  const [chat, setChat] = useState<{ module: VoiceChatModule; pressedAt: number } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const cancelled = useRef(false);
+  const lastPress = useRef(Number.NEGATIVE_INFINITY);
+  const demo = siteConfig.voice.mode === 'demo';
+
+  // Intent: the section coming near the viewport, a pointer over it, or focus inside it.
+  useEffect(() => {
+    const section = sectionRef.current;
+    if (!section) return;
+    const warm = () => void loadVoiceChat().catch(() => undefined);
+    const observer =
+      typeof IntersectionObserver === 'undefined'
+        ? null
+        : new IntersectionObserver(
+            (entries) => {
+              if (entries.some((entry) => entry.isIntersecting)) {
+                warm();
+                observer?.disconnect();
+              }
+            },
+            { rootMargin: '200px 0px' },
+          );
+    observer?.observe(section);
+    section.addEventListener('pointerenter', warm);
+    section.addEventListener('focusin', warm);
+    return () => {
+      observer?.disconnect();
+      section.removeEventListener('pointerenter', warm);
+      section.removeEventListener('focusin', warm);
+    };
+  }, []);
+
+  const onPrimary = () => {
+    const now = performance.now();
+    if (now - lastPress.current < DOUBLE_TAP_MS) return;
+    lastPress.current = now;
+    if (loading) {
+      // 'End Call' while the chat is still loading: nothing starts when it arrives.
+      cancelled.current = true;
+      setLoading(false);
+      return;
+    }
+    cancelled.current = false;
+    setLoading(true);
+    setLoadFailed(false);
+    loadVoiceChat().then(
+      (module) => {
+        setLoading(false);
+        if (!cancelled.current) setChat({ module, pressedAt: now });
+      },
+      () => {
+        setLoading(false);
+        setLoadFailed(true);
+      },
+    );
+  };
+
+  // The page reloaded because a chunk could not be loaded: start the call the visitor asked for.
+  const resume = useEffectEvent(() => {
+    sectionRef.current?.scrollIntoView({ block: 'center' });
+    onPrimary();
+  });
+  useEffect(() => {
+    if (takeResumeRequest()) resume();
+  }, []);
+
+  return (
+    <section
+      ref={sectionRef}
+      id="talk"
+      aria-labelledby="talk-title"
+      className="relative px-5 py-24 sm:px-8"
+    >
+      <div className="relative mx-auto max-w-3xl overflow-hidden rounded-[2.5rem] border border-gold-400/30 bg-linear-to-b from-court-800 via-court-850 to-court-950 px-6 py-14 text-center shadow-[0_40px_100px_-40px_rgba(0,0,0,0.9),inset_0_1px_0_rgba(245,225,160,0.15)] sm:px-12">
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-3 rounded-[2rem] border border-gold-400/15"
+        />
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute -top-32 left-1/2 size-96 -translate-x-1/2 rounded-full bg-gold-400/15 blur-3xl"
+        />
+
+        <p className="relative font-display text-xs font-bold tracking-[0.35em] text-balance text-gold-300 uppercase">
+          An audience with the Queen
+        </p>
+        <h2
+          id="talk-title"
+          className="relative mt-3 font-display text-4xl font-bold text-balance text-ivory sm:text-5xl"
+        >
+          Talk to Pepa
+        </h2>
+        <p className="relative mx-auto mt-4 max-w-md leading-relaxed text-mist">
+          Her Royal Ribbitness grants audiences by voice. Speak your mind; the throne is listening.
+        </p>
+
+        {chat ? (
+          <chat.module.VoiceChat pressedAt={chat.pressedAt} />
+        ) : (
+          <TalkPanel
+            phase={loading ? 'connecting' : 'idle'}
+            onPrimary={onPrimary}
+            demo={demo}
+            recording={siteConfig.voice.recording}
+          >
+            {loadFailed && (
+              <p role="alert" className="relative mt-4 text-sm text-gold-200">
+                {LOAD_FAILED_HINT}
+              </p>
+            )}
+          </TalkPanel>
+        )}
+      </div>
+    </section>
+  );
+}

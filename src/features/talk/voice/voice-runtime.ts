@@ -1,0 +1,213 @@
+/**
+ * The voice runtime's one composition root: decides live or demo (`siteConfig.voice.mode`),
+ * reads the demo's knobs from the page address, and wires the call library to Daily or to the
+ * offline room simulator. The web call itself is created by the section's mutation (the
+ * generated client, configured in src/api), and handed to the call object to join.
+ */
+import { demoToken, loadTurnstile, turnstileToken } from '../../../api/bot-check';
+import { TokenAhead, type Solve } from '../../../api/token-ahead';
+import { askAdmission, gateDoor, type CourtCall, type GateDoor } from '../../../api/gate-client';
+import { siteConfig } from '../../../config/site';
+import {
+  PepaCall,
+  loadDailyRooms,
+  loadFieldLatency,
+  loadSimulatedRooms,
+  type DailyCallFactory,
+  type MicrophoneOpener,
+  type ResourceCounts,
+  type WebCallRequest,
+} from '../../../lib/call';
+import { lazyOnce } from '../../../lib/lazy-once';
+import { reloadToResume } from '../recovery/chunk-recovery';
+
+/**
+ * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
+ * (0.2 is five times faster), for browser tests and benchmarks.
+ */
+export function simulatorOptionsFrom<TFault>(
+  search: string,
+  parseFaults: (search: string) => TFault[],
+): { faults: TFault[]; timeScale?: number } {
+  const scale = Number(new URLSearchParams(search).get('simScale'));
+  const faults = parseFaults(search);
+  return Number.isFinite(scale) && scale > 0 && scale <= 10
+    ? { faults, timeScale: scale }
+    : { faults };
+}
+
+/**
+ * Whether this build talks to the simulator. The build-time constant comes first so that a live
+ * build's bundler drops the simulator entirely; the site configuration says the same thing at
+ * run time (both read VITE_PEPA_DEMO), and is what the rest of the page reads.
+ */
+const DEMO = import.meta.env.VITE_PEPA_DEMO === 'true' && siteConfig.voice.mode === 'demo';
+
+/**
+ * Demo-only knobs for the bench: `latency=field` plays the field latency model (the bot check's
+ * solve, the room's delays; the stand-in provider plays the rest), `start=sequential` runs a
+ * start's stages one after the other, as the provider's own client does.
+ */
+const demoKnobs = DEMO ? new URLSearchParams(window.location.search) : null;
+const FIELD_LATENCY = demoKnobs?.get('latency') === 'field';
+const SEQUENTIAL = demoKnobs?.get('start') === 'sequential';
+
+/**
+ * The room service's origin, where Daily's call bundle comes from: its connection is opened on
+ * intent, so the join does not start with DNS, TCP and TLS. Only where the page's CSP lets the
+ * page reach it (the room hosts are Daily's own).
+ */
+const ROOM_SERVICE_ORIGIN = 'https://c.daily.co';
+
+/** Whether the room service's connection was opened ahead (the demo's field model counts it). */
+let roomServiceWarm = false;
+
+/** Opens the connection to the room service's origin ahead of a join, once. */
+export function preconnectRoomService(): void {
+  if (SEQUENTIAL || roomServiceWarm) return;
+  roomServiceWarm = true;
+  if (DEMO || !siteConfig.voice.roomHosts.includes('*.daily.co')) return;
+  const link = document.createElement('link');
+  link.rel = 'preconnect';
+  link.href = ROOM_SERVICE_ORIGIN;
+  link.crossOrigin = 'anonymous';
+  document.head.append(link);
+}
+
+/** Tells the demo's stand-in provider (the mock API's origin) that a simulated room was left. */
+function tellStandInRoomLeft(roomUrl: string): void {
+  void fetch(`${siteConfig.voice.apiUrl}/__demo/rooms/left`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ roomUrl }),
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
+/** What the page joins rooms with: the call objects and the microphone they send. */
+interface RoomRuntime {
+  createDailyCall: DailyCallFactory;
+  /** Opens the microphone before a room exists; null: the browser's own. */
+  openMicrophone: MicrophoneOpener | null;
+}
+
+/** One room runtime for the page: the simulator's rooms share its (simulated) network. */
+export const loadRoomFactory = lazyOnce<RoomRuntime>(
+  () =>
+    DEMO
+      ? Promise.all([loadSimulatedRooms(), import('../../../config/pepa-persona')]).then(
+          ([
+            {
+              createSimulatorFactory,
+              createSimulatorMicrophone,
+              parseSimulatorFaults,
+              fieldTimings,
+              fieldLatency,
+            },
+            { PEPA_DEMO_PERSONA },
+          ]) => {
+            const knobs = {
+              ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
+              ...(FIELD_LATENCY ? { timings: fieldTimings(fieldLatency, roomServiceWarm) } : {}),
+            };
+            return {
+              // The demo's Pepa is the repository's Pepa: her first message and her refusals.
+              createDailyCall: createSimulatorFactory({
+                ...knobs,
+                persona: PEPA_DEMO_PERSONA,
+                // The provider hears the visitor leave; the demo's stand-in provider then tells
+                // the gate the call ended, as the provider's server messages would.
+                onRoomLeft: tellStandInRoomLeft,
+              }),
+              openMicrophone: createSimulatorMicrophone(knobs),
+            };
+          },
+        )
+      : loadDailyRooms().then(({ createDailyCallFactory }) => ({
+          createDailyCall: createDailyCallFactory(),
+          openMicrophone: null,
+        })),
+  { retry: reloadToResume },
+);
+
+const createDailyCall: DailyCallFactory = (options) =>
+  loadRoomFactory().then((runtime) => runtime.createDailyCall(options));
+
+/**
+ * The demo's microphone goes through the simulator (its faults); a live page's is the browser's.
+ * When the room's runtime did not load, the browser's microphone is opened all the same: the
+ * call object's own load then meets the failure and says the voice chat didn't load (with its
+ * recovery), rather than the microphone taking the blame.
+ */
+const openMicrophone: MicrophoneOpener | undefined = DEMO
+  ? (constraints) =>
+      loadRoomFactory().then(
+        (runtime) =>
+          runtime.openMicrophone
+            ? runtime.openMicrophone(constraints)
+            : navigator.mediaDevices.getUserMedia(constraints),
+        () => navigator.mediaDevices.getUserMedia(constraints),
+      )
+  : undefined;
+
+declare global {
+  interface Window {
+    /** Demo builds only: what the call object holds, for the soak test to watch. */
+    __pepaCallResources?: () => ResourceCounts;
+  }
+}
+
+/** The calls the page joins: the gate's, or on a static-only host the provider's own. */
+export type PageCall = CourtCall;
+
+/** The page's call object: it joins the web calls the section creates, through Daily's rooms. */
+export function createPepaCall(): PepaCall<PageCall> {
+  const call = new PepaCall<PageCall>({
+    createDailyCall,
+    roomHosts: siteConfig.voice.roomHosts,
+    ...(openMicrophone ? { openMicrophone } : {}),
+    ...(SEQUENTIAL ? { startOrder: 'sequential' as const } : {}),
+  });
+  if (DEMO) window.__pepaCallResources = () => call.getResourceCounts();
+  return call;
+}
+
+/** One bot-check solve: the demo's offline stand-in, or Turnstile with the site's key. */
+const solveBotCheck: Solve = DEMO
+  ? (signal) =>
+      FIELD_LATENCY
+        ? loadFieldLatency().then((model) => demoToken(signal, model.turnstileSolveMs))
+        : demoToken(signal)
+  : (signal) => turnstileToken(siteConfig.voice.botCheckSiteKey, signal);
+
+/** The token solved ahead on intent, handed to the next press. */
+const tokenAhead = new TokenAhead(solveBotCheck);
+
+/** The bot check of a start: the token solved ahead (a sequential start solves at the press). */
+const botCheck: GateDoor['botCheck'] = SEQUENTIAL
+  ? solveBotCheck
+  : (signal) => tokenAhead.take(signal);
+
+/**
+ * Warms the bot check with the voice chunk (on intent), so pressing Start waits neither for its
+ * script nor for its solve: one token is solved ahead and kept until used or expired.
+ */
+export function prefetchBotCheck(): void {
+  if (siteConfig.voice.route !== 'gate' || SEQUENTIAL) return;
+  if (!DEMO) loadTurnstile().catch(() => undefined);
+  tokenAhead.warm();
+}
+
+/**
+ * How the page asks for a call: through the court gate, whose line it walks (`ask` is the
+ * section's mutation, `POST /api/calls`); or, on a static-only host with the public key in the
+ * page, straight from the provider.
+ */
+export function pageWebCallRequest(ask: GateDoor['ask']): WebCallRequest<PageCall> {
+  if (siteConfig.voice.route === 'direct') {
+    return (signal) =>
+      import('./direct-web-call').then(({ createDirectWebCall }) => createDirectWebCall(signal));
+  }
+  const door = gateDoor(ask, botCheck);
+  return (signal, line) => askAdmission(door, signal, line);
+}
