@@ -191,7 +191,7 @@ export function compareWithFloor(rounds, { maxFloorRatio, maxOverMedian }) {
   const medianLcpMs =
     sorted.length % 2 === 1
       ? /** @type {number} */ (sorted[middle])
-      : (/** @type {number} */ (sorted[middle - 1]) + /** @type {number} */ (sorted[middle])) / 2;
+      : /** @type {number} */ ((sorted[middle - 1]) + /** @type {number} */ (sorted[middle])) / 2;
   const perRound = rounds.map(({ floorLcpMs, siteLcpMs }) => ({
     ratio: siteLcpMs / floorLcpMs,
     overMedian: siteLcpMs / medianLcpMs - 1,
