@@ -134,17 +134,26 @@ export function summariseLhr(lhr, categories = CATEGORIES) {
  * @template {string} Name
  * @param {Array<{ name: Name, url: string, categories?: string[] }>} pages
  *   `categories`: the ones to score (all of CATEGORIES unless told; the floor needs only performance)
- * @param {{ rounds: number, onRun?: (round: number, name: Name, run: LighthouseRun) => void }} options
+ * @param {{
+ *   rounds: number,
+ *   onRun?: (round: number, name: Name, run: LighthouseRun) => void,
+ *   onRetry?: (round: number, name: Name, error: unknown) => void,
+ * }} options
  * @returns {Promise<Array<Record<Name, LighthouseRun>>>}
  */
-export async function runLighthouseRounds(pages, { rounds, onRun }) {
+export async function runLighthouseRounds(pages, { rounds, onRun, onRetry }) {
   /** @type {Array<Record<Name, LighthouseRun>>} */
   const results = [];
   for (let round = 0; round < rounds; round += 1) {
     /** @type {Partial<Record<Name, LighthouseRun>>} */
     const runs = {};
     for (const { name, url, categories = CATEGORIES } of pages) {
-      const run = await runLighthouseOnce(url, categories);
+      const run = await runLighthouseOnce(url, categories).catch((error) => {
+        // A trace Lighthouse could not record (NO_NAVSTART, NO_FCP on a starved machine) says
+        // nothing of the page: that run is made once more, and a second failure ends the rounds.
+        onRetry?.(round, name, error);
+        return runLighthouseOnce(url, categories);
+      });
       runs[name] = run;
       onRun?.(round, name, run);
     }
@@ -191,7 +200,7 @@ export function compareWithFloor(rounds, { maxFloorRatio, maxOverMedian }) {
   const medianLcpMs =
     sorted.length % 2 === 1
       ? /** @type {number} */ (sorted[middle])
-      : /** @type {number} */ ((sorted[middle - 1]) + /** @type {number} */ (sorted[middle])) / 2;
+      : /** @type {number} */ (sorted[middle - 1] + /** @type {number} */ (sorted[middle])) / 2;
   const perRound = rounds.map(({ floorLcpMs, siteLcpMs }) => ({
     ratio: siteLcpMs / floorLcpMs,
     overMedian: siteLcpMs / medianLcpMs - 1,

@@ -6,7 +6,7 @@ import { measureLcpFont } from './bench-lcp-font.mjs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { CATEGORIES, compareWithFloor, runLighthouseRounds } from './bench-lighthouse.mjs';
 import { PHONE, launchBenchBrowser } from './bench-page.mjs';
-import { log, median, ms, seconds, verdict } from './bench-table.mjs';
+import { log, median, messageOf, ms, seconds, verdict } from './bench-table.mjs';
 import { BYTE_BUDGETS, analyseBuild, byteRows, formatKb } from './bundle-stats.mjs';
 import { startStaticServer } from './static-server.mjs';
 
@@ -142,6 +142,8 @@ export async function measureLighthouse(table, siteDir, { runs: runCount, track 
               .join(', ') +
             `, FCP ${ms(run.metrics.fcpMs)}, LCP ${ms(run.metrics.lcpMs)}`,
         ),
+      onRetry: (index, name, error) =>
+        log(`Lighthouse round ${index + 1}/${runCount}, ${name}: ${messageOf(error)}; once more`),
     },
   );
   const runs = rounds.map((round) => round.site);
