@@ -4,6 +4,7 @@
 // site and a static floor page interleaved round by round, and the site's rounds held to the
 // floor's.
 import lighthouse from 'lighthouse';
+import { median } from './bench-table.mjs';
 import { launchChromiumForDevtools } from './chromium.mjs';
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
@@ -195,12 +196,7 @@ async function runLighthouseOnce(url, categories) {
  */
 export function compareWithFloor(rounds, { maxFloorRatio, maxOverMedian }) {
   if (rounds.length === 0) throw new Error('No rounds to compare');
-  const sorted = rounds.map((round) => round.siteLcpMs).sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const medianLcpMs =
-    sorted.length % 2 === 1
-      ? /** @type {number} */ (sorted[middle])
-      : /** @type {number} */ (sorted[middle - 1] + /** @type {number} */ (sorted[middle])) / 2;
+  const medianLcpMs = median(rounds.map((round) => round.siteLcpMs));
   const perRound = rounds.map(({ floorLcpMs, siteLcpMs }) => ({
     ratio: siteLcpMs / floorLcpMs,
     overMedian: siteLcpMs / medianLcpMs - 1,

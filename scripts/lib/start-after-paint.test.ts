@@ -56,7 +56,8 @@ function reportPaintTiming() {
       }
     }
     disconnect() {
-      observers.splice(0, observers.length, ...observers.filter((o) => o.observer !== this));
+      const self = this as unknown as PerformanceObserver;
+      observers.splice(0, observers.length, ...observers.filter((o) => o.observer !== self));
     }
   }
   vi.stubGlobal('PerformanceObserver', FakePerformanceObserver);
