@@ -315,7 +315,7 @@ test.describe('brand fonts', () => {
     );
   });
 
-  test('a first visit installs the fonts from the page: none is fetched, and the title is painted in Cinzel in the first frame', async ({
+  test('a first visit installs the display face from the page, and the title is painted in Cinzel in the first frame; the text face comes as a file', async ({
     browser,
   }) => {
     await firstVisit(browser, {}, async (page) => {
@@ -344,8 +344,8 @@ test.describe('brand fonts', () => {
             (window as unknown as { __paints: { name: string; at: number; element?: string }[] })
               .__paints,
         );
-      // The app starts two frames after the parse, so it may hydrate before the paint observer
-      // has delivered its entries: wait for the record, then read it.
+      // The observer added here may be told of the paint after the start script's own: wait for
+      // the record, then read it.
       await expect
         .poll(async () =>
           (await recorded()).some((paint) => paint.name === 'first-contentful-paint'),
@@ -356,13 +356,18 @@ test.describe('brand fonts', () => {
       const title = paints.find((paint) => paint.name === 'lcp' && paint.element === 'home-title');
       expect(fcp).toBeDefined();
       expect(title?.at).toBe(fcp?.at);
-      expect(requested.filter((path) => path.endsWith('.woff2'))).toEqual([]);
-      const installed = await page.evaluate(() =>
+      // Cinzel is never fetched; Inter is, once, as the stylesheet's file.
+      expect(requested.filter((path) => path.endsWith('.woff2'))).toEqual([
+        expect.stringMatching(/^\/assets\/inter-text-[\w-]+\.woff2$/),
+      ]);
+      await page.evaluate(() => document.fonts.ready);
+      const loaded = await page.evaluate(() =>
         [...document.fonts]
           .filter((face) => face.status === 'loaded')
           .map((face) => `${face.family.replace(/"/g, '')} ${face.weight}`),
       );
-      expect(installed).toEqual(expect.arrayContaining(['Cinzel 700', 'Inter Variable 400 700']));
+      expect(loaded).toEqual(expect.arrayContaining(['Cinzel 700', 'Inter Variable 400 700']));
+      expect(await renderedFonts(page, '#home-title + p')).toEqual(['Inter']);
     });
   });
 

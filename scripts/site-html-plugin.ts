@@ -3,6 +3,7 @@ import type { OutputAsset, OutputBundle } from 'rolldown';
 import { loadEnv } from 'vite';
 import { parseSiteConfig, type SiteConfig } from '../src/config/site-config.ts';
 import { escapeAttribute } from './lib/inline-html.mjs';
+import { IN_PAGE_FAMILIES } from './lib/font-subsets.mjs';
 import { fontFaceRules, INSTALL_FONTS_HASH, installFontsTag } from './lib/install-fonts.mjs';
 import { START_AFTER_PAINT_HASH, startAfterPaintTag } from './lib/start-after-paint.mjs';
 import { EARLY_TAPS_HASH, earlyTapsTag } from './lib/early-taps.mjs';
@@ -136,11 +137,12 @@ function assetAt(bundle: OutputBundle, url: string): OutputAsset {
 
 /**
  * Puts the page's stylesheet into a `<style>` element, followed by the script that installs the
- * fonts it uses from their bytes, carried in the page (scripts/lib/install-fonts.mjs). The page then
- * paints from its HTML alone: no request for CSS or fonts stands between a visitor and the first
- * screen, and the hero is set in Cinzel on a first visit. The font files stay in the build for the
- * stylesheet's own @font-face rules, which serve visitors without script. Stylesheet and fonts
- * are about 30 KB with brotli, both subsets included (scripts/subset-fonts.mjs).
+ * display face from its bytes, carried in the page (scripts/lib/install-fonts.mjs; which faces, in
+ * scripts/lib/font-subsets.mjs). The page then paints from its HTML alone: no request for CSS or
+ * fonts stands between a visitor and the first screen, and the hero is set in Cinzel on a first
+ * visit. The text face is the stylesheet's own file, shown with `swap` over its metric-matched
+ * fallback. The font files stay in the build for the stylesheet's own @font-face rules, which
+ * also serve visitors without script.
  */
 export function inlineStylesheets(html: string, bundle: OutputBundle): string {
   const inlined = html.replace(/<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g, (_tag, href) => {
@@ -149,7 +151,8 @@ export function inlineStylesheets(html: string, bundle: OutputBundle): string {
     delete bundle[stylesheet.fileName];
     // A style element ends at the first "</style"; a stylesheet never needs one.
     if (/<\/style/i.test(css)) throw new Error(`${href} contains "</style"`);
-    const faces = fontFaceRules(css).map(({ family, url, descriptors }) => {
+    const inPage = fontFaceRules(css).filter(({ family }) => IN_PAGE_FAMILIES.includes(family));
+    const faces = inPage.map(({ family, url, descriptors }) => {
       const { source } = assetAt(bundle, url);
       return {
         family,

@@ -1,7 +1,10 @@
 // @ts-check
 // Lighthouse runs for the benchmark: its default configuration (mobile form factor, simulated
-// throttling), each run in a fresh Chromium, reduced to the figures the budgets speak about.
+// throttling), each run in a fresh Chromium, reduced to the figures the budgets speak about; the
+// site and a static floor page interleaved round by round, and the site's rounds held to the
+// floor's.
 import lighthouse from 'lighthouse';
+import { median } from './bench-table.mjs';
 import { launchChromiumForDevtools } from './chromium.mjs';
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
@@ -76,9 +79,10 @@ function describeShifts(audit) {
  * Reduces a Lighthouse result to scores (0–100), metric values and, per category, the ids of the
  * audits that cost it points, so a score below budget says what to fix.
  * @param {import('lighthouse').Result} lhr
+ * @param {string[]} [categories] the categories the run was asked for
  * @returns {LighthouseRun}
  */
-export function summariseLhr(lhr) {
+export function summariseLhr(lhr, categories = CATEGORIES) {
   if (lhr.runtimeError) {
     throw new Error(`Lighthouse: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
   }
@@ -86,7 +90,7 @@ export function summariseLhr(lhr) {
   const scores = {};
   /** @type {Record<string, string[]>} */
   const failingAudits = {};
-  for (const id of CATEGORIES) {
+  for (const id of categories) {
     const category = lhr.categories[id];
     if (!category || category.score === null) throw new Error(`Lighthouse gave no ${id} score`);
     scores[id] = Math.round(category.score * 100);
@@ -125,31 +129,86 @@ export function summariseLhr(lhr) {
 }
 
 /**
- * Runs Lighthouse `runs` times against `url`, one fresh browser per run.
- * @param {string} url
- * @param {{ runs: number, onRun?: (index: number, run: LighthouseRun) => void }} options
- * @returns {Promise<LighthouseRun[]>}
+ * Runs Lighthouse in `rounds` rounds; each round runs every page once, in the order given, each
+ * run in a fresh browser. Pages compared with each other are measured interleaved, round by
+ * round, so a machine that slows down for a while slows every page alike.
+ * @template {string} Name
+ * @param {Array<{ name: Name, url: string, categories?: string[] }>} pages
+ *   `categories`: the ones to score (all of CATEGORIES unless told; the floor needs only performance)
+ * @param {{
+ *   rounds: number,
+ *   onRun?: (round: number, name: Name, run: LighthouseRun) => void,
+ *   onRetry?: (round: number, name: Name, error: unknown) => void,
+ * }} options
+ * @returns {Promise<Array<Record<Name, LighthouseRun>>>}
  */
-export async function runLighthouse(url, { runs, onRun }) {
-  /** @type {LighthouseRun[]} */
+export async function runLighthouseRounds(pages, { rounds, onRun, onRetry }) {
+  /** @type {Array<Record<Name, LighthouseRun>>} */
   const results = [];
-  for (let index = 0; index < runs; index += 1) {
-    const chromium = await launchChromiumForDevtools();
-    try {
-      const result = await lighthouse(url, {
-        port: chromium.port,
-        hostname: '127.0.0.1',
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: CATEGORIES,
+  for (let round = 0; round < rounds; round += 1) {
+    /** @type {Partial<Record<Name, LighthouseRun>>} */
+    const runs = {};
+    for (const { name, url, categories = CATEGORIES } of pages) {
+      const run = await runLighthouseOnce(url, categories).catch((error) => {
+        // A trace Lighthouse could not record (NO_NAVSTART, NO_FCP on a starved machine) says
+        // nothing of the page: that run is made once more, and a second failure ends the rounds.
+        onRetry?.(round, name, error);
+        return runLighthouseOnce(url, categories);
       });
-      if (!result) throw new Error('Lighthouse returned no result');
-      const run = summariseLhr(result.lhr);
-      results.push(run);
-      onRun?.(index, run);
-    } finally {
-      await chromium.stop();
+      runs[name] = run;
+      onRun?.(round, name, run);
     }
+    results.push(/** @type {Record<Name, LighthouseRun>} */ (runs));
   }
   return results;
+}
+
+/**
+ * One Lighthouse run in a fresh Chromium.
+ * @param {string} url
+ * @param {string[]} categories
+ */
+async function runLighthouseOnce(url, categories) {
+  const chromium = await launchChromiumForDevtools();
+  try {
+    const result = await lighthouse(url, {
+      port: chromium.port,
+      hostname: '127.0.0.1',
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: categories,
+    });
+    if (!result) throw new Error('Lighthouse returned no result');
+    return summariseLhr(result.lhr, categories);
+  } finally {
+    await chromium.stop();
+  }
+}
+
+/**
+ * How the site's rounds stand against the floor's (a static page measured in the same rounds):
+ * each round's LCP over that round's floor LCP, and how far each round is above the site's
+ * median LCP. A round counts against its own floor, so a machine that slows down in one round
+ * slows both sides of its ratio.
+ * @param {Array<{ floorLcpMs: number, siteLcpMs: number }>} rounds
+ * @param {{ maxFloorRatio: number, maxOverMedian: number }} limits
+ *   `maxOverMedian`: how much slower than the median a round may be, as a fraction (0.1 = 10 %)
+ */
+export function compareWithFloor(rounds, { maxFloorRatio, maxOverMedian }) {
+  if (rounds.length === 0) throw new Error('No rounds to compare');
+  const medianLcpMs = median(rounds.map((round) => round.siteLcpMs));
+  const perRound = rounds.map(({ floorLcpMs, siteLcpMs }) => ({
+    ratio: siteLcpMs / floorLcpMs,
+    overMedian: siteLcpMs / medianLcpMs - 1,
+  }));
+  const worstRatio = Math.max(...perRound.map((round) => round.ratio));
+  const worstOverMedian = Math.max(...perRound.map((round) => round.overMedian));
+  return {
+    perRound,
+    medianLcpMs,
+    worstRatio,
+    worstOverMedian,
+    withinFloor: worstRatio <= maxFloorRatio,
+    steady: worstOverMedian <= maxOverMedian,
+  };
 }

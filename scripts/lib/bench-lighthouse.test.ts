@@ -1,6 +1,6 @@
 import type { Result } from 'lighthouse';
 import { describe, expect, it } from 'vitest';
-import { summariseLhr } from './bench-lighthouse.mjs';
+import { compareWithFloor, summariseLhr } from './bench-lighthouse.mjs';
 
 const audit = (id: string, fields: Record<string, unknown>) => ({
   id,
@@ -128,5 +128,69 @@ describe('summariseLhr', () => {
         }),
       ),
     ).toThrow('Lighthouse: NO_FCP: The page did not paint any content.');
+  });
+});
+
+describe('compareWithFloor', () => {
+  const limits = { maxFloorRatio: 1.25, maxOverMedian: 0.1 };
+
+  it("holds each round to its own round's floor, not to the floors' median", () => {
+    const rounds = [
+      { floorLcpMs: 600, siteLcpMs: 740 },
+      { floorLcpMs: 700, siteLcpMs: 800 },
+      { floorLcpMs: 620, siteLcpMs: 760 },
+    ];
+    const comparison = compareWithFloor(rounds, limits);
+    expect(comparison.perRound.map((round) => round.ratio.toFixed(3))).toEqual([
+      '1.233',
+      '1.143',
+      '1.226',
+    ]);
+    expect(comparison.withinFloor).toBe(true);
+    expect(comparison.medianLcpMs).toBe(760);
+  });
+
+  it('fails a site whose one slow round is over the floor by more than the limit', () => {
+    const comparison = compareWithFloor(
+      [
+        { floorLcpMs: 626, siteLcpMs: 760 },
+        { floorLcpMs: 626, siteLcpMs: 1501 },
+        { floorLcpMs: 642, siteLcpMs: 770 },
+      ],
+      limits,
+    );
+    expect(comparison.withinFloor).toBe(false);
+    expect(comparison.worstRatio).toBeCloseTo(1501 / 626);
+    // The slow round is also far over the median: a bimodal first screen fails both ways.
+    expect(comparison.steady).toBe(false);
+    expect(comparison.worstOverMedian).toBeCloseTo(1501 / 770 - 1);
+  });
+
+  it('fails rounds spread wider than the limit around the median, even within the floor', () => {
+    const steady = compareWithFloor(
+      [
+        { floorLcpMs: 700, siteLcpMs: 700 },
+        { floorLcpMs: 700, siteLcpMs: 760 },
+        { floorLcpMs: 700, siteLcpMs: 720 },
+        { floorLcpMs: 700, siteLcpMs: 740 },
+      ],
+      limits,
+    );
+    expect(steady.medianLcpMs).toBe(730);
+    expect(steady.steady).toBe(true);
+    const spread = compareWithFloor(
+      [
+        { floorLcpMs: 700, siteLcpMs: 700 },
+        { floorLcpMs: 700, siteLcpMs: 810 },
+        { floorLcpMs: 700, siteLcpMs: 720 },
+      ],
+      limits,
+    );
+    expect(spread.withinFloor).toBe(true);
+    expect(spread.steady).toBe(false);
+  });
+
+  it('refuses to compare no rounds', () => {
+    expect(() => compareWithFloor([], limits)).toThrow('No rounds');
   });
 });

@@ -3,9 +3,10 @@
 // element with the font its text was painted with.
 import { primeCompressedBodies, startCompressingProxy } from './bench-compression.mjs';
 import { measureLcpFont } from './bench-lcp-font.mjs';
-import { CATEGORIES, runLighthouse } from './bench-lighthouse.mjs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { CATEGORIES, compareWithFloor, runLighthouseRounds } from './bench-lighthouse.mjs';
 import { PHONE, launchBenchBrowser } from './bench-page.mjs';
-import { log, median, ms, seconds, verdict } from './bench-table.mjs';
+import { log, median, messageOf, ms, seconds, verdict } from './bench-table.mjs';
 import { BYTE_BUDGETS, analyseBuild, byteRows, formatKb } from './bundle-stats.mjs';
 import { startStaticServer } from './static-server.mjs';
 
@@ -14,6 +15,52 @@ import { startStaticServer } from './static-server.mjs';
 const SCORE_BUDGETS = { performance: 100, accessibility: 100, 'best-practices': 100, seo: 100 };
 const LCP_BUDGET_MS = 1000;
 const CLS_BUDGET = 0.01;
+/** Every round's LCP over the floor page's LCP in the same round. */
+const FLOOR_RATIO_BUDGET = 1.25;
+/** How much slower than the site's median LCP any one round may be. */
+const OVER_MEDIAN_BUDGET = 0.1;
+
+/**
+ * The floor: the least a page with the same largest element can cost on the same server and
+ * network. One static document with the site's title as its heading, in a system font, with no
+ * style sheet, font, script or image.
+ * @param {string} siteDir the built site, whose home page's title the floor shows
+ * @param {string} floorDir where to write it
+ */
+export async function writeFloorPage(siteDir, floorDir) {
+  const html = await readFile(`${siteDir}/index.html`, 'utf8');
+  const heading = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1];
+  if (heading === undefined) throw new Error(`${siteDir}/index.html has no <h1> for the floor`);
+  const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+  await mkdir(floorDir, { recursive: true });
+  await writeFile(
+    `${floorDir}/index.html`,
+    [
+      '<!doctype html>',
+      '<html lang="en">',
+      '<meta charset="utf-8">',
+      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      `<title>${title}</title>`,
+      '<body style="margin:0;background:#0b1a10;color:#f4d27a;font-family:serif">',
+      `<h1 style="margin:30vh 1rem 0;font-size:3rem;text-align:center">${heading}</h1>`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/**
+ * Serves `dir` compressed, as a static host or CDN serves it (see bench-compression.mjs).
+ * @param {string} dir
+ * @param {(stop: () => Promise<unknown>) => Promise<void>} track
+ */
+async function serveCompressed(dir, track) {
+  const site = await startStaticServer({ root: dir });
+  await track(() => site.close());
+  const front = await startCompressingProxy({ upstream: site.url });
+  await track(() => front.close());
+  await primeCompressedBodies(front.url, dir);
+  return front.url;
+}
 
 /**
  * @param {import('./bench-table.mjs').BenchTable} table
@@ -75,21 +122,32 @@ async function measureFirstVisitLcp({ row, note }, url) {
  */
 export async function measureLighthouse(table, siteDir, { runs: runCount, track }) {
   const { row, note } = table;
-  const site = await startStaticServer({ root: siteDir });
-  await track(() => site.close());
-  // Served compressed, as a static host or CDN serves it (see bench-compression.mjs).
-  const front = await startCompressingProxy({ upstream: site.url });
-  await track(() => front.close());
-  await primeCompressedBodies(front.url, siteDir);
-  const runs = await runLighthouse(`${front.url}/`, {
-    runs: runCount,
-    onRun: (index, run) =>
-      log(
-        `Lighthouse run ${index + 1}/${runCount}: ` +
-          CATEGORIES.map((id) => `${id} ${run.scores[id]}`).join(', ') +
-          `, LCP ${seconds(run.metrics.lcpMs)}`,
-      ),
-  });
+  const siteUrl = await serveCompressed(siteDir, track);
+  const floorDir = `${siteDir}-floor`;
+  await writeFloorPage(siteDir, floorDir);
+  const floorUrl = await serveCompressed(floorDir, track);
+  // The floor first in each round, then the site.
+  const rounds = await runLighthouseRounds(
+    [
+      { name: 'floor', url: `${floorUrl}/`, categories: ['performance'] },
+      { name: 'site', url: `${siteUrl}/` },
+    ],
+    {
+      rounds: runCount,
+      onRun: (index, name, run) =>
+        log(
+          `Lighthouse round ${index + 1}/${runCount}, ${name}: ` +
+            Object.entries(run.scores)
+              .map(([id, score]) => `${id} ${score}`)
+              .join(', ') +
+            `, FCP ${ms(run.metrics.fcpMs)}, LCP ${ms(run.metrics.lcpMs)}`,
+        ),
+      onRetry: (index, name, error) =>
+        log(`Lighthouse round ${index + 1}/${runCount}, ${name}: ${messageOf(error)}; once more`),
+    },
+  );
+  const runs = rounds.map((round) => round.site);
+  reportFloorRounds(table, rounds);
   /** @param {(run: (typeof runs)[number]) => number} pick */
   const all = (pick) => runs.map(pick);
   /** @param {Array<string | number>} values */
@@ -136,7 +194,7 @@ export async function measureLighthouse(table, siteDir, { runs: runCount, track 
   // element that shifted in any run.
   const medianRun = runs.find((run) => run.metrics.lcpMs === median(lcp)) ?? runs[0];
   row('LCP element (Lighthouse, median run)', medianRun?.lcpElement ?? 'not reported', '—', 'info');
-  await measureFirstVisitLcp(table, `${front.url}/`);
+  await measureFirstVisitLcp(table, `${siteUrl}/`);
   if (median(cls) > CLS_BUDGET) {
     const shifts = [...new Set(runs.flatMap((run) => run.layoutShifts))];
     note(`Layout shifts: ${shifts.join('; ') || 'no elements reported'}`);
@@ -144,4 +202,44 @@ export async function measureLighthouse(table, siteDir, { runs: runCount, track 
   for (const warning of new Set(runs.flatMap((run) => run.warnings))) {
     note(`Lighthouse warning: ${warning}`);
   }
+}
+
+/**
+ * Each round's figures, and the site held to the floor: every round's LCP within
+ * FLOOR_RATIO_BUDGET of its own floor, and no round more than OVER_MEDIAN_BUDGET over the median.
+ * @param {import('./bench-table.mjs').BenchTable} table
+ * @param {Array<{ floor: import('./bench-lighthouse.mjs').LighthouseRun,
+ *   site: import('./bench-lighthouse.mjs').LighthouseRun }>} rounds
+ */
+function reportFloorRounds({ row }, rounds) {
+  const comparison = compareWithFloor(
+    rounds.map(({ floor, site }) => ({
+      floorLcpMs: floor.metrics.lcpMs,
+      siteLcpMs: site.metrics.lcpMs,
+    })),
+    { maxFloorRatio: FLOOR_RATIO_BUDGET, maxOverMedian: OVER_MEDIAN_BUDGET },
+  );
+  rounds.forEach(({ floor, site }, index) => {
+    const { ratio, overMedian } = comparison.perRound[index] ?? { ratio: NaN, overMedian: NaN };
+    row(
+      `Lighthouse round ${index + 1}: floor LCP · site FCP / LCP`,
+      `${ms(floor.metrics.lcpMs)} · ${ms(site.metrics.fcpMs)} / ${ms(site.metrics.lcpMs)} ` +
+        `(${ratio.toFixed(2)}× the floor, ${overMedian >= 0 ? '+' : ''}` +
+        `${(overMedian * 100).toFixed(0)} % on the median)`,
+      '—',
+      'info',
+    );
+  });
+  row(
+    "LCP over the same round's floor, worst round",
+    `${comparison.worstRatio.toFixed(2)}×`,
+    `≤ ${FLOOR_RATIO_BUDGET}×`,
+    verdict(comparison.withinFloor),
+  );
+  row(
+    "Slowest round's LCP over the site's median",
+    `+${Math.max(0, comparison.worstOverMedian * 100).toFixed(1)} % (median ${ms(comparison.medianLcpMs)})`,
+    `≤ ${OVER_MEDIAN_BUDGET * 100} %`,
+    verdict(comparison.steady),
+  );
 }
