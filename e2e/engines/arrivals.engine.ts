@@ -11,13 +11,15 @@
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { HIDDEN_START_BOUND_MS } from '../../scripts/lib/start-after-paint.mjs';
 import { DOUBLE_TAP_MS } from '../../src/features/talk/section/double-tap';
+import { appStarted } from '../support/app-started';
 import { startArrivalProxy, type ArrivalProxy, type ArrivalRules } from './arrival-proxy';
-import { openEngineSession, type EngineName, type EnginePage, type EngineSession } from './driver';
+import { ENGINE_NAMES, type EngineName, type EnginePage, type EngineSession } from './engine';
+import { openEngineSession } from './launch';
 
 const ENGINES = (process.env.ENGINES ?? 'chromium,firefox,webkit')
   .split(',')
   .map((name) => name.trim())
-  .filter((name): name is EngineName => ['chromium', 'firefox', 'webkit'].includes(name));
+  .filter((name): name is EngineName => (ENGINE_NAMES as readonly string[]).includes(name));
 
 /** The simulated room, twice as fast. */
 const HOME = '/?simScale=0.5';
@@ -46,12 +48,6 @@ const copyButton = { role: 'button' as const, name: 'Copy contract address', wit
 const menuButton = { role: 'button' as const, name: 'Menu' };
 
 // --- What the page is asked (each runs in the page, so it closes over nothing) ---------------
-
-/** The app has hydrated the prerendered page: React's marker is on the root. */
-function appStarted() {
-  const root = document.getElementById('root');
-  return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
-}
 
 /**
  * Records what the page shows, in order, from now on: the Talk panel's statuses, the copy

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { wordsUnderDemoBadge } from '../support/demo-badge';
-import { openEngine, type EngineName, type EnginePage } from './driver';
+import type { EngineName, EnginePage } from './engine';
+import { openEngine } from './launch';
 
 const ENGINES = (process.env.ENGINES ?? 'firefox,webkit')
   .split(',')
@@ -78,7 +79,7 @@ function scrollToTalk() {
 }
 
 async function axeViolations(page: EnginePage, selector: string) {
-  // Injected by the driver, as the axe-core integrations do: outside the page's CSP.
+  // Injected by the engine's client, as the axe-core integrations do: outside the page's CSP.
   if (!(await page.evaluate(() => 'axe' in window))) await page.inject(axeSource);
   return page.evaluate(async (include: string) => {
     const { axe } = window as unknown as {

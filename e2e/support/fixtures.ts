@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { appStarted } from './app-started';
 
 /** Hosts the page may talk to: the site itself and the local mock, never the outside world. */
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -38,14 +39,7 @@ const HYDRATION_TIMEOUT_MS = 45_000;
  */
 export async function waitForHydration(page: Page) {
   try {
-    await page.waitForFunction(
-      () => {
-        const root = document.getElementById('root');
-        return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
-      },
-      undefined,
-      { timeout: HYDRATION_TIMEOUT_MS },
-    );
+    await page.waitForFunction(appStarted, undefined, { timeout: HYDRATION_TIMEOUT_MS });
   } catch (error) {
     const state = await page
       .evaluate(() => ({

@@ -13,7 +13,7 @@ const MAX_MODULE_LINES = 450;
  */
 const LONG_MODULES_OWED: Record<string, number> = {};
 const CYCLES_OWED: string[][] = [];
-const TEST_CODE = /(\.test\.[cm]?[jt]sx?$)|(^gate\/test\/)|(\/test\/)/;
+const TEST_CODE = /(\.test\.[cm]?[jt]sx?$)|(^gate\/test-workerd\/)|(\/test\/)/;
 
 const TALK = 'src/features/talk';
 /**
@@ -124,3 +124,72 @@ describe('the parts of Talk to Pepa', () => {
     expect(logicOnViews).toEqual([]);
   });
 });
+
+// --- The browser tests (e2e/): support code, engine modules and specs ------------------------
+// Held to the same rules as the rest: no import cycle (specs included), and every module that is
+// not itself a spec at most MAX_MODULE_LINES long. The engine specs reach a browser only through
+// the shared interface (e2e/engines/engine.ts) and the launcher (e2e/engines/launch.ts), and no
+// engine's module reaches into another's.
+
+const BROWSER_TESTS = ['e2e'];
+/** A browser spec (Playwright's `.spec.ts`, the engine suites' `.engine.ts`), like any test. */
+const BROWSER_SPEC = /\.(spec|engine)\.ts$/;
+/** Each engine's own modules, by engine. */
+const ENGINE_MODULES: Record<string, RegExp> = {
+  chromium: /^e2e\/engines\/chromium\.ts$/,
+  firefox: /^e2e\/engines\/firefox\.ts$/,
+  webkit: /^e2e\/engines\/webkit(-[a-z-]+)?\.ts$/,
+  puppeteer: /^e2e\/engines\/puppeteer\.ts$/,
+};
+/** Which engines' modules each may use: Puppeteer's page serves Chromium and Gecko alike. */
+const ENGINE_MAY_USE: Record<string, string[]> = {
+  chromium: ['chromium', 'puppeteer'],
+  firefox: ['firefox', 'puppeteer'],
+  webkit: ['webkit'],
+  puppeteer: ['puppeteer'],
+};
+const engineOf = (file: string) =>
+  Object.keys(ENGINE_MODULES).find((engine) => ENGINE_MODULES[engine]!.test(file));
+
+describe('the browser tests (e2e/)', () => {
+  const files = sourceFiles(root, BROWSER_TESTS);
+  const graph = importGraph(root, files);
+
+  it('have no import cycle', () => {
+    expect(files.length).toBeGreaterThan(20);
+    expect(importCycles(graph)).toEqual([]);
+  });
+
+  it(`have support and engine modules of at most ${MAX_MODULE_LINES} lines each`, () => {
+    const modules = files.filter((file) => !BROWSER_SPEC.test(file));
+    expect(modules).toEqual(expect.arrayContaining(['e2e/engines/engine.ts']));
+    const long = modules
+      .map((file) => ({
+        file,
+        lines: readFileSync(resolve(root, file), 'utf8').split('\n').length,
+      }))
+      .filter(({ lines }) => lines > MAX_MODULE_LINES);
+    expect(long).toEqual([]);
+  });
+
+  it('give each engine a module of its own, reached by the specs only through the launcher', () => {
+    for (const engine of ['chromium', 'firefox', 'webkit']) {
+      expect(files.filter((file) => ENGINE_MODULES[engine]!.test(file)).length).toBeGreaterThan(0);
+    }
+    const crossings: string[] = [];
+    for (const [file, targets] of graph) {
+      const from = engineOf(file);
+      for (const target of targets) {
+        const to = engineOf(target);
+        if (to === undefined) continue;
+        const allowed =
+          from === undefined
+            ? file === 'e2e/engines/launch.ts'
+            : ENGINE_MAY_USE[from]!.includes(to);
+        if (!allowed) crossings.push(`${file} -> ${target}`);
+      }
+    }
+    expect(crossings).toEqual([]);
+  });
+});
+// --- end of the browser tests' block ----------------------------------------------------------

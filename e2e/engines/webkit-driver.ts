@@ -1,0 +1,132 @@
+// The processes behind a WebKit session: an Xvfb of its own (MiniBrowser has no headless mode) and
+// Debian's WebKitWebDriver on it, each on a display and a port free at the time, so two runs on one
+// machine never meet. The WebDriver client connects to the driver started here and starts nothing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { pollUntil } from './engine';
+
+export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
+
+const START_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 5_000;
+const HOST = '127.0.0.1';
+
+/** Debian installs MiniBrowser beside WebKitGTK, under the machine's multiarch folder. */
+export function miniBrowserPath(): string {
+  if (process.env.MINIBROWSER_PATH) return process.env.MINIBROWSER_PATH;
+  for (const arch of readdirSync('/usr/lib').filter((name) => name.includes('-linux-'))) {
+    for (const api of ['webkit2gtk-4.1', 'webkit2gtk-4.0', 'webkitgtk-6.0']) {
+      const candidate = `/usr/lib/${arch}/${api}/MiniBrowser`;
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  throw new Error('MiniBrowser is missing: install webkit2gtk-driver (scripts/ensure-engines.sh)');
+}
+
+/** Starts a process and resolves the first line it writes on file descriptor 3. */
+function spawnWithReadyFd(command: string, args: string[]) {
+  const child = spawn(command, args, {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  const ready = new Promise<string>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${command} did not start`)), START_TIMEOUT_MS);
+    child.stdio[3]?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('\n')) {
+        clearTimeout(timer);
+        resolve(output.trim());
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited (${code}) before it was ready`));
+    });
+  });
+  child.stderr?.resume();
+  return { child, ready };
+}
+
+/** Ends a process group started here: politely, then for good if it lingers. */
+async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A port nothing listens on now, chosen by the system. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface WebKitDriver {
+  readonly hostname: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts Xvfb and WebKitWebDriver on it, and resolves once the driver answers its status. */
+export async function startWebKitDriver(): Promise<WebKitDriver> {
+  const processes: ChildProcess[] = [];
+  const stop = async () => {
+    for (const child of processes.reverse()) await stopProcess(child);
+  };
+  try {
+    // Xvfb picks a free display itself and names it on file descriptor 3.
+    const xvfb = spawnWithReadyFd('Xvfb', [
+      '-displayfd',
+      '3',
+      '-screen',
+      '0',
+      '1920x1200x24',
+      '-nolisten',
+      'tcp',
+    ]);
+    processes.push(xvfb.child);
+    const display = `:${await xvfb.ready}`;
+
+    const port = await freePort();
+    processes.push(
+      spawn(WEBKIT_DRIVER_PATH, [`--host=${HOST}`, `--port=${port}`], {
+        env: { ...process.env, DISPLAY: display },
+        detached: true,
+        stdio: 'ignore',
+      }),
+    );
+    await pollUntil(
+      'WebKitWebDriver',
+      () =>
+        fetch(`http://${HOST}:${port}/status`)
+          .then((response) => response.ok)
+          .catch(() => false),
+      START_TIMEOUT_MS,
+    );
+    return { hostname: HOST, port, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
