@@ -2,10 +2,11 @@
 // Installs the locked dependencies when node_modules is missing or older than the lockfile, with
 // `npm ci` kept to one summary line on success.
 //
-// `--loglevel=error` keeps the happy path to npm's summary; errors still print in full. A plain
-// `npm ci` warns of nothing either: every locked package's `engines` accepts the project's Node
-// range, and package.json's `allowScripts` decides each install script
-// (tests/build/install.test.ts holds both).
+// `--loglevel=error` hides npm's warnings on the happy path. The ones it would print are the
+// EBADENGINE lines because @daily-co/daily-js declares Node >= 22.14 in `engines` although it only
+// runs in the browser (Node never executes it here); the project's own engines field (Node
+// >= 20.19) is what applies. Install scripts are decided by package.json's `allowScripts`
+// (tests/build/install.test.ts holds it to the lockfile). Errors still print in full.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
