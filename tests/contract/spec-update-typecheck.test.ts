@@ -1,14 +1,15 @@
 // spec:update's type check is `npm run typecheck` itself: run against a copy of the project, an
 // update it accepts leaves `npm run typecheck` green there, and one it refuses names the file and
 // the type that would break.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSpec, repoRoot, type OpenApiDocument } from './spec';
+import { runProcess, serveJson } from './spec-update-process';
 
 /** spec:update generates, lints and type-checks the whole project: minutes on a loaded machine. */
 const LONG = 900_000;
@@ -24,24 +25,6 @@ const SHARED_PUBLISHED = resolve(
 /** Its committed copy, trimmed to the operations the code names, for a clone without shared/. */
 const FIXTURE_PUBLISHED = resolve(repoRoot, 'tests', 'fixtures', 'published-openapi-2026-08.json');
 
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], cwd: string): Promise<RunResult> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, VAPI_SPEC_URL: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', fail);
-    child.once('close', (code) => done({ code, stdout, stderr }));
-  });
-}
-
 /** `npm run typecheck` in the copy, as a contributor would run it after an update. */
 function typecheck(project: string) {
   const result = spawnSync('npm', ['run', '--silent', 'typecheck'], {
@@ -52,19 +35,7 @@ function typecheck(project: string) {
   return { code: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-function serve(body: string): Promise<{ url: string; server: Server }> {
-  return new Promise((done) => {
-    const server = createServer((_request, response) => {
-      response.writeHead(200, { 'Content-Type': 'application/json' });
-      response.end(body);
-    });
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      done({ url: `http://127.0.0.1:${port}/api-extended-json`, server });
-    });
-  });
-}
+const serve = (body: string) => serveJson(body, '/api-extended-json');
 
 type Components = Record<string, Record<string, unknown>>;
 
@@ -123,7 +94,7 @@ async function specUpdate(document: OpenApiDocument) {
   const served = await serve(JSON.stringify(document));
   server = served.server;
   const script = join(project, 'scripts', 'spec-update.mjs');
-  return run(process.execPath, [script, '--url', served.url], project);
+  return runProcess(process.execPath, [script, '--url', served.url], project);
 }
 
 describe('spec:update checks what npm run typecheck checks', () => {

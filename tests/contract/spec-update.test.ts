@@ -1,15 +1,16 @@
 // `npm run spec:update` as a process, against a temporary copy of the repository layout: a failed
 // download changes nothing; a successful one vendors the spec, regenerates and reports the diff.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../scripts/lib/prism.mjs';
 import { normaliseArrayEnums } from '../../scripts/lib/spec-document.mjs';
 import { readSpec, repoRoot, specPath, type OpenApiDocument } from './spec';
+import { runProcess, serveJson, type RunResult } from './spec-update-process';
 
 /**
  * A long run: a provider document is linted, generated and the whole project type-checked
@@ -17,44 +18,15 @@ import { readSpec, repoRoot, specPath, type OpenApiDocument } from './spec';
  */
 const LONG = 600_000;
 
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function runSpecUpdate(args: string[]): Promise<RunResult> {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      [resolve(repoRoot, 'scripts', 'spec-update.mjs'), ...args],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, VAPI_SPEC_URL: '' },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', fail);
-    child.once('close', (code) => done({ code, stdout, stderr }));
-  });
+  return runProcess(
+    process.execPath,
+    [resolve(repoRoot, 'scripts', 'spec-update.mjs'), ...args],
+    repoRoot,
+  );
 }
 
-function serve(body: string): Promise<{ url: string; server: Server }> {
-  return new Promise((done) => {
-    const server = createServer((_request, response) => {
-      response.writeHead(200, { 'Content-Type': 'application/json' });
-      response.end(body);
-    });
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      done({ url: `http://127.0.0.1:${port}/api-json`, server });
-    });
-  });
-}
+const serve = (body: string) => serveJson(body, '/api-json');
 
 /** The vendored spec with one operation removed, one added and one changed. */
 function providerSpecWithChanges(): OpenApiDocument {
