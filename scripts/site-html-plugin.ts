@@ -9,20 +9,21 @@ import { START_AFTER_PAINT_HASH, startAfterPaintTag } from './lib/start-after-pa
 import { EARLY_TAPS_HASH, earlyTapsTag } from './lib/early-taps.mjs';
 
 /**
- * daily-js's base domains: daily.co and the fallbacks it switches to when daily.co is unreachable.
- * It loads its call machine from `c.<domain>` (a script, with `avoidEval`) and joins the room on
- * `<team>.<domain>` over HTTPS and WebSocket. `npm run budget` and a unit test read the installed
- * package and fail when it uses a host this policy lacks (scripts/lib/daily-hosts.mjs).
+ * The domain daily-js serves its call machine from. It loads the call machine from `c.<domain>`
+ * (a script, with `avoidEval`), which joins the room on `<team>.<domain>` over HTTPS and WebSocket
+ * and starts its workers from there. `npm run budget` and a unit test read the installed package
+ * and fail when it uses a host this policy lacks, or when this list names one it does not use
+ * (scripts/lib/daily-hosts.mjs).
  */
-export const DAILY_BASE_DOMAINS = ['daily.co', 'dailywebrtc.com', 'dailywebrtc.net'] as const;
+export const DAILY_DOMAINS = ['daily.co'] as const;
 /** Where daily-js sends its own error reports after a fatal call error. */
 export const DAILY_ERROR_REPORTING = 'https://o77906.ingest.sentry.io';
 
 /** Cloudflare Turnstile, the gate's bot check: its script, and the frame it runs its check in. */
 export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 
-const DAILY_HOSTS = DAILY_BASE_DOMAINS.map((domain) => `https://*.${domain}`);
-const DAILY_SOCKETS = DAILY_BASE_DOMAINS.map((domain) => `wss://*.${domain}`);
+const DAILY_HOSTS = DAILY_DOMAINS.map((domain) => `https://*.${domain}`);
+const DAILY_SOCKETS = DAILY_DOMAINS.map((domain) => `wss://*.${domain}`);
 
 /**
  * The page's Content-Security-Policy. No 'unsafe-eval', and three inline scripts, each allowed by

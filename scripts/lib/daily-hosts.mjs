@@ -2,12 +2,15 @@
 // The hosts the installed @daily-co/daily-js loads scripts from or connects to, read out of the
 // package itself, and a check that a Content-Security-Policy allows each of them.
 //
-// daily-js keeps its base domains in one list (daily.co first, then the fallback domains it
-// switches to when daily.co is unreachable). It loads its call machine from
-// `https://c.<base domain>/call-machine/…` and rewrites the room URL onto the same base domain,
-// so every base domain needs `https://*.<domain>` for scripts, workers and fetches and
-// `wss://*.<domain>` for the call's signalling. Absolute URLs in the package are endpoints it
-// connects to (its error reporting), apart from the reviewed ones listed below.
+// daily-js names its hosts as absolute URLs. One of them is its call machine,
+// `https://c.<domain>/call-machine/…`, which it loads as a script (with `avoidEval`); the call
+// machine then joins the room on `<team>.<domain>` and signals over WebSocket on the same domain,
+// and starts its workers from it, so that domain needs `https://*.<domain>` for scripts, workers
+// and fetches and `wss://*.<domain>` for the call. Every other absolute URL is an endpoint
+// daily-js fetches (its location lookup, its error reporting), apart from the reviewed ones below.
+// Anything else that looks like a host, a URL whose host is put together at run time, or a
+// package with no call machine at all is reported for review: the check cannot see where such a
+// request goes, so an upgrade that brings one fails until someone decides.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -24,73 +27,72 @@ export const NOT_HOSTS = new Map([
   ['sentry.op', 'an error-report attribute key'],
   ['sentry.origin', 'an error-report attribute key'],
   ['sentry.source', 'an error-report attribute key'],
-  ['webz.io', 'a crawler name in the bundled user-agent parser'],
-  ['you.com', 'a crawler name in the bundled user-agent parser'],
 ]);
 
 /** Absolute URLs in daily-js that are never requested, with the reason. */
 export const NOT_REQUESTED = new Map([
   ['http://www.example.com', 'a throwaway Request() built to detect fetch support'],
-  ['https://github.com/bowser-js/bowser', 'a link in the bundled user-agent parser'],
+  ['https://github.com/lancedikson/bowser', 'a link in the bundled user-agent parser'],
   ['https://www.daily.co/contact', 'a link in a console error message'],
 ]);
 
 const DOTTED_LITERAL = /["'`]([a-z0-9-]+(?:\.[a-z0-9-]+)+)["'`]/gi;
-const ABSOLUTE_URL = /\b(?:https?|wss?):\/\/[^\s"'`)\\]+/gi;
-/** A dotted literal whose last label is letters only: "daily.co", not "0.92.2". */
+const ABSOLUTE_URL = /\b(?:https?|wss?):\/\/[^\s"'`)\\]*/gi;
+/** A dotted literal whose last label is letters only: "daily.co", not "0.87.0". */
 const LOOKS_LIKE_HOST = /^(?:[a-z0-9-]+\.)+[a-z]{2,}$/i;
+/** The path daily-js loads its call machine from. */
+const CALL_MACHINE_PATH = '/call-machine/';
 
 /**
  * The hosts in a daily-js bundle's source.
  * @param {string} source the text of `dist/daily-esm.js`
- * @returns {{ baseDomains: string[], origins: string[], unknown: string[] }} `unknown`: dotted
- *   literals that are neither a base domain nor a reviewed non-host.
+ * @returns {{ callMachine: string[], domains: string[], origins: string[], problems: string[] }}
+ *   `callMachine`: the origins the call machine is loaded from; `domains`: the domains the call
+ *   machine is served from (its host without the first label); `origins`: the other origins
+ *   daily-js fetches; `problems`: what needs a review before the policy can be trusted.
  */
 export function dailyHostsInSource(source) {
   /** @type {Set<string>} */
-  const baseDomains = new Set();
+  const callMachine = new Set();
   /** @type {Set<string>} */
-  const unknown = new Set();
-  for (const [, match] of source.matchAll(DOTTED_LITERAL)) {
-    // The pattern's one group is required, so a match always has it.
-    if (match === undefined) continue;
-    const literal = match.toLowerCase();
-    if (!LOOKS_LIKE_HOST.test(literal) || NOT_HOSTS.has(literal)) continue;
-    baseDomains.add(literal);
-  }
-  // Property paths and file names match the pattern too: only the literals daily-js keeps in
-  // one array with "daily.co" are base domains; any other host-like literal is for review.
-  const list = /\[((?:"[a-z0-9.-]+",?)+)\]/gi;
-  /** @type {Set<string>} */
-  const grouped = new Set();
-  for (const [, items = ''] of source.matchAll(list)) {
-    const hosts = [...items.matchAll(/"([^"]+)"/g)].map(([, host = '']) => host.toLowerCase());
-    if (hosts.includes('daily.co')) for (const host of hosts) grouped.add(host);
-  }
-  for (const host of baseDomains) {
-    if (!grouped.has(host)) {
-      baseDomains.delete(host);
-      unknown.add(host);
-    }
-  }
+  const domains = new Set();
   /** @type {Set<string>} */
   const origins = new Set();
+  /** @type {Set<string>} */
+  const problems = new Set();
   for (const [url] of source.matchAll(ABSOLUTE_URL)) {
     if (NOT_REQUESTED.has(url)) continue;
     let parsed;
     try {
       parsed = new URL(url);
     } catch {
+      problems.add(`unreadable URL "${url}"`);
       continue;
     }
-    // "https://c." is the prefix the bundle URL is built from: c.<base domain>.
-    if (!parsed.hostname.includes('.') || parsed.hostname.endsWith('.')) continue;
-    origins.add(`${parsed.protocol}//${parsed.host}`);
+    if (!LOOKS_LIKE_HOST.test(parsed.hostname)) {
+      problems.add(`URL without a full host name "${url}"`);
+      continue;
+    }
+    const origin = `${parsed.protocol}//${parsed.host}`;
+    if (parsed.pathname.startsWith(CALL_MACHINE_PATH)) {
+      callMachine.add(origin);
+      domains.add(parsed.hostname.slice(parsed.hostname.indexOf('.') + 1));
+    } else {
+      origins.add(origin);
+    }
+  }
+  if (callMachine.size === 0) problems.add(`no call-machine URL ("…${CALL_MACHINE_PATH}…")`);
+  for (const [, literal = ''] of source.matchAll(DOTTED_LITERAL)) {
+    const lower = literal.toLowerCase();
+    if (LOOKS_LIKE_HOST.test(lower) && !NOT_HOSTS.has(lower)) {
+      problems.add(`unreviewed host-like literal "${lower}"`);
+    }
   }
   return {
-    baseDomains: [...baseDomains].sort(),
+    callMachine: [...callMachine].sort(),
+    domains: [...domains].sort(),
     origins: [...origins].sort(),
-    unknown: [...unknown].sort(),
+    problems: [...problems].sort(),
   };
 }
 
@@ -109,12 +111,12 @@ export async function installedDailySource(root = process.cwd()) {
 
 /**
  * The sources each directive must allow for daily-js to load and connect.
- * @param {{ baseDomains: string[], origins: string[] }} hosts
+ * @param {{ domains: string[], origins: string[] }} hosts
  * @returns {Record<string, string[]>}
  */
-export function requiredDailySources({ baseDomains, origins }) {
-  const https = baseDomains.map((domain) => `https://*.${domain}`);
-  const wss = baseDomains.map((domain) => `wss://*.${domain}`);
+export function requiredDailySources({ domains, origins }) {
+  const https = domains.map((domain) => `https://*.${domain}`);
+  const wss = domains.map((domain) => `wss://*.${domain}`);
   return {
     'script-src': https,
     'worker-src': https,
@@ -142,7 +144,26 @@ export function parsePolicy(policy) {
 }
 
 /**
- * What a policy lacks for daily-js: "script-src https://*.dailywebrtc.com", …
+ * Whether a policy's source expression allows a required one: the same expression, or a
+ * `scheme://*.domain` wildcard over the required host (`https://*.daily.co` allows
+ * `https://gs.daily.co` and `https://*.gs.daily.co`, not `https://daily.co`).
+ * @param {string} allowed
+ * @param {string} required
+ */
+function allows(allowed, required) {
+  if (allowed === required) return true;
+  const wildcard = /^([a-z]+:\/\/)\*(\.[^/:]+)$/i.exec(allowed);
+  if (!wildcard) return false;
+  const [, scheme = '', suffix = ''] = wildcard;
+  return (
+    required.startsWith(scheme) &&
+    required.endsWith(suffix) &&
+    !required.includes('/', scheme.length)
+  );
+}
+
+/**
+ * What a policy lacks for daily-js: "connect-src wss://*.daily.co", …
  * @param {string} policy
  * @param {Record<string, string[]>} required
  */
@@ -154,8 +175,11 @@ export function missingDailySources(policy, required) {
     const fallbacks = [name, ...(FALLBACKS[name] ?? []), 'default-src'];
     const effective = fallbacks.find((directive) => directives.has(directive));
     const allowed = (effective && directives.get(effective)) || [];
-    // Exact sources: the policy names each host the way this module derives it.
-    for (const source of sources) if (!allowed.includes(source)) missing.push(`${name} ${source}`);
+    for (const source of sources) {
+      if (!allowed.some((expression) => allows(expression, source))) {
+        missing.push(`${name} ${source}`);
+      }
+    }
   }
   return missing;
 }

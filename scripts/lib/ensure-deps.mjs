@@ -2,16 +2,15 @@
 // Installs the locked dependencies when node_modules is missing or older than the lockfile, with
 // `npm ci` kept to one summary line on success.
 //
-// `--loglevel=error` hides npm's warnings on the happy path. The ones it would print are the
-// EBADENGINE lines because @daily-co/daily-js declares Node >= 22.14 in `engines` although it only
-// runs in the browser (Node never executes it here); the project's own engines field (Node
-// >= 20.19) is what applies. Install scripts are decided by package.json's `allowScripts`
-// (tests/build/install.test.ts holds it to the lockfile). Errors still print in full.
+// npm's warnings are not hidden: on a supported Node a clean install has none (no package's
+// `engines` excludes the range package.json states, and `allowScripts` decides every install
+// script; tests/build/install.test.ts holds both to the lockfile), so a warning that does print
+// is news, such as a Node outside that range. Errors print in full.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const NPM_ARGS = ['ci', '--no-audit', '--no-fund', '--loglevel=error'];
+const NPM_ARGS = ['ci', '--no-audit', '--no-fund'];
 
 /** @param {string} root the repository's root folder */
 export function ensureDependencies(root) {

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { subset, validRange } from 'semver';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -43,16 +44,25 @@ async function install(script: string) {
 }
 
 describe('installing dependencies', () => {
-  it('runs plain npm ci with warnings off and prints two lines on success', async () => {
+  it('runs plain npm ci and prints two lines on success', async () => {
     const result = await install('echo ""; echo "added 797 packages in 40s"');
     expect(result.status).toBe(0);
-    expect(result.args[0]).toBe('ci');
-    expect(result.args).toContain('--loglevel=error');
+    expect(result.args).toEqual(['ci', '--no-audit', '--no-fund']);
     expect(result.stdout.trim().split('\n')).toEqual([
       'Installing the locked dependencies (npm ci, about a minute on a fresh clone)…',
       'Dependencies: added 797 packages in 40s',
     ]);
     expect(result.stderr).toBe('');
+  });
+
+  it("shows npm's warnings, so an unsupported Node is seen", async () => {
+    const warning = 'npm warn EBADENGINE Unsupported engine';
+    // Like npm, the stand-in prints warnings unless told to log errors only.
+    const result = await install(
+      `case "$*" in *--loglevel=error*) ;; *) echo "${warning}" >&2 ;; esac; echo "added 1 package"`,
+    );
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain(warning);
   });
 
   it("shows npm's errors and fails in one line of its own when npm ci fails", async () => {
@@ -78,6 +88,12 @@ describe('installing dependencies', () => {
 
 interface LockedPackage {
   hasInstallScript?: boolean;
+  engines?: { node?: string } | string[];
+}
+
+/** The package a lockfile path installs: `node_modules/a/node_modules/@b/c` → `@b/c`. */
+function packageName(path: string): string {
+  return path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
 }
 
 async function readJson<T>(file: string): Promise<T> {
@@ -90,9 +106,22 @@ describe('a quiet npm ci', () => {
     const lock = await readJson<{ packages: Record<string, LockedPackage> }>('package-lock.json');
     const withScripts = Object.entries(lock.packages)
       .filter(([, entry]) => entry.hasInstallScript)
-      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+      .map(([path]) => packageName(path));
     expect(withScripts.length).toBeGreaterThan(0);
     const undecided = withScripts.filter((name) => manifest.allowScripts?.[name] === undefined);
     expect(undecided).toEqual([]);
+  });
+
+  it("states a Node range that every locked package's own engines.node admits", async () => {
+    const manifest = await readJson<{ engines: { node: string } }>('package.json');
+    const lock = await readJson<{ packages: Record<string, LockedPackage> }>('package-lock.json');
+    expect(validRange(manifest.engines.node)).not.toBeNull();
+    const narrower = Object.entries(lock.packages).flatMap(([path, entry]) => {
+      const node = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
+      if (path === '' || node === undefined) return [];
+      const admits = validRange(node) !== null && subset(manifest.engines.node, node);
+      return admits ? [] : [`${packageName(path)}: ${node}`];
+    });
+    expect(narrower).toEqual([]);
   });
 });
