@@ -28,8 +28,67 @@ const UNSCORED = new Set(['notApplicable', 'informative', 'manual', 'error']);
  *   lcpElement: string | null,
  *   layoutShifts: string[],
  *   warnings: string[],
+ *   document: { transferBytes: number, windows: number, rttMs: number } | null,
  * }} LighthouseRun
  */
+
+/** A TCP segment's payload, and the segments a new connection may send before its first ACK. */
+const SEGMENT_BYTES = 1460;
+const INITIAL_WINDOW_SEGMENTS = 10;
+
+/**
+ * How many round trips of data a document of `bytes` takes on a new connection, as Lighthouse's
+ * simulated throttling counts them (TCP slow start: 10 segments in the first window, each next
+ * window twice the last, up to what the throughput carries in one round trip). Each window after
+ * the first costs a whole round trip, and Lighthouse lets nothing on the page start before the
+ * document has arrived, so a page of 14.6 KB and one of 15 KB are a round trip apart.
+ * @param {number} bytes what the document took on the wire, headers included
+ * @param {{ rttMs: number, throughputKbps: number }} network Lighthouse's throttling settings
+ */
+export function documentWindows(bytes, { rttMs, throughputKbps }) {
+  // Lighthouse's kilobits are 1024 bits.
+  const bytesPerRoundTrip = ((throughputKbps * 1024) / 8) * (rttMs / 1000);
+  const widest = Math.max(1, Math.floor(bytesPerRoundTrip / SEGMENT_BYTES));
+  let window = Math.min(INITIAL_WINDOW_SEGMENTS, widest);
+  let carried = window * SEGMENT_BYTES;
+  let windows = 1;
+  while (carried < bytes) {
+    window = Math.min(widest, window * 2);
+    carried += window * SEGMENT_BYTES;
+    windows += 1;
+  }
+  return windows;
+}
+
+/**
+ * What this module reads of the 'network-requests' audit's details: each request's type and
+ * bytes on the wire.
+ * @typedef {{ items?: Array<{ url?: string, resourceType?: string, transferSize?: number }> }}
+ *   RequestDetails
+ */
+
+/**
+ * The page's own document: its bytes on the wire, the round trips of data they take on
+ * Lighthouse's simulated network, and what one round trip costs there.
+ * @param {import('lighthouse').Result} lhr
+ */
+function describeDocument(lhr) {
+  // As above: this audit's details are a RequestDetails.
+  const details = /** @type {RequestDetails | undefined} */ (
+    lhr.audits['network-requests']?.details
+  );
+  const page = lhr.mainDocumentUrl ?? lhr.finalDisplayedUrl;
+  const document = (details?.items ?? []).find(
+    (request) => request.resourceType === 'Document' && request.url === page,
+  );
+  const { rttMs, throughputKbps } = lhr.configSettings?.throttling ?? {};
+  if (typeof document?.transferSize !== 'number' || !rttMs || !throughputKbps) return null;
+  return {
+    transferBytes: document.transferSize,
+    windows: documentWindows(document.transferSize, { rttMs, throughputKbps }),
+    rttMs,
+  };
+}
 
 /** @typedef {import('lighthouse').Result['audits'][string]} AuditResult */
 
@@ -125,6 +184,7 @@ export function summariseLhr(lhr, categories = CATEGORIES) {
     lcpElement: describeLcp(lhr.audits['largest-contentful-paint-element']),
     layoutShifts: describeShifts(lhr.audits['layout-shifts']),
     warnings: lhr.runWarnings ?? [],
+    document: describeDocument(lhr),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Result } from 'lighthouse';
 import { describe, expect, it } from 'vitest';
-import { compareWithFloor, summariseLhr } from './bench-lighthouse.mjs';
+import { compareWithFloor, documentWindows, summariseLhr } from './bench-lighthouse.mjs';
 
 const audit = (id: string, fields: Record<string, unknown>) => ({
   id,
@@ -78,6 +78,31 @@ describe('summariseLhr', () => {
     expect(run.warnings).toEqual(['The page loaded slowly.']);
     expect(run.lcpElement).toBeNull();
     expect(run.layoutShifts).toEqual([]);
+    expect(run.document).toBeNull();
+  });
+
+  it("gives the page's document's bytes on the wire and the round trips of data they take", () => {
+    const lhr = result({
+      audits: {
+        'network-requests': audit('network-requests', {
+          details: {
+            type: 'table',
+            items: [
+              { url: 'http://127.0.0.1:4000/', resourceType: 'Document', transferSize: 29_204 },
+              { url: 'http://127.0.0.1:4000/app.js', resourceType: 'Script', transferSize: 66_332 },
+            ],
+          },
+        }),
+      },
+    }) as unknown as Record<string, unknown>;
+    lhr['mainDocumentUrl'] = 'http://127.0.0.1:4000/';
+    lhr['configSettings'] = { throttling: { rttMs: 150, throughputKbps: 1638.4 } };
+
+    expect(summariseLhr(lhr as unknown as Result).document).toEqual({
+      transferBytes: 29_204,
+      windows: 2,
+      rttMs: 150,
+    });
   });
 
   it('names the LCP element with the phases its time went to, and each moved element', () => {
@@ -128,6 +153,31 @@ describe('summariseLhr', () => {
         }),
       ),
     ).toThrow('Lighthouse: NO_FCP: The page did not paint any content.');
+  });
+});
+
+describe('documentWindows', () => {
+  // Lighthouse's mobile preset: 150 ms round trips at 1.6 Mbit/s, about 21 segments a round trip.
+  const mobile = { rttMs: 150, throughputKbps: 1638.4 };
+
+  it('carries ten segments (14,600 bytes) in the first round trip of a new connection', () => {
+    expect(documentWindows(356, mobile)).toBe(1);
+    expect(documentWindows(14_600, mobile)).toBe(1);
+    expect(documentWindows(14_601, mobile)).toBe(2);
+  });
+
+  it('doubles the window each round trip up to what the throughput carries in one', () => {
+    // 10 segments, then 20, then the throughput's 21 (not 40): 14,600 + 29,200 + 30,660 bytes.
+    expect(documentWindows(43_800, mobile)).toBe(2);
+    expect(documentWindows(43_801, mobile)).toBe(3);
+    expect(documentWindows(74_460, mobile)).toBe(3);
+    expect(documentWindows(74_461, mobile)).toBe(4);
+  });
+
+  it('starts narrower where the throughput carries less than ten segments a round trip', () => {
+    // 100 kbit/s for 150 ms: 1,920 bytes, one segment a round trip.
+    expect(documentWindows(1_460, { rttMs: 150, throughputKbps: 100 })).toBe(1);
+    expect(documentWindows(2_921, { rttMs: 150, throughputKbps: 100 })).toBe(3);
   });
 });
 

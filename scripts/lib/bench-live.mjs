@@ -230,6 +230,25 @@ function reportFloorRounds({ row }, rounds) {
       'info',
     );
   });
+  const [first] = rounds;
+  if (first?.site.document && first.floor.document) {
+    /** @param {{ transferBytes: number, windows: number }} document */
+    const windows = ({ transferBytes, windows: count }) =>
+      `${count} (${formatKb(transferBytes)} on the wire)`;
+    const floors = rounds.map(({ floor }) => floor.metrics.lcpMs);
+    const { rttMs } = first.site.document;
+    const extra = first.site.document.windows - first.floor.document.windows;
+    row(
+      "The document's round trips of data on Lighthouse's network: site · floor",
+      `${windows(first.site.document)} · ${windows(first.floor.document)}` +
+        (extra > 0
+          ? `; ${extra} more round trip${extra > 1 ? 's' : ''} of ${ms(rttMs)}, alone ` +
+            `${((extra * rttMs) / median(floors)).toFixed(2)}× of the median floor`
+          : ''),
+      '—',
+      'info',
+    );
+  }
   row(
     "LCP over the same round's floor, worst round",
     `${comparison.worstRatio.toFixed(2)}×`,
