@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import { callRecord, roomName } from './stand-in-calls.mjs';
+import { createChatStandIn } from './stand-in-chat.mjs';
 import { CORS, readBody, send } from './stand-in-http.mjs';
 import {
   siteverify,
@@ -52,7 +53,10 @@ const pause = (ms) => new Promise((done) => setTimeout(done, ms));
  *   lateAnswerMs?: number,
  *   random?: () => number,
  *   quiet?: boolean,
- *   latency?: { siteverifyMs: number, gateWorkMs: number, callWebMs: number } | null,
+ *   latency?: {
+ *     siteverifyMs: number, gateWorkMs: number, callWebMs: number,
+ *     chatFirstWordMs: number, chatWordMs: number,
+ *   } | null,
  * }} options
  *   `costPerMinuteUsd`: what a (provider) minute costs, reported in each end-of-call report.
  *   `callSeconds`: when set, each call ends by itself after a length drawn from this range
@@ -106,6 +110,7 @@ export async function startProviderStandIn({
   const log = (line) => {
     if (!quiet) console.log(`provider stand-in: ${line}`);
   };
+  const chat = createChatStandIn({ latency, log });
 
   /**
    * Forwards the request to Prism as it came; resolves Prism's status, headers and body.
@@ -341,6 +346,9 @@ export async function startProviderStandIn({
     }
     const answer = await forward(req, body);
     const ok = answer.status >= 200 && answer.status < 300;
+    // Chats and sessions: Prism judged the request (its key, its body); the stand-in answers.
+    if (chat.handles(req.method, path))
+      return ok ? chat.answer(res, path, body, req.method) : relay(res, answer);
     if (ok && req.method === 'POST' && path === '/call/web') {
       let requestBody = {};
       let created = {};
@@ -409,6 +417,8 @@ export async function startProviderStandIn({
     siteverifyUrl: `${url}/turnstile/v0/siteverify`,
     stats,
     calls,
+    /** The chats and sessions (stand-in-chat.mjs): their records and counts. */
+    chat,
     /**
      * Where the gate listens, when it was not known at start.
      * @param {string} next
@@ -425,6 +435,7 @@ export async function startProviderStandIn({
     async stop() {
       closing = true;
       for (const call of calls.values()) clearTimeout(call.timer);
+      chat.stop();
       await Promise.allSettled([...pendingSends]);
       agent.destroy();
       server.closeAllConnections();

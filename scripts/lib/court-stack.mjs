@@ -18,11 +18,11 @@ const WRANGLER_CONFIG = resolve(root, 'gate', 'wrangler.jsonc');
 /**
  * The stand-in's part of the field latency model (docs/demo-simulator.md), when `PEPA_LATENCY=field`; the page
  * plays the rest with `?latency=field`.
- * @returns {{ siteverifyMs: number, gateWorkMs: number, callWebMs: number } | null}
+ * @returns {{ siteverifyMs: number, gateWorkMs: number, callWebMs: number, chatFirstWordMs: number, chatWordMs: number } | null}
  */
 export function standInLatency(env = process.env) {
   if (env.PEPA_LATENCY !== 'field') return null;
-  /** @type {{ siteverifyMs: number, gateWorkMs: number, callWebMs: number }} */
+  /** @type {{ siteverifyMs: number, gateWorkMs: number, callWebMs: number, chatFirstWordMs: number, chatWordMs: number }} */
   const model = JSON.parse(
     readFileSync(resolve(root, 'src/lib/call/simulator/field-latency.json'), 'utf8'),
   );
@@ -30,6 +30,8 @@ export function standInLatency(env = process.env) {
     siteverifyMs: model.siteverifyMs,
     gateWorkMs: model.gateWorkMs,
     callWebMs: model.callWebMs,
+    chatFirstWordMs: model.chatFirstWordMs,
+    chatWordMs: model.chatWordMs,
   };
 }
 

@@ -102,7 +102,7 @@ export interface SimulatorOptions {
 /**
  * The field latency model (docs/demo-simulator.md, "A latency model of the real path"): published figures or
  * reasoned estimates for each stage a real start goes through, shared with the demo's stand-in
- * provider (siteverify, the gate's work, `POST /call/web`).
+ * provider (siteverify, the gate's work, `POST /call/web`, a chat's words).
  */
 export interface FieldLatency {
   turnstileSolveMs: number;
@@ -116,6 +116,10 @@ export interface FieldLatency {
   assistantTrackMs: number;
   listeningMs: number;
   greetingFirstAudioMs: number;
+  /** A chat's reply: its first word after this, from the provider's `POST /chat`. */
+  chatFirstWordMs: number;
+  /** A chat's reply: each next word after this. */
+  chatWordMs: number;
 }
 
 /** The simulated room's delays under the field model; `preconnected`: the page warmed the room's origin. */
