@@ -1,4 +1,5 @@
-// `npm run spec:update [-- --url <url|file>] [-- --repair] [-- --root <dir>]`: downloads the
+// `npm run spec:update [-- --url <url|file>] [-- --take <path,…> --from <url|file>] [-- --repair]
+// [-- --root <dir>]`: downloads the
 // provider's spec, checks it, vendors it as openapi/vapi.json, regenerates generated/ and prints
 // which operations were added, removed or changed. Nothing is written unless every check passed,
 // so a refused or failed update leaves openapi/ and generated/ as they were.
@@ -18,10 +19,17 @@
 // So an accepted update leaves every spec-dependent check of `npm run verify` green: the type
 // check, the OpenAPI lint, and the generated-client check (generated/ is written from the very
 // file that is vendored).
-// One defect of the provider's documents is corrected as it is vendored, and listed: an array
+// Two defects of the provider's documents are corrected as it is vendored, and listed: an array
 // schema that carries its items' `enum` at the array level (e.g. `CreateAssistantDTO.clientMessages`)
 // could never match an array, and would make the generated type a single string and Prism
-// refuse every real request; the array-level `enum` is dropped, keeping the one on `items`.
+// refuse every real request; the array-level `enum` is dropped, keeping the one on `items`. And a
+// schema's `examples` list in a 3.0 document (3.1's keyword) becomes its `example` (the published
+// August 2026 document's chat shapes give it).
+//
+// `--take <path,…> --from <url|file>` takes those paths from another document into the one
+// vendored, with the components they need, keeping as they are the components the other paths
+// use: how the published document's chat operations were taken into the extended one
+// (docs/provider-contract.md).
 // --root (or $SPEC_UPDATE_ROOT) points at another checkout layout; the tests use it with a
 // temporary copy.
 import { existsSync, readFileSync } from 'node:fs';
@@ -37,7 +45,9 @@ import {
   danglingRefs,
   diffOperations,
   normaliseArrayEnums,
+  normaliseSchemaExamples,
   operationsOf,
+  takePaths,
 } from './lib/spec-document.mjs';
 import { projectLint, typecheckCandidate } from './lib/spec-project-checks.mjs';
 
@@ -126,12 +136,29 @@ const describeUse = ({ name, file }) => `${name} in ${file}`;
 
 /**
  * Checks the document at `url`, then vendors it into `root` and regenerates the client there.
- * @param {{ url: string, root: string, repair?: boolean }} options
+ * `take`: the paths to take from another document (`from`), with the components they need, into
+ * the one at `url` (see takePaths in scripts/lib/spec-document.mjs).
+ * @param {{
+ *   url: string, root: string, repair?: boolean,
+ *   take?: { paths: string[], from: string },
+ * }} options
  */
-export async function updateSpec({ url, root, repair = false }) {
+export async function updateSpec({ url, root, repair = false, take }) {
   const text = await download(url);
-  const spec = parseSpec(text, url);
+  let spec = parseSpec(text, url);
   const appRoot = appRootFor(root);
+  /** @type {{ taken: string[], kept: string[] } | null} */
+  let took = null;
+  if (take) {
+    const source = parseSpec(await download(take.from), take.from);
+    try {
+      const { spec: combined, taken, kept } = takePaths(spec, source, take.paths);
+      spec = combined;
+      took = { taken, kept };
+    } catch (error) {
+      throw new UpdateError(error instanceof Error ? error.message : String(error));
+    }
+  }
 
   const dangling = danglingRefs(spec);
   // Only a schema can be closed safely (as an open object); a missing response or parameter
@@ -149,6 +176,7 @@ export async function updateSpec({ url, root, repair = false }) {
   }
   if (dangling.length > 0) closeDanglingRefs(spec, dangling);
   const arrayEnums = normaliseArrayEnums(spec);
+  const listExamples = normaliseSchemaExamples(spec);
 
   // Refuse before generating: an operation the app calls must still be there.
   const offered = operationsOf(spec);
@@ -232,7 +260,14 @@ export async function updateSpec({ url, root, repair = false }) {
         `${SPEC_FILE} was updated but copying generated/ failed (${reason}); run \`npm run generate\``,
       );
     }
-    return { ...diffOperations(before, spec), warnings, repaired: dangling, arrayEnums };
+    return {
+      ...diffOperations(before, spec),
+      warnings,
+      repaired: dangling,
+      arrayEnums,
+      listExamples,
+      took,
+    };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -240,7 +275,8 @@ export async function updateSpec({ url, root, repair = false }) {
 
 const SHOWN_LINT_ERRORS = 10;
 const SHOWN_TYPE_ERRORS = 10;
-const USAGE = 'usage: npm run spec:update [-- --url <url|file>] [--repair] [--root <dir>]';
+const USAGE =
+  'usage: npm run spec:update [-- --url <url|file>] [--take <path,…> --from <url|file>] [--repair] [--root <dir>]';
 const SHOWN_WARNINGS = 5;
 
 async function main() {
@@ -251,8 +287,13 @@ async function main() {
         url: { type: 'string' },
         root: { type: 'string' },
         repair: { type: 'boolean' },
+        take: { type: 'string' },
+        from: { type: 'string' },
       },
     }));
+    if (Boolean(values.take) !== Boolean(values.from)) {
+      throw new Error('--take and --from go together');
+    }
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
     console.error(`spec:update: ${message.replace(/\.$/, '')} (${USAGE})`);
@@ -261,11 +302,22 @@ async function main() {
   const url = values.url || process.env.VAPI_SPEC_URL || DEFAULT_SPEC_URL;
   const root = resolve(values.root || process.env.SPEC_UPDATE_ROOT || repoRoot);
   try {
-    const result = await updateSpec({ url, root, repair: Boolean(values.repair) });
-    const { added, removed, changed, total, warnings, repaired, arrayEnums } = result;
+    const take =
+      values.take && values.from
+        ? { paths: values.take.split(',').map((path) => path.trim()), from: values.from }
+        : undefined;
+    const result = await updateSpec({ url, root, repair: Boolean(values.repair), take });
+    const { added, removed, changed, total, warnings, repaired, arrayEnums, listExamples, took } =
+      result;
     console.log(
-      `Vendored ${url} as ${SPEC_FILE} (${total} operations) and regenerated generated/.`,
+      `Vendored ${url}${take ? ` with ${take.paths.join(', ')} from ${take.from}` : ''} as ${SPEC_FILE} (${total} operations) and regenerated generated/.`,
     );
+    if (took) {
+      console.log(`${took.taken.length} component(s) taken: ${took.taken.join(', ')}`);
+      console.log(
+        `${took.kept.length} kept as they were, since other paths use them: ${took.kept.join(', ') || 'none'}`,
+      );
+    }
     if (repaired.length > 0) {
       console.log(`${repaired.length} undefined schema(s) closed as open objects:`);
       for (const name of repaired) console.log(`  ${name}`);
@@ -273,6 +325,11 @@ async function main() {
     if (arrayEnums.length > 0) {
       console.log(
         `${arrayEnums.length} array schema(s) carried their items' enum on the array; moved to items: ${arrayEnums.slice(0, SHOWN_WARNINGS).join(', ')}${arrayEnums.length > SHOWN_WARNINGS ? ', …' : ''}`,
+      );
+    }
+    if (listExamples.length > 0) {
+      console.log(
+        `${listExamples.length} schema(s) gave OpenAPI 3.1's examples list in a 3.0 document; the first is their example: ${listExamples.join(', ')}`,
       );
     }
     /** @type {Array<[string, string[]]>} */

@@ -63,12 +63,13 @@ export function closeDanglingRefs(spec, names) {
 }
 
 /**
- * Drops an `enum` of non-array values from array schemas (the values belong to `items`, which
- * the provider also gives them); returns where, as `Schema.property` paths, sorted.
+ * Calls `fix` on every object under the document's schemas with its place, as a `Schema.property`
+ * path; returns the places where `fix` changed something, sorted.
  * @param {OpenApiDocument} spec
+ * @param {(node: any) => boolean} fix changes `node` in place; true when it did
  * @returns {string[]}
  */
-export function normaliseArrayEnums(spec) {
+function fixSchemas(spec, fix) {
   /** @type {Set<string>} */
   const fixed = new Set();
   /**
@@ -81,17 +82,7 @@ export function normaliseArrayEnums(spec) {
       return;
     }
     if (!node || typeof node !== 'object') return;
-    if (
-      node.type === 'array' &&
-      Array.isArray(node.enum) &&
-      node.enum.every((/** @type {unknown} */ value) => !Array.isArray(value))
-    ) {
-      if (node.items && typeof node.items === 'object' && !node.items.$ref && !node.items.enum) {
-        node.items.enum = node.enum;
-      }
-      delete node.enum;
-      fixed.add(path.join('.'));
-    }
+    if (fix(node)) fixed.add(path.join('.'));
     for (const [key, child] of Object.entries(node)) {
       // Paths name the schema and its properties, not the keywords between them.
       visit(child, key === 'properties' ? path : [...path, key]);
@@ -101,6 +92,46 @@ export function normaliseArrayEnums(spec) {
     visit(schema, [name]);
   }
   return [...fixed].sort();
+}
+
+/**
+ * Drops an `enum` of non-array values from array schemas (the values belong to `items`, which
+ * the provider also gives them); returns where, as `Schema.property` paths, sorted.
+ * @param {OpenApiDocument} spec
+ * @returns {string[]}
+ */
+export function normaliseArrayEnums(spec) {
+  return fixSchemas(spec, (node) => {
+    if (
+      node.type !== 'array' ||
+      !Array.isArray(node.enum) ||
+      !node.enum.every((/** @type {unknown} */ value) => !Array.isArray(value))
+    ) {
+      return false;
+    }
+    if (node.items && typeof node.items === 'object' && !node.items.$ref && !node.items.enum) {
+      node.items.enum = node.enum;
+    }
+    delete node.enum;
+    return true;
+  });
+}
+
+/**
+ * A schema's `examples` list in an OpenAPI 3.0 document (3.1's keyword, which a 3.0 schema does
+ * not have; the published August 2026 document's chat shapes give it) becomes its 3.0 `example`,
+ * the list's first. Returns where, as `Schema.property` paths, sorted.
+ * @param {OpenApiDocument} spec
+ * @returns {string[]}
+ */
+export function normaliseSchemaExamples(spec) {
+  if (!String(spec.openapi ?? '').startsWith('3.0')) return [];
+  return fixSchemas(spec, (node) => {
+    if (!Array.isArray(node.examples)) return false;
+    if (node.example === undefined && node.examples.length > 0) node.example = node.examples[0];
+    delete node.examples;
+    return true;
+  });
 }
 
 /**
@@ -144,4 +175,88 @@ export function diffOperations(before, after) {
       return `${label(key, op)}${renamed}`;
     });
   return { added, removed, changed, total: now.size };
+}
+
+/**
+ * The components a JSON value references, as `kind/name` keys (`schemas/Chat`).
+ * @param {unknown} value
+ */
+function referenced(value) {
+  return [...JSON.stringify(value ?? null).matchAll(/"#\/components\/(\w+)\/([^"]+)"/g)].map(
+    ([, kind, name]) => `${kind}/${unescapePointer(name ?? '')}`,
+  );
+}
+
+/**
+ * Every component reached from `roots` through `spec`'s components, transitively.
+ * @param {OpenApiDocument} spec
+ * @param {unknown[]} roots
+ */
+function reachedFrom(spec, roots) {
+  /** @type {Set<string>} */
+  const seen = new Set();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    for (const key of referenced(queue.pop())) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const [kind = '', name = ''] = key.split(/\/(.*)/s);
+      queue.push(spec.components?.[kind]?.[name]);
+    }
+  }
+  return seen;
+}
+
+/**
+ * `base` with the paths named taken from `source`, and the components they need: each component
+ * the taken paths reach in `source` comes from `source`, unless `base` has one of that name that
+ * its other paths use; that one stays as it is (the taken paths then use it), so what the rest of
+ * `base` describes does not change. Returns the new document and the components taken and kept.
+ * Refuses a path `source` lacks.
+ * @param {OpenApiDocument} base
+ * @param {OpenApiDocument} source
+ * @param {string[]} paths
+ */
+export function takePaths(base, source, paths) {
+  const lacking = paths.filter((path) => source.paths?.[path] === undefined);
+  if (lacking.length > 0) {
+    throw new Error(`the document to take from has no ${lacking.join(', ')}`);
+  }
+  /** @type {OpenApiDocument} */
+  const spec = structuredClone(base);
+  const kept = reachedFrom(
+    base,
+    Object.entries(base.paths ?? {})
+      .filter(([path]) => !paths.includes(path))
+      .map(([, item]) => item),
+  );
+  /** @type {string[]} */
+  const taken = [];
+  /** @type {string[]} */
+  const keptUsed = [];
+  /** @type {Set<string>} */
+  const seen = new Set();
+  /** @type {unknown[]} */
+  const queue = paths.map((path) => source.paths?.[path]);
+  while (queue.length > 0) {
+    for (const key of referenced(queue.pop())) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const [kind = '', name = ''] = key.split(/\/(.*)/s);
+      if (kept.has(key) && base.components?.[kind]?.[name] !== undefined) {
+        keptUsed.push(key);
+        continue;
+      }
+      const component = source.components?.[kind]?.[name];
+      if (component === undefined) throw new Error(`the document to take from has no ${key}`);
+      ((spec.components ??= {})[kind] ??= {})[name] = structuredClone(component);
+      taken.push(key);
+      queue.push(component);
+    }
+  }
+  for (const path of paths) {
+    const item = source.paths?.[path];
+    if (item) (spec.paths ??= {})[path] = structuredClone(item);
+  }
+  return { spec, taken: taken.sort(), kept: keptUsed.sort() };
 }

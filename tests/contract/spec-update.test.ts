@@ -151,6 +151,26 @@ describe('npm run spec:update with the provider documents as published', () => {
     expect(source).toContain("DEFAULT_SPEC_URL = 'https://api.vapi.ai/api-extended-json'");
   });
 
+  it('takes named paths only from another document, refusing one it lacks before anything is written', async () => {
+    const before = await readFile(join(root, 'openapi', 'vapi.json'));
+    const vendored = join(root, 'openapi', 'vapi.json');
+
+    const alone = await runSpecUpdate(['--url', vendored, '--take', '/chat', '--root', root]);
+    const lacking = await runSpecUpdate([
+      ...['--url', vendored, '--take', '/no-such-path'],
+      ...['--from', PUBLISHED_2026, '--root', root],
+    ]);
+
+    expect(alone.code).toBe(1);
+    expect(alone.stderr.trim()).toMatch(/^spec:update: --take and --from go together \(usage: /);
+    expect(lacking.code).toBe(1);
+    expect(lacking.stderr.trim()).toBe(
+      'spec:update: the document to take from has no /no-such-path; openapi/vapi.json left untouched.',
+    );
+    expect(await readFile(join(root, 'openapi', 'vapi.json'))).toEqual(before);
+    expect(existsSync(join(root, 'generated'))).toBe(false);
+  });
+
   it('refuses, naming it, a spec without the POST /call/web the app imports', async () => {
     const spec = readSpec();
     delete spec.paths['/call/web'];
