@@ -1,7 +1,7 @@
 // The demo's provider stand-in speaks chat as the provider's published document describes it:
 // `POST /chat` whole or streamed, `GET /chat/{id}` with the cost, sessions; in front of a real
 // Prism, which still judges each request.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startProviderStandIn } from '../../gate/dev/provider-stand-in.mjs';
 import { CHAT_PRICES, STREAM_PATH } from '../../gate/dev/stand-in-chat.mjs';
 import { startPrism } from '../../scripts/lib/prism.mjs';
@@ -65,6 +65,15 @@ async function standIn(options: Partial<Parameters<typeof startProviderStandIn>[
 
 const KEY = { authorization: 'Bearer private-key' };
 
+/** The field model's delays, with only the chat's set. */
+const chatLatency = (chatFirstWordMs: number, chatWordMs: number) => ({
+  siteverifyMs: 0,
+  gateWorkMs: 0,
+  callWebMs: 0,
+  chatFirstWordMs,
+  chatWordMs,
+});
+
 function post(url: string, body: unknown, init: RequestInit = {}) {
   return fetch(url, {
     method: 'POST',
@@ -87,14 +96,6 @@ function events(text: string): string[] {
       expect(lines.every((line) => line.startsWith('data: '))).toBe(true);
       return lines.map((line) => line.slice('data: '.length)).join('\n');
     });
-}
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((done) => setTimeout(done, 20));
-  }
 }
 
 describe("the provider stand-in's chat", () => {
@@ -232,13 +233,7 @@ describe("the provider stand-in's chat", () => {
 
   it("plays the field model's delays: no word before the first word's delay", async () => {
     const provider = await standIn({
-      latency: {
-        siteverifyMs: 0,
-        gateWorkMs: 0,
-        callWebMs: 0,
-        chatFirstWordMs: 300,
-        chatWordMs: 5,
-      },
+      latency: chatLatency(300, 5),
     });
 
     const asked = performance.now();
@@ -254,13 +249,7 @@ describe("the provider stand-in's chat", () => {
 
   it('stops a reply whose reader left: no word after, and the chat keeps and is charged for what was said', async () => {
     const provider = await standIn({
-      latency: {
-        siteverifyMs: 0,
-        gateWorkMs: 0,
-        callWebMs: 0,
-        chatFirstWordMs: 0,
-        chatWordMs: 60_000,
-      },
+      latency: chatLatency(0, 60_000),
     });
 
     const answer = await ask(provider.url, { input: 'Hello Pepa!', stream: true });
@@ -269,7 +258,7 @@ describe("the provider stand-in's chat", () => {
     const chunk = JSON.parse(first.slice('data: '.length)) as { id: string; delta: string };
     await reader?.cancel();
 
-    await until(() => provider.chat.writing === 0);
+    await vi.waitFor(() => expect(provider.chat.writing).toBe(0));
     expect(provider.chat.stats.aborted).toBe(1);
     const kept = (await (
       await fetch(`${provider.url}/chat/${chunk.id}`, { headers: KEY })
