@@ -147,14 +147,14 @@ export async function updateSpec({ url, root, repair = false, take }) {
   const text = await download(url);
   let spec = parseSpec(text, url);
   const appRoot = appRootFor(root);
-  /** @type {{ taken: string[], kept: string[] } | null} */
+  /** @type {{ taken: string[], kept: string[], examples: string[] } | null} */
   let took = null;
   if (take) {
     const source = parseSpec(await download(take.from), take.from);
     try {
-      const { spec: combined, taken, kept } = takePaths(spec, source, take.paths);
+      const { spec: combined, taken, kept, examples } = takePaths(spec, source, take.paths);
       spec = combined;
-      took = { taken, kept };
+      took = { taken, kept, examples };
     } catch (error) {
       throw new UpdateError(error instanceof Error ? error.message : String(error));
     }
@@ -317,6 +317,11 @@ async function main() {
       console.log(
         `${took.kept.length} kept as they were, since other paths use them: ${took.kept.join(', ') || 'none'}`,
       );
+      if (took.examples.length > 0) {
+        console.log(
+          `${took.examples.length} example(s) kept where the other document gives none: ${took.examples.join(', ')}`,
+        );
+      }
     }
     if (repaired.length > 0) {
       console.log(`${repaired.length} undefined schema(s) closed as open objects:`);

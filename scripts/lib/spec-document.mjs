@@ -211,8 +211,9 @@ function reachedFrom(spec, roots) {
  * `base` with the paths named taken from `source`, and the components they need: each component
  * the taken paths reach in `source` comes from `source`, unless `base` has one of that name that
  * its other paths use; that one stays as it is (the taken paths then use it), so what the rest of
- * `base` describes does not change. Returns the new document and the components taken and kept.
- * Refuses a path `source` lacks.
+ * `base` describes does not change. Where `source` gives a taken operation no example, `base`'s
+ * stays (keepExamples). Returns the new document, the components taken and kept, and the examples
+ * kept. Refuses a path `source` lacks.
  * @param {OpenApiDocument} base
  * @param {OpenApiDocument} source
  * @param {string[]} paths
@@ -254,9 +255,64 @@ export function takePaths(base, source, paths) {
       queue.push(component);
     }
   }
+  /** @type {string[]} */
+  const examples = [];
   for (const path of paths) {
-    const item = source.paths?.[path];
-    if (item) (spec.paths ??= {})[path] = structuredClone(item);
+    const item = structuredClone(source.paths?.[path]);
+    if (!item) continue;
+    examples.push(...keepExamples(base.paths?.[path], item, path));
+    (spec.paths ??= {})[path] = item;
   }
-  return { spec, taken: taken.sort(), kept: keptUsed.sort() };
+  return { spec, taken: taken.sort(), kept: keptUsed.sort(), examples };
+}
+
+/**
+ * The examples of `before`'s operations that `after`'s lack, carried over (a mock answers, and
+ * the contract tests send, each operation's examples): a request body's by media type; a
+ * response's by status and media type, and the success example also to the lowest success status
+ * of `after` when the two documents number success differently (201 there, 200 here). Returns
+ * where, as `METHOD /path request|status`.
+ * @param {Record<string, any> | undefined} before
+ * @param {Record<string, any>} after
+ * @param {string} path
+ */
+function keepExamples(before, after, path) {
+  /** @type {string[]} */
+  const kept = [];
+  /** @param {any} media */
+  const hasExample = (media) => media?.example !== undefined || media?.examples !== undefined;
+  /** @param {Record<string, any> | undefined} responses */
+  const successes = (responses) =>
+    Object.keys(responses ?? {})
+      .filter((status) => /^2\d\d$/.test(status))
+      .sort();
+  for (const method of METHODS) {
+    const old = before?.[method];
+    const now = after[method];
+    if (!old || !now) continue;
+    const where = `${method.toUpperCase()} ${path}`;
+    for (const [type, media] of Object.entries(now.requestBody?.content ?? {})) {
+      const example = old.requestBody?.content?.[type]?.example;
+      if (!hasExample(media) && example !== undefined) {
+        /** @type {any} */ (media).example = structuredClone(example);
+        kept.push(`${where} request`);
+      }
+    }
+    const [oldSuccess] = successes(old.responses);
+    const [newSuccess] = successes(now.responses);
+    for (const [status, response] of Object.entries(now.responses ?? {})) {
+      for (const [type, media] of Object.entries(response?.content ?? {})) {
+        if (hasExample(media)) continue;
+        const from =
+          old.responses?.[status]?.content?.[type]?.example ??
+          (status === newSuccess && oldSuccess
+            ? old.responses?.[oldSuccess]?.content?.[type]?.example
+            : undefined);
+        if (from === undefined) continue;
+        /** @type {any} */ (media).example = structuredClone(from);
+        kept.push(`${where} ${status}`);
+      }
+    }
+  }
+  return kept;
 }

@@ -81,6 +81,38 @@ describe('takePaths', () => {
     expect(source).toEqual(published());
   });
 
+  it('keeps the vendored examples where the other document gives none, the success example on its success status', () => {
+    const base = vendored();
+    const chatPost = base.paths?.['/chat']?.['post'];
+    chatPost.requestBody = {
+      content: { 'application/json': { schema: ref('CreateChat'), example: { input: 'Hi' } } },
+    };
+    chatPost.responses = {
+      '201': { content: { 'application/json': { schema: ref('Chat'), example: { id: 'c1' } } } },
+    };
+    const source = published();
+    const sourcePost = source.paths?.['/chat']?.['post'];
+    sourcePost.requestBody = { content: { 'application/json': { schema: ref('Chat') } } };
+    sourcePost.responses = {
+      '200': { content: { 'application/json': { schema: ref('Chat') } } },
+      '201': { content: { 'application/json': { schema: { type: 'object' } } } },
+      '202': {
+        content: { 'application/json': { schema: ref('Chat'), example: { id: 'their own' } } },
+      },
+    };
+
+    const { spec, examples } = takePaths(base, source, ['/chat']);
+
+    const post = spec.paths?.['/chat']?.['post'];
+    expect(post.requestBody.content['application/json'].example).toEqual({ input: 'Hi' });
+    expect(post.responses['200'].content['application/json'].example).toEqual({ id: 'c1' });
+    expect(post.responses['201'].content['application/json'].example).toEqual({ id: 'c1' });
+    expect(post.responses['202'].content['application/json'].example).toEqual({ id: 'their own' });
+    expect(examples).toEqual(['POST /chat request', 'POST /chat 200', 'POST /chat 201']);
+    // The other document's operations are not changed.
+    expect(sourcePost.responses['200'].content['application/json'].example).toBeUndefined();
+  });
+
   it('refuses a path the other document lacks, and a component it references without defining', () => {
     expect(() => takePaths(vendored(), published(), ['/chat', '/session'])).toThrow(
       'the document to take from has no /session',
