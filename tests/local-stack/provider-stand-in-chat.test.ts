@@ -1,10 +1,11 @@
-// The demo's provider stand-in speaks chat as the provider's published document describes it:
-// `POST /chat` whole or streamed, `GET /chat/{id}` with the cost, sessions; in front of a real
-// Prism, which still judges each request.
+// The demo's provider stand-in speaks chat as the vendored spec (the published document's chat
+// shapes) describes it: `POST /chat` whole or streamed, `GET /chat/{id}` with the cost, sessions;
+// in front of a real Prism, which still judges each request.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startProviderStandIn } from '../../gate/dev/provider-stand-in.mjs';
 import { CHAT_PRICES, STREAM_PATH } from '../../gate/dev/stand-in-chat.mjs';
 import { startPrism } from '../../scripts/lib/prism.mjs';
+import { readSpec } from '../contract/spec';
 
 type StandIn = Awaited<ReturnType<typeof startProviderStandIn>>;
 type Message = { role: string; content: string };
@@ -20,27 +21,11 @@ type Chat = {
   costs: Array<{ type: string; cost: number; promptTokens?: number; completionTokens?: number }>;
 };
 
-/** `Chat`'s properties in the provider's published document of August 2026. */
-const PUBLISHED_CHAT_FIELDS = [
-  'assistant',
-  'assistantId',
-  'assistantOverrides',
-  'cost',
-  'costs',
-  'createdAt',
-  'id',
-  'input',
-  'messages',
-  'name',
-  'orgId',
-  'output',
-  'previousChatId',
-  'sessionId',
-  'squad',
-  'squadId',
-  'stream',
-  'updatedAt',
-];
+/** The properties of a schema of the vendored provider spec (its chat's are the published ones). */
+function fieldsOf(schema: string): string[] {
+  const schemas = readSpec().components?.schemas as Record<string, { properties?: object }>;
+  return Object.keys(schemas[schema]?.properties ?? {});
+}
 
 let prism: Awaited<ReturnType<typeof startPrism>>;
 const running: StandIn[] = [];
@@ -106,7 +91,8 @@ describe("the provider stand-in's chat", () => {
 
     expect(answer.status).toBe(200);
     const chat = (await answer.json()) as Chat;
-    expect(PUBLISHED_CHAT_FIELDS).toEqual(expect.arrayContaining(Object.keys(chat)));
+    expect(fieldsOf('Chat')).toEqual(expect.arrayContaining(['cost', 'costs']));
+    expect(fieldsOf('Chat')).toEqual(expect.arrayContaining(Object.keys(chat)));
     expect(chat.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(chat.assistantId).toBe('demo-pepa-assistant');
     expect(chat.output).toEqual([
@@ -146,6 +132,9 @@ describe("the provider stand-in's chat", () => {
     const id = chunks[0]?.id;
     for (const chunk of chunks) {
       expect(Object.keys(chunk).sort()).toEqual(['delta', 'id', 'path']);
+      expect(fieldsOf('CreateChatStreamResponse')).toEqual(
+        expect.arrayContaining(Object.keys(chunk)),
+      );
       expect(chunk).toMatchObject({ id, path: STREAM_PATH });
     }
     // No event carries the cost: the chat, read afterwards, does, and its output is the words.
