@@ -7772,6 +7772,19 @@ export type ChatControllerListChatsData = {
     url: '/chat';
 };
 
+export type ChatControllerListChatsErrors = {
+    /**
+     * The bearer token is missing or invalid.
+     */
+    401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
+};
+
+export type ChatControllerListChatsError = ChatControllerListChatsErrors[keyof ChatControllerListChatsErrors];
+
 export type ChatControllerListChatsResponses = {
     200: ChatPaginatedResponse;
 };
@@ -7784,6 +7797,19 @@ export type ChatControllerCreateChatData = {
     query?: never;
     url: '/chat';
 };
+
+export type ChatControllerCreateChatErrors = {
+    /**
+     * The bearer token is missing or invalid.
+     */
+    401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
+};
+
+export type ChatControllerCreateChatError = ChatControllerCreateChatErrors[keyof ChatControllerCreateChatErrors];
 
 export type ChatControllerCreateChatResponses = {
     /**
@@ -7806,6 +7832,19 @@ export type ChatControllerDeleteChatData = {
     url: '/chat/{id}';
 };
 
+export type ChatControllerDeleteChatErrors = {
+    /**
+     * The bearer token is missing or invalid.
+     */
+    401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
+};
+
+export type ChatControllerDeleteChatError = ChatControllerDeleteChatErrors[keyof ChatControllerDeleteChatErrors];
+
 export type ChatControllerDeleteChatResponses = {
     200: Chat;
 };
@@ -7820,6 +7859,19 @@ export type ChatControllerGetChatData = {
     query?: never;
     url: '/chat/{id}';
 };
+
+export type ChatControllerGetChatErrors = {
+    /**
+     * The bearer token is missing or invalid.
+     */
+    401: ErrorResponse;
+    /**
+     * The provider failed to handle the request.
+     */
+    500: ErrorResponse;
+};
+
+export type ChatControllerGetChatError = ChatControllerGetChatErrors[keyof ChatControllerGetChatErrors];
 
 export type ChatControllerGetChatResponses = {
     200: Chat;

@@ -319,7 +319,7 @@ async function main() {
       );
       if (took.examples.length > 0) {
         console.log(
-          `${took.examples.length} example(s) kept where the other document gives none: ${took.examples.join(', ')}`,
+          `${took.examples.length} response(s) and example(s) kept where the other document gives none: ${took.examples.join(', ')}`,
         );
       }
     }

@@ -211,8 +211,8 @@ function reachedFrom(spec, roots) {
  * `base` with the paths named taken from `source`, and the components they need: each component
  * the taken paths reach in `source` comes from `source`, unless `base` has one of that name that
  * its other paths use; that one stays as it is (the taken paths then use it), so what the rest of
- * `base` describes does not change. Where `source` gives a taken operation no example, `base`'s
- * stays (keepExamples). Returns the new document, the components taken and kept, and the examples
+ * `base` describes does not change. What `base` states of a taken operation that `source` leaves
+ * out (its failure responses, its examples) stays (keepVendored). Returns the new document, the components taken and kept, and the examples
  * kept. Refuses a path `source` lacks.
  * @param {OpenApiDocument} base
  * @param {OpenApiDocument} source
@@ -260,23 +260,23 @@ export function takePaths(base, source, paths) {
   for (const path of paths) {
     const item = structuredClone(source.paths?.[path]);
     if (!item) continue;
-    examples.push(...keepExamples(base.paths?.[path], item, path));
+    examples.push(...keepVendored(base.paths?.[path], item, path));
     (spec.paths ??= {})[path] = item;
   }
   return { spec, taken: taken.sort(), kept: keptUsed.sort(), examples };
 }
 
 /**
- * The examples of `before`'s operations that `after`'s lack, carried over (a mock answers, and
- * the contract tests send, each operation's examples): a request body's by media type; a
- * response's by status and media type, and the success example also to the lowest success status
- * of `after` when the two documents number success differently (201 there, 200 here). Returns
- * where, as `METHOD /path request|status`.
+ * What `before`'s operations state that `after`'s leave out, carried over: the failure responses
+ * (401, 500), and the examples (a mock answers, and the contract tests send, each operation's
+ * examples): a request body's by media type; a response's by status and media type, and the
+ * success example also to the lowest success status of `after` when the two documents number
+ * success differently (201 there, 200 here). Returns where, as `METHOD /path request|status`.
  * @param {Record<string, any> | undefined} before
  * @param {Record<string, any>} after
  * @param {string} path
  */
-function keepExamples(before, after, path) {
+function keepVendored(before, after, path) {
   /** @type {string[]} */
   const kept = [];
   /** @param {any} media */
@@ -297,6 +297,12 @@ function keepExamples(before, after, path) {
         /** @type {any} */ (media).example = structuredClone(example);
         kept.push(`${where} request`);
       }
+    }
+    // The failures the vendored operation states (401, 500) that the other document leaves out.
+    for (const [status, response] of Object.entries(old.responses ?? {})) {
+      if (/^2\d\d$/.test(status) || now.responses?.[status] !== undefined) continue;
+      (now.responses ??= {})[status] = structuredClone(response);
+      kept.push(`${where} ${status}`);
     }
     const [oldSuccess] = successes(old.responses);
     const [newSuccess] = successes(now.responses);

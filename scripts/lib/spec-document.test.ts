@@ -89,6 +89,7 @@ describe('takePaths', () => {
     };
     chatPost.responses = {
       '201': { content: { 'application/json': { schema: ref('Chat'), example: { id: 'c1' } } } },
+      '401': { $ref: '#/components/responses/Unauthorized' },
     };
     const source = published();
     const sourcePost = source.paths?.['/chat']?.['post'];
@@ -108,7 +109,13 @@ describe('takePaths', () => {
     expect(post.responses['200'].content['application/json'].example).toEqual({ id: 'c1' });
     expect(post.responses['201'].content['application/json'].example).toEqual({ id: 'c1' });
     expect(post.responses['202'].content['application/json'].example).toEqual({ id: 'their own' });
-    expect(examples).toEqual(['POST /chat request', 'POST /chat 200', 'POST /chat 201']);
+    expect(post.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
+    expect(examples).toEqual([
+      'POST /chat request',
+      'POST /chat 401',
+      'POST /chat 200',
+      'POST /chat 201',
+    ]);
     // The other document's operations are not changed.
     expect(sourcePost.responses['200'].content['application/json'].example).toBeUndefined();
   });
