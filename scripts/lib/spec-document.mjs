@@ -212,8 +212,9 @@ function reachedFrom(spec, roots) {
  * the taken paths reach in `source` comes from `source`, unless `base` has one of that name that
  * its other paths use; that one stays as it is (the taken paths then use it), so what the rest of
  * `base` describes does not change. What `base` states of a taken operation that `source` leaves
- * out (its failure responses, its examples) stays (keepVendored). Returns the new document, the components taken and kept, and the examples
- * kept. Refuses a path `source` lacks.
+ * out (its failure responses, its examples) stays (keepVendored). Returns the new document, the
+ * components taken and kept, and what stayed of the taken operations. Refuses a path `source`
+ * lacks.
  * @param {OpenApiDocument} base
  * @param {OpenApiDocument} source
  * @param {string[]} paths
