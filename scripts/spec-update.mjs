@@ -1,7 +1,6 @@
 // `npm run spec:update [-- --url <url|file>] [-- --take <path,…> --from <url|file>] [-- --repair]
-// [-- --root <dir>]`: downloads the
-// provider's spec, checks it, vendors it as openapi/vapi.json, regenerates generated/ and prints
-// which operations were added, removed or changed. Nothing is written unless every check passed,
+// [-- --root <dir>]`: downloads the provider's spec, checks it, vendors it as openapi/vapi.json,
+// regenerates generated/ and prints which operations were added, removed or changed. Nothing is written unless every check passed,
 // so a refused or failed update leaves openapi/ and generated/ as they were.
 //
 // The default is the provider's extended spec, the document its official web SDK generates from
@@ -147,14 +146,14 @@ export async function updateSpec({ url, root, repair = false, take }) {
   const text = await download(url);
   let spec = parseSpec(text, url);
   const appRoot = appRootFor(root);
-  /** @type {{ taken: string[], kept: string[], examples: string[] } | null} */
+  /** @type {{ taken: string[], kept: string[], stayed: string[] } | null} */
   let took = null;
   if (take) {
     const source = parseSpec(await download(take.from), take.from);
     try {
-      const { spec: combined, taken, kept, examples } = takePaths(spec, source, take.paths);
+      const { spec: combined, taken, kept, stayed } = takePaths(spec, source, take.paths);
       spec = combined;
-      took = { taken, kept, examples };
+      took = { taken, kept, stayed };
     } catch (error) {
       throw new UpdateError(error instanceof Error ? error.message : String(error));
     }
@@ -317,9 +316,9 @@ async function main() {
       console.log(
         `${took.kept.length} kept as they were, since other paths use them: ${took.kept.join(', ') || 'none'}`,
       );
-      if (took.examples.length > 0) {
+      if (took.stayed.length > 0) {
         console.log(
-          `${took.examples.length} response(s) and example(s) kept where the other document gives none: ${took.examples.join(', ')}`,
+          `${took.stayed.length} response(s) and example(s) kept where the other document gives none: ${took.stayed.join(', ')}`,
         );
       }
     }

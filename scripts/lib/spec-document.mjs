@@ -257,14 +257,14 @@ export function takePaths(base, source, paths) {
     }
   }
   /** @type {string[]} */
-  const examples = [];
+  const stayed = [];
   for (const path of paths) {
     const item = structuredClone(source.paths?.[path]);
     if (!item) continue;
-    examples.push(...keepVendored(base.paths?.[path], item, path));
+    stayed.push(...keepVendored(base.paths?.[path], item, path));
     (spec.paths ??= {})[path] = item;
   }
-  return { spec, taken: taken.sort(), kept: keptUsed.sort(), examples };
+  return { spec, taken: taken.sort(), kept: keptUsed.sort(), stayed };
 }
 
 /**

@@ -81,7 +81,7 @@ describe('takePaths', () => {
     expect(source).toEqual(published());
   });
 
-  it('keeps the vendored examples where the other document gives none, the success example on its success status', () => {
+  it('keeps the vendored failure responses and examples the other document leaves out, the success example on its success status', () => {
     const base = vendored();
     const chatPost = base.paths?.['/chat']?.['post'];
     chatPost.requestBody = {
@@ -102,7 +102,7 @@ describe('takePaths', () => {
       },
     };
 
-    const { spec, examples } = takePaths(base, source, ['/chat']);
+    const { spec, stayed } = takePaths(base, source, ['/chat']);
 
     const post = spec.paths?.['/chat']?.['post'];
     expect(post.requestBody.content['application/json'].example).toEqual({ input: 'Hi' });
@@ -110,7 +110,7 @@ describe('takePaths', () => {
     expect(post.responses['201'].content['application/json'].example).toEqual({ id: 'c1' });
     expect(post.responses['202'].content['application/json'].example).toEqual({ id: 'their own' });
     expect(post.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
-    expect(examples).toEqual([
+    expect(stayed).toEqual([
       'POST /chat request',
       'POST /chat 401',
       'POST /chat 200',
