@@ -151,8 +151,10 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
   const chats = new Map();
   /** @type {Map<string, StandInSession>} */
   const sessions = new Map();
-  /** Replies being streamed now, each with the timer of its next word. */
-  /** @type {Map<string, ReturnType<typeof setTimeout>>} */
+  /**
+   * Replies being written now: each chat's timer for its next word, or for a whole reply.
+   * @type {Map<string, ReturnType<typeof setTimeout>>}
+   */
   const streaming = new Map();
   const stats = { chats: 0, streamed: 0, aborted: 0, sessions: 0 };
 
@@ -224,9 +226,9 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
       updatedAt: now,
     };
     /** Stores the chat with what Pepa said of her reply by now, priced for that. */
-    const complete = (/** @type {string} */ said) => {
-      const output = [{ role: 'assistant', content: said }];
-      Object.assign(chat, priceTurn(prompt, said), {
+    const complete = (/** @type {string} */ spoken) => {
+      const output = [{ role: 'assistant', content: spoken }];
+      Object.assign(chat, priceTurn(prompt, spoken), {
         output,
         messages: [...prompt, ...output],
         updatedAt: new Date().toISOString(),
