@@ -2,10 +2,12 @@
 # The one command that runs every check and test: `npm run verify`.
 # It installs what the checks need (npm packages; Debian's chromium, firefox-esr and WebKitGTK's
 # driver and Xvfb for the browser tests),
-# then runs each step and stops at the first failure, naming it. Steps that do not compete for a
-# core run side by side (Vitest, tsc, ESLint and Prettier each keep about one busy), and the demo
-# is built once for both browser suites. Each step says how long it took; a table of them closes
-# the run.
+# then runs each step and stops at the first failure, naming it. Three lanes run side by side:
+# Vitest; the demo build, the byte budgets and the Chromium suite; tsc, ESLint, Prettier and the
+# spec checks, then the Gecko and WebKit suite. A browser test mostly waits on the demo's simulated
+# room, so the browser suites fill the time the other lanes leave a core idle; each suite serves its
+# own demo (its own ports, court and build). Each step says how long it took; a table of them
+# closes the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,9 +15,15 @@ command_name=verify
 # shellcheck source=scripts/lib/steps.sh
 source scripts/lib/steps.sh
 
-# Where the browser suites serve the demo (E2E_PORT, E2E_MOCK_PORT, E2E_SITE_DIR).
+# Where the browser suites serve the demo (E2E_PORT, E2E_MOCK_PORT, E2E_SITE_DIR): the Chromium
+# suite there, the engines' suite on the next two ports (ENGINES_PORT, ENGINES_MOCK_PORT), each
+# with its own build folder, since the two run at the same time.
 eval "$(node scripts/lib/suite-site.mjs)"
 export E2E_PORT E2E_MOCK_PORT
+ENGINES_PORT="${ENGINES_PORT:-$((E2E_PORT + 1))}"
+ENGINES_MOCK_PORT="${ENGINES_MOCK_PORT:-$((E2E_MOCK_PORT + 1))}"
+ENGINES_SITE_DIR=$(E2E_PORT=$ENGINES_PORT E2E_MOCK_PORT=$ENGINES_MOCK_PORT \
+  node scripts/lib/suite-site.mjs | sed -n 's/.*E2E_SITE_DIR=//p')
 # The Chromium suite runs two files at once: a browser test mostly waits on the demo's room, and
 # one worker keeps less than one core busy. E2E_WORKERS=1 npm run verify runs one at a time.
 export E2E_WORKERS="${E2E_WORKERS:-2}"
@@ -31,12 +39,12 @@ stop_site() {
 }
 trap stop_site EXIT
 
-# The engines' suite on the demo build the Chromium suite used, served afresh (a new court).
+# The engines' suite on its own demo build, served on its own ports (a court of its own).
 engines_on_suite_site() {
-  local log url="http://127.0.0.1:$E2E_PORT" waited=0 status=0
+  local log url="http://127.0.0.1:$ENGINES_PORT" waited=0 status=0
   log=$(mktemp)
-  PORT="$E2E_PORT" MOCK_PORT="$E2E_MOCK_PORT" \
-    node scripts/start.mjs --no-install --no-build --out="$E2E_SITE_DIR" >"$log" 2>&1 &
+  PORT="$ENGINES_PORT" MOCK_PORT="$ENGINES_MOCK_PORT" \
+    node scripts/start.mjs --no-install --no-build --out="$ENGINES_SITE_DIR" >"$log" 2>&1 &
   site_pid=$!
   until grep -q "on $url" "$log"; do
     if ! kill -0 "$site_pid" 2>/dev/null || [ "$waited" -ge 180 ]; then
@@ -47,7 +55,8 @@ engines_on_suite_site() {
     sleep 1
     waited=$((waited + 1))
   done
-  ENGINES_SITE_URL="$url/" npm run --silent test:engines || status=$?
+  E2E_PORT="$ENGINES_PORT" E2E_MOCK_PORT="$ENGINES_MOCK_PORT" ENGINES_SITE_URL="$url/" \
+    npm run --silent test:engines || status=$?
   stop_site
   return "$status"
 }
@@ -63,6 +72,9 @@ run_step() {
     "unit, contract and gate tests") npm run --silent test ;;
     "demo build for the browser suites")
       MOCK_PORT="$E2E_MOCK_PORT" node scripts/build.mjs --demo --out="$E2E_SITE_DIR"
+      ;;
+    "demo build for the engines' suite")
+      MOCK_PORT="$ENGINES_MOCK_PORT" node scripts/build.mjs --demo --out="$ENGINES_SITE_DIR"
       ;;
     "production build and byte budgets")
       node scripts/budget.mjs --demo-build="$E2E_SITE_DIR"
@@ -89,11 +101,9 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-engines.sh
 took "browsers" $((SECONDS - started))
 
-# Vitest runs one test file at a time on two cores (its default: one worker fewer than the cores),
-# so tsc, ESLint, Prettier and the builds take the other core meanwhile.
 together "unit, contract and gate tests" \
-  "typecheck;demo build for the browser suites;production build and byte budgets" \
-  "lint;format;openapi lint;generated client is up to date"
+  "demo build for the browser suites;production build and byte budgets;browser tests" \
+  "typecheck;lint;format;openapi lint;generated client is up to date;demo build for the engines' suite;visitor browser tests in Gecko and WebKit"
 step "dependency audit"
 started=$SECONDS
 # A registry that cannot answer the advisory query is reported loudly, never as a pass; it does
@@ -106,8 +116,6 @@ case "$audit_status" in
   *) failed "dependency audit" ;;
 esac
 took "dependency audit" $((SECONDS - started))
-run "browser tests"
-run "visitor browser tests in Gecko and WebKit"
 
 print_timings "$started_all"
 printf '\n'
