@@ -2,12 +2,12 @@
 # The one command that runs every check and test: `npm run verify`.
 # It installs what the checks need (npm packages; Debian's chromium, firefox-esr and WebKitGTK's
 # driver and Xvfb for the browser tests),
-# then runs each step and stops at the first failure, naming it. Three lanes run side by side:
-# Vitest; the demo build, the byte budgets and the Chromium suite; tsc, ESLint, Prettier and the
-# spec checks, then the Gecko and WebKit suite. A browser test mostly waits on the demo's simulated
-# room, so the browser suites fill the time the other lanes leave a core idle; each suite serves its
-# own demo (its own ports, court and build). Each step says how long it took; a table of them
-# closes the run.
+# then runs each step and stops at the first failure, naming it. Two lanes run side by side, each
+# keeping about one core busy: Vitest, then the Gecko and WebKit suite; and tsc, the builds,
+# ESLint, Prettier and the spec checks, then the Chromium suite (a browser test mostly waits on the
+# demo's simulated room). Each browser suite serves its own demo build on its own ports (a court of
+# its own), since the two may overlap. Each step says how long it took; a table of them closes the
+# run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -101,9 +101,9 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-engines.sh
 took "browsers" $((SECONDS - started))
 
-together "unit, contract and gate tests" \
-  "demo build for the browser suites;production build and byte budgets;browser tests" \
-  "typecheck;lint;format;openapi lint;generated client is up to date;demo build for the engines' suite;visitor browser tests in Gecko and WebKit"
+together \
+  "unit, contract and gate tests;demo build for the engines' suite;visitor browser tests in Gecko and WebKit" \
+  "typecheck;demo build for the browser suites;production build and byte budgets;lint;format;openapi lint;generated client is up to date;browser tests"
 step "dependency audit"
 started=$SECONDS
 # A registry that cannot answer the advisory query is reported loudly, never as a pass; it does
