@@ -2,12 +2,10 @@
 # The one command that runs every check and test: `npm run verify`.
 # It installs what the checks need (npm packages; Debian's chromium, firefox-esr and WebKitGTK's
 # driver and Xvfb for the browser tests),
-# then runs each step and stops at the first failure, naming it. Two lanes run side by side, each
-# keeping about one core busy: Vitest, then the Gecko and WebKit suite; and tsc, the builds,
-# ESLint, Prettier and the spec checks, then the Chromium suite (a browser test mostly waits on the
-# demo's simulated room). Each browser suite serves its own demo build on its own ports (a court of
-# its own), since the two may overlap. Each step says how long it took; a table of them closes the
-# run.
+# then runs each step and stops at the first failure, naming it. Steps that do not compete for a
+# core run side by side (Vitest's workers, tsc, ESLint and Prettier each keep about one busy), and
+# the demo is built once for both browser suites. Each step says how long it took; a table of them
+# closes the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,15 +13,9 @@ command_name=verify
 # shellcheck source=scripts/lib/steps.sh
 source scripts/lib/steps.sh
 
-# Where the browser suites serve the demo (E2E_PORT, E2E_MOCK_PORT, E2E_SITE_DIR): the Chromium
-# suite there, the engines' suite on the next two ports (ENGINES_PORT, ENGINES_MOCK_PORT), each
-# with its own build folder, since the two run at the same time.
+# Where the browser suites serve the demo (E2E_PORT, E2E_MOCK_PORT, E2E_SITE_DIR).
 eval "$(node scripts/lib/suite-site.mjs)"
 export E2E_PORT E2E_MOCK_PORT
-ENGINES_PORT="${ENGINES_PORT:-$((E2E_PORT + 1))}"
-ENGINES_MOCK_PORT="${ENGINES_MOCK_PORT:-$((E2E_MOCK_PORT + 1))}"
-ENGINES_SITE_DIR=$(E2E_PORT=$ENGINES_PORT E2E_MOCK_PORT=$ENGINES_MOCK_PORT \
-  node scripts/lib/suite-site.mjs | sed -n 's/.*E2E_SITE_DIR=//p')
 # The Chromium suite runs two files at once: a browser test mostly waits on the demo's room, and
 # one worker keeps less than one core busy. E2E_WORKERS=1 npm run verify runs one at a time.
 export E2E_WORKERS="${E2E_WORKERS:-2}"
@@ -39,12 +31,12 @@ stop_site() {
 }
 trap stop_site EXIT
 
-# The engines' suite on its own demo build, served on its own ports (a court of its own).
+# The engines' suite on the demo build the Chromium suite used, served afresh (a new court).
 engines_on_suite_site() {
-  local log url="http://127.0.0.1:$ENGINES_PORT" waited=0 status=0
+  local log url="http://127.0.0.1:$E2E_PORT" waited=0 status=0
   log=$(mktemp)
-  PORT="$ENGINES_PORT" MOCK_PORT="$ENGINES_MOCK_PORT" \
-    node scripts/start.mjs --no-install --no-build --out="$ENGINES_SITE_DIR" >"$log" 2>&1 &
+  PORT="$E2E_PORT" MOCK_PORT="$E2E_MOCK_PORT" \
+    node scripts/start.mjs --no-install --no-build --out="$E2E_SITE_DIR" >"$log" 2>&1 &
   site_pid=$!
   until grep -q "on $url" "$log"; do
     if ! kill -0 "$site_pid" 2>/dev/null || [ "$waited" -ge 180 ]; then
@@ -55,8 +47,7 @@ engines_on_suite_site() {
     sleep 1
     waited=$((waited + 1))
   done
-  E2E_PORT="$ENGINES_PORT" E2E_MOCK_PORT="$ENGINES_MOCK_PORT" ENGINES_SITE_URL="$url/" \
-    npm run --silent test:engines || status=$?
+  ENGINES_SITE_URL="$url/" npm run --silent test:engines || status=$?
   stop_site
   return "$status"
 }
@@ -69,12 +60,9 @@ run_step() {
     "format") npm run --silent format:check ;;
     "openapi lint") npm run --silent spec:lint ;;
     "generated client is up to date") npm run --silent generate:check ;;
-    "unit, contract and gate tests") npm run --silent test ;;
+    "unit, contract and gate tests") npm run --silent test -- --maxWorkers="$vitest_workers" ;;
     "demo build for the browser suites")
       MOCK_PORT="$E2E_MOCK_PORT" node scripts/build.mjs --demo --out="$E2E_SITE_DIR"
-      ;;
-    "demo build for the engines' suite")
-      MOCK_PORT="$ENGINES_MOCK_PORT" node scripts/build.mjs --demo --out="$ENGINES_SITE_DIR"
       ;;
     "production build and byte budgets")
       node scripts/budget.mjs --demo-build="$E2E_SITE_DIR"
@@ -101,9 +89,13 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-engines.sh
 took "browsers" $((SECONDS - started))
 
-together \
-  "unit, contract and gate tests;demo build for the engines' suite;visitor browser tests in Gecko and WebKit" \
-  "typecheck;demo build for the browser suites;production build and byte budgets;lint;format;openapi lint;generated client is up to date;browser tests"
+# Vitest runs one test file per core (its own default leaves a core to the rest): tsc, ESLint,
+# Prettier and the builds share the cores with it for their first minutes, and once they end
+# no core waits for Vitest's one worker. VITEST_WORKERS sets the count.
+vitest_workers="${VITEST_WORKERS:-$(node -p 'require("node:os").availableParallelism()')}"
+together "unit, contract and gate tests" \
+  "typecheck;demo build for the browser suites;production build and byte budgets" \
+  "lint;format;openapi lint;generated client is up to date"
 step "dependency audit"
 started=$SECONDS
 # A registry that cannot answer the advisory query is reported loudly, never as a pass; it does
@@ -116,6 +108,8 @@ case "$audit_status" in
   *) failed "dependency audit" ;;
 esac
 took "dependency audit" $((SECONDS - started))
+run "browser tests"
+run "visitor browser tests in Gecko and WebKit"
 
 print_timings "$started_all"
 printf '\n'
