@@ -3,9 +3,9 @@
 # It installs what the checks need (npm packages; Debian's chromium, firefox-esr and WebKitGTK's
 # driver and Xvfb for the browser tests),
 # then runs each step and stops at the first failure, naming it. Steps that do not compete for a
-# core run side by side (Vitest, tsc, ESLint and Prettier each keep about one busy), and the demo
-# is built once for both browser suites. Each step says how long it took; a table of them closes
-# the run.
+# core run side by side (Vitest's workers, tsc, ESLint and Prettier each keep about one busy), and
+# the demo is built once for both browser suites. Each step says how long it took; a table of them
+# closes the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,7 +60,7 @@ run_step() {
     "format") npm run --silent format:check ;;
     "openapi lint") npm run --silent spec:lint ;;
     "generated client is up to date") npm run --silent generate:check ;;
-    "unit, contract and gate tests") npm run --silent test ;;
+    "unit, contract and gate tests") npm run --silent test -- --maxWorkers="$vitest_workers" ;;
     "demo build for the browser suites")
       MOCK_PORT="$E2E_MOCK_PORT" node scripts/build.mjs --demo --out="$E2E_SITE_DIR"
       ;;
@@ -89,8 +89,10 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-engines.sh
 took "browsers" $((SECONDS - started))
 
-# Vitest runs one test file at a time on two cores (its default: one worker fewer than the cores),
-# so tsc, ESLint, Prettier and the builds take the other core meanwhile.
+# Vitest runs one test file per core (its own default leaves a core to the rest): tsc, ESLint,
+# Prettier and the builds share the cores with it for their first minutes, and once they end
+# no core waits for Vitest's one worker. VITEST_WORKERS sets the count.
+vitest_workers="${VITEST_WORKERS:-$(node -p 'require("node:os").availableParallelism()')}"
 together "unit, contract and gate tests" \
   "typecheck;demo build for the browser suites;production build and byte budgets" \
   "lint;format;openapi lint;generated client is up to date"

@@ -2,8 +2,19 @@
 // OpenAPI lint `npm run spec:lint` runs, and `npm run typecheck` itself (package.json's script, so
 // the two cannot drift apart) in a copy of the project holding the document and its client.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -57,10 +68,96 @@ export function projectLint(file) {
 
 /**
  * Top-level folders of a checkout that are not the project's sources: dependencies, history,
- * the generated client (replaced by the candidate's) and build or test output (.gitignore).
+ * the generated client (replaced by the candidate's), build or test output and caches
+ * (.gitignore).
  */
 const NOT_SOURCES =
-  /^(?:\.git|node_modules|generated|bench|coverage|test-results|playwright-report|\.wrangler|\.?[\w-]*dist(?:-[\w-]+)?)$/;
+  /^(?:\.git|\.cache|node_modules|generated|bench|coverage|test-results|playwright-report|\.wrangler|\.?[\w-]*dist(?:-[\w-]+)?)$/;
+
+/**
+ * Where `npm run typecheck` keeps what it learnt (each tsconfig's `tsBuildInfoFile`): the files'
+ * hashes and their errors, so that a second run checks only what changed and what depends on it.
+ */
+export const TYPECHECK_CACHE = join('.cache', 'typecheck');
+
+/**
+ * A compiler's saved state (a .tsbuildinfo) moved from one checkout's typecheck cache to
+ * another's. It names its files relative to its own folder: the checkout's own files keep their
+ * place in the tree, and the dependencies (node_modules, which a candidate links to the
+ * repository's) their real location, as the compiler resolves them. Undefined when the text is
+ * not a state this can read (cut short while written, say): then there is nothing to start from.
+ * Whatever it holds, the compiler rechecks each file whose text or whose dependencies' types
+ * differ from the state's, so an old state or one from another tree costs time, never a result.
+ * @param {string} text
+ * @param {{ root: string, dir: string }} from the checkout and the state's folder in it
+ * @param {{ root: string, dir: string }} to
+ * @returns {string | undefined}
+ */
+export function movedBuildInfo(text, from, to) {
+  /** @type {unknown} */
+  let state;
+  try {
+    state = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof state !== 'object' || state === null || !('fileNames' in state)) return undefined;
+  const { fileNames } = state;
+  if (!Array.isArray(fileNames) || !fileNames.every((name) => typeof name === 'string')) {
+    return undefined;
+  }
+  const moved = fileNames.map((/** @type {string} */ name) => {
+    const absolute = resolve(from.dir, name);
+    const inTree = relative(from.root, absolute);
+    const own =
+      !inTree.startsWith('..') &&
+      !isAbsolute(inTree) &&
+      !inTree.split(sep).includes('node_modules');
+    const target = own ? join(to.root, inTree) : realLocation(absolute);
+    return relative(to.dir, target).split(sep).join('/');
+  });
+  return JSON.stringify({ ...state, fileNames: moved });
+}
+
+/** @param {string} path */
+function realLocation(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Copies each saved compiler state from one checkout's typecheck cache to another's (see
+ * movedBuildInfo). With `onlyNew`, a state the target already has is left as it is. Each file is
+ * written whole under another name and then renamed, so a compiler reading it never sees half.
+ * @param {string} fromRoot
+ * @param {string} toRoot
+ * @param {{ onlyNew?: boolean }} [options]
+ */
+export function copyTypecheckCache(fromRoot, toRoot, { onlyNew = false } = {}) {
+  const from = { root: fromRoot, dir: join(fromRoot, TYPECHECK_CACHE) };
+  const to = { root: toRoot, dir: join(toRoot, TYPECHECK_CACHE) };
+  if (!existsSync(from.dir)) return;
+  for (const name of readdirSync(from.dir)) {
+    if (!name.endsWith('.tsbuildinfo')) continue;
+    const target = join(to.dir, name);
+    if (onlyNew && existsSync(target)) continue;
+    let text;
+    try {
+      text = readFileSync(join(from.dir, name), 'utf8');
+    } catch {
+      continue;
+    }
+    const moved = movedBuildInfo(text, from, to);
+    if (moved === undefined) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    const partial = `${target}.${process.pid}.partial`;
+    writeFileSync(partial, moved);
+    renameSync(partial, target);
+  }
+}
 
 /**
  * Copies a checkout's sources (everything but NOT_SOURCES and any node_modules) into `target`,
@@ -84,7 +181,9 @@ export function copySources(root, target) {
  * check) in a copy of the checkout where openapi/vapi.json is the candidate document and
  * generated/ the client generated from it. The copy holds the repository's sources with the
  * app checkout's own entries over them (the tests' layouts keep only some folders), and links
- * the repository's node_modules.
+ * the repository's node_modules. The copy starts from the repository's typecheck cache, so the
+ * compiler rechecks only what the candidate changes (the generated client and what uses it); a
+ * repository without one gets the first candidate's.
  * @param {{ appRoot: string, spec: string, generatedDir: string, work: string }} options
  * @returns {string[]} the compiler's error lines, none when it type-checks
  */
@@ -97,6 +196,7 @@ export function typecheckCandidate({ appRoot, spec, generatedDir, work }) {
   copyFileSync(spec, join(project, 'openapi', 'vapi.json'));
   cpSync(generatedDir, join(project, 'generated'), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
+  copyTypecheckCache(repoRoot, project);
   // The npm that runs this script when there is one (`npm run spec:update`), else the PATH's.
   const npmCli = process.env.npm_execpath;
   const [command, args] =
@@ -108,6 +208,7 @@ export function typecheckCandidate({ appRoot, spec, generatedDir, work }) {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
+  copyTypecheckCache(project, repoRoot, { onlyNew: true });
   if (run.status === 0) return [];
   const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
   const lines = output.split('\n').filter((line) => /error TS\d+/.test(line));
