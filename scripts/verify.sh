@@ -3,7 +3,7 @@
 # It installs what the checks need (npm packages; Debian's chromium, firefox-esr and WebKitGTK's
 # driver and Xvfb for the browser tests),
 # then runs each step and stops at the first failure, naming it. Steps that do not compete for a
-# core run side by side (Vitest's workers, tsc, ESLint and Prettier each keep about one busy), and
+# core run side by side (Vitest, tsc, ESLint and Prettier each keep about one busy), and
 # the demo is built once for both browser suites. Each step says how long it took; a table of them
 # closes the run.
 set -euo pipefail
@@ -89,10 +89,10 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-engines.sh
 took "browsers" $((SECONDS - started))
 
-# Vitest runs one test file per core (its own default leaves a core to the rest): tsc, ESLint,
-# Prettier and the builds share the cores with it for their first minutes, and once they end
-# no core waits for Vitest's one worker. VITEST_WORKERS sets the count.
-vitest_workers="${VITEST_WORKERS:-$(node -p 'require("node:os").availableParallelism()')}"
+# Vitest runs one test file at a time (VITEST_WORKERS sets more): its contract and local-stack files
+# each start Prism, workerd or the whole court stack, and on two cores two of them side by side
+# have failed a start-up bound, so the second core goes to tsc, ESLint, Prettier and the builds.
+vitest_workers="${VITEST_WORKERS:-1}"
 together "unit, contract and gate tests" \
   "typecheck;demo build for the browser suites;production build and byte budgets" \
   "lint;format;openapi lint;generated client is up to date"
