@@ -26,23 +26,35 @@ const unescapePointer = (part) => decodeURIComponent(part).replace(/~1/g, '/').r
 export function danglingRefs(spec) {
   /** @type {Set<string>} */
   const missing = new Set();
-  /** @param {any} node parsed JSON */
+  for (const key of referenced(spec)) {
+    const [kind = '', name = ''] = key.split(/\/(.*)/s);
+    if (!Object.hasOwn(spec?.components?.[kind] ?? {}, name)) {
+      missing.add(kind === 'schemas' ? name : key);
+    }
+  }
+  return [...missing].sort();
+}
+
+/**
+ * The components a JSON value references with `$ref`, as `kind/name` keys (`schemas/Chat`),
+ * each once.
+ * @param {unknown} value parsed JSON
+ * @returns {Set<string>}
+ */
+function referenced(value) {
+  /** @type {Set<string>} */
+  const keys = new Set();
+  /** @param {any} node */
   const visit = (node) => {
     if (Array.isArray(node)) node.forEach(visit);
     else if (node && typeof node === 'object') {
       const match = typeof node.$ref === 'string' ? COMPONENT_REF.exec(node.$ref) : null;
-      if (match) {
-        const [, kind = '', raw = ''] = match;
-        const name = unescapePointer(raw);
-        if (!Object.hasOwn(spec?.components?.[kind] ?? {}, name)) {
-          missing.add(kind === 'schemas' ? name : `${kind}/${name}`);
-        }
-      }
+      if (match) keys.add(`${match[1]}/${unescapePointer(match[2] ?? '')}`);
       Object.values(node).forEach(visit);
     }
   };
-  visit(spec);
-  return [...missing].sort();
+  visit(value);
+  return keys;
 }
 
 /**
@@ -175,16 +187,6 @@ export function diffOperations(before, after) {
       return `${label(key, op)}${renamed}`;
     });
   return { added, removed, changed, total: now.size };
-}
-
-/**
- * The components a JSON value references, as `kind/name` keys (`schemas/Chat`).
- * @param {unknown} value
- */
-function referenced(value) {
-  return [...JSON.stringify(value ?? null).matchAll(/"#\/components\/(\w+)\/([^"]+)"/g)].map(
-    ([, kind, name]) => `${kind}/${unescapePointer(name ?? '')}`,
-  );
 }
 
 /**
