@@ -15,6 +15,10 @@ const TITLES: Record<ProblemCode, string> = {
   'ticket-gone': 'That place in line is gone',
   'not-found': 'Nothing with that id',
   'already-rated': 'That call was already rated',
+  'chat-gone': 'That chat is gone',
+  'reply-in-flight': 'Pepa is still answering the last message',
+  'message-too-long': 'The message is too long',
+  'text-busy': 'Pepa is answering as many messages as she can right now',
 };
 
 export const STATUS: Record<ProblemCode, number> = {
@@ -29,6 +33,10 @@ export const STATUS: Record<ProblemCode, number> = {
   'ticket-gone': 404,
   'not-found': 404,
   'already-rated': 409,
+  'chat-gone': 404,
+  'reply-in-flight': 409,
+  'message-too-long': 413,
+  'text-busy': 503,
 };
 
 export function problem(

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { CheckInData, CheckInErrors, CheckInResponses, CreateCallData, CreateCallErrors, CreateCallResponses, GetReportData, GetReportErrors, GetReportResponses, LeaveLineData, LeaveLineErrors, LeaveLineResponses, RateCallData, RateCallErrors, RateCallResponses, ReceiveProviderEventData, ReceiveProviderEventErrors, ReceiveProviderEventResponses } from './types.gen';
+import type { CheckInData, CheckInErrors, CheckInResponses, CreateCallData, CreateCallErrors, CreateCallResponses, EndChatData, EndChatErrors, EndChatResponses, GetReportData, GetReportErrors, GetReportResponses, LeaveLineData, LeaveLineErrors, LeaveLineResponses, RateCallData, RateCallErrors, RateCallResponses, ReceiveProviderEventData, ReceiveProviderEventErrors, ReceiveProviderEventResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponse, SendChatMessageResponses, StartChatData, StartChatErrors, StartChatResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -42,9 +42,44 @@ export const leaveLine = <ThrowOnError extends boolean = false>(options: Options
 /**
  * Check in with a ticket
  *
- * Keeps the ticket's place (a ticket that does not check in by its deadline is dropped) and says where it stands. When the ticket's turn has come, the visitor's web call is created and returned (201); a ticket is admitted once.
+ * Keeps the ticket's place (a ticket that does not check in by its deadline is dropped) and says where it stands. When the ticket's turn has come, the visitor's web call is created and returned (201); a ticket is admitted once. A visitor talking with Pepa by text checks in with `offer`: their turn then holds the place for them (`offered`) until `checkInBySeconds` has passed, and the check-in without `offer` that follows (their tap) creates the call.
  */
 export const checkIn = <ThrowOnError extends boolean = false>(options: Options<CheckInData, ThrowOnError>) => (options.client ?? client).post<CheckInResponses, CheckInErrors, ThrowOnError>({ url: '/api/tickets/{ticketId}', ...options });
+
+/**
+ * Start a text conversation with Pepa
+ *
+ * Checks the bot-check token and the visitor's text limits (chats per day, the day's budget), then gives the visitor a chat: its id and the secret that proves it is theirs. Text does not take a place in the line: a visitor may hold a ticket and a chat at once.
+ */
+export const startChat = <ThrowOnError extends boolean = false>(options: Options<StartChatData, ThrowOnError>) => (options.client ?? client).post<StartChatResponses, StartChatErrors, ThrowOnError>({
+    url: '/api/chats',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * End a text conversation
+ *
+ * Ends the chat (a reply under way is stopped). Ending twice, or with a chat already gone or a wrong secret, is not an error (and changes nothing).
+ */
+export const endChat = <ThrowOnError extends boolean = false>(options: Options<EndChatData, ThrowOnError>) => (options.client ?? client).delete<EndChatResponses, EndChatErrors, ThrowOnError>({ url: '/api/chats/{chatId}', ...options });
+
+/**
+ * Say something to Pepa and hear her reply as it is written
+ *
+ * Checks the message (its length, the chat's turns, the visitor's turns per minute and per day, and their money for the day), holds the reply's worst case against the day's budget, and asks the provider for Pepa's reply, streamed back as `text/event-stream` (each event's data a ChatStreamEvent). The reply is charged at the provider's own cost for it once it is known, at its worst case when that cannot be read. Closing the stream stops the reply: the gate stops asking the provider within a second.
+ */
+export const sendChatMessage = <ThrowOnError extends boolean = false>(options: Options<SendChatMessageData, ThrowOnError, SendChatMessageResponse>) => (options.client ?? client).sse.post<SendChatMessageResponses, SendChatMessageErrors, ThrowOnError>({
+    url: '/api/chats/{chatId}/messages',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * The provider's server messages

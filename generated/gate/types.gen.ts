@@ -65,11 +65,15 @@ export type Waiting = {
      * The same as the Retry-After header: when to check in next.
      */
     retryAfterSeconds: number;
+    /**
+     * The ticket's turn has come and its place is held for the visitor (a check-in with `offer`): a check-in without `offer` within `checkInBySeconds` takes it.
+     */
+    offered?: boolean;
 };
 
 export type Problem = {
     type?: string;
-    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated';
+    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated' | 'chat-gone' | 'reply-in-flight' | 'message-too-long' | 'text-busy';
     title: string;
     status?: number;
     detail?: string;
@@ -177,6 +181,75 @@ export type Report = {
     };
 };
 
+export type StartChatRequest = {
+    /**
+     * The invisible bot check's response token (Cloudflare Turnstile).
+     */
+    botCheckToken: string;
+};
+
+/**
+ * A text conversation with Pepa, bound to the visitor it was given to.
+ */
+export type Chat = {
+    id: string;
+    /**
+     * Sent back in the Chat-Secret header with every message and with ending the chat.
+     */
+    secret: string;
+    /**
+     * The longest message the gate takes (the owner's limit), in characters.
+     */
+    maxMessageChars: number;
+    /**
+     * Messages this chat may still send.
+     */
+    turnsLeft: number;
+};
+
+export type ChatStarted = {
+    chat: Chat;
+};
+
+export type ChatMessage = {
+    /**
+     * What the visitor typed. Longer than the chat's `maxMessageChars` is refused (413) unsent.
+     */
+    text: string;
+};
+
+export type ChatWords = {
+    type: 'words';
+    /**
+     * The next piece of Pepa's reply, as the provider streamed it.
+     */
+    text: string;
+};
+
+export type ChatDone = {
+    type: 'done';
+    /**
+     * Messages this chat may still send.
+     */
+    turnsLeft: number;
+};
+
+export type ChatFailed = {
+    type: 'failed';
+    problem: Problem;
+};
+
+/**
+ * One event of a reply's stream: the `data` of each `text/event-stream` event is one of these as JSON. Words arrive as Pepa's reply is written; the stream ends with `done`, or with `failed` when the provider broke off (what arrived before it stands, and the message is not counted).
+ */
+export type ChatStreamEvent = ({
+    type: 'words';
+} & ChatWords) | ({
+    type: 'done';
+} & ChatDone) | ({
+    type: 'failed';
+} & ChatFailed);
+
 /**
  * The ticket's id, as the line gave it.
  */
@@ -192,8 +265,38 @@ export type TicketSecret = string;
  */
 export type RatingCookie = string;
 
+/**
+ * The visitor's text conversation with Pepa, if any: the call that is created is given what was said in it (from the gate's own record, bounded), so Pepa carries on from there. Sent with its Chat-Secret; an unknown or foreign chat is ignored.
+ */
+export type ChatIdHeader = string;
+
+/**
+ * The secret given with the chat named in Chat-Id.
+ */
+export type ChatSecretHeader = string;
+
+/**
+ * The chat's id, as the gate gave it.
+ */
+export type ChatId = string;
+
+/**
+ * The chat's secret, as the gate gave it with the chat. It binds the chat to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a chat gone.
+ */
+export type ChatSecret = string;
+
 export type CreateCallData = {
     body: CreateCallRequest;
+    headers?: {
+        /**
+         * The visitor's text conversation with Pepa, if any: the call that is created is given what was said in it (from the gate's own record, bounded), so Pepa carries on from there. Sent with its Chat-Secret; an unknown or foreign chat is ignored.
+         */
+        'Chat-Id'?: string;
+        /**
+         * The secret given with the chat named in Chat-Id.
+         */
+        'Chat-Secret'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/calls';
@@ -284,6 +387,14 @@ export type CheckInData = {
          * The ticket's secret, as the line gave it with the ticket. It binds the ticket to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a ticket gone, before the court hears of it.
          */
         'Ticket-Secret': string;
+        /**
+         * The visitor's text conversation with Pepa, if any: the call that is created is given what was said in it (from the gate's own record, bounded), so Pepa carries on from there. Sent with its Chat-Secret; an unknown or foreign chat is ignored.
+         */
+        'Chat-Id'?: string;
+        /**
+         * The secret given with the chat named in Chat-Id.
+         */
+        'Chat-Secret'?: string;
     };
     path: {
         /**
@@ -296,6 +407,10 @@ export type CheckInData = {
          * The page is hidden: its timers may be throttled, so the ticket is given a longer deadline.
          */
         hidden?: boolean;
+        /**
+         * The visitor is talking with Pepa by text and will join by a tap: when the ticket's turn comes, its place is held for them (the answer says `offered`) rather than a call created. A place offered and not taken by its deadline goes to the next in line.
+         */
+        offer?: boolean;
     };
     url: '/api/tickets/{ticketId}';
 };
@@ -337,6 +452,143 @@ export type CheckInResponses = {
 };
 
 export type CheckInResponse = CheckInResponses[keyof CheckInResponses];
+
+export type StartChatData = {
+    body: StartChatRequest;
+    path?: never;
+    query?: never;
+    url: '/api/chats';
+};
+
+export type StartChatErrors = {
+    /**
+     * The request is malformed.
+     */
+    400: Problem;
+    /**
+     * The bot check did not pass (code `bot-check-failed`).
+     */
+    403: Problem;
+    /**
+     * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
+     */
+    429: Problem;
+    /**
+     * Text is closed for the day: the budget is spent or the provider stopped billing (code `court-closed`, with `reopensAt`); replies at once are at the owner's limit (code `text-busy`, with `retryAfterSeconds`); or the gate cannot take chats now (code `gate-unavailable`).
+     */
+    503: Problem;
+};
+
+export type StartChatError = StartChatErrors[keyof StartChatErrors];
+
+export type StartChatResponses = {
+    /**
+     * The chat.
+     */
+    201: ChatStarted;
+};
+
+export type StartChatResponse = StartChatResponses[keyof StartChatResponses];
+
+export type EndChatData = {
+    body?: never;
+    headers: {
+        /**
+         * The chat's secret, as the gate gave it with the chat. It binds the chat to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a chat gone.
+         */
+        'Chat-Secret': string;
+    };
+    path: {
+        /**
+         * The chat's id, as the gate gave it.
+         */
+        chatId: string;
+    };
+    query?: never;
+    url: '/api/chats/{chatId}';
+};
+
+export type EndChatErrors = {
+    /**
+     * The request is malformed.
+     */
+    400: Problem;
+    /**
+     * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
+     */
+    429: Problem;
+};
+
+export type EndChatError = EndChatErrors[keyof EndChatErrors];
+
+export type EndChatResponses = {
+    /**
+     * The chat is ended.
+     */
+    204: void;
+};
+
+export type EndChatResponse = EndChatResponses[keyof EndChatResponses];
+
+export type SendChatMessageData = {
+    body: ChatMessage;
+    headers: {
+        /**
+         * The chat's secret, as the gate gave it with the chat. It binds the chat to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a chat gone.
+         */
+        'Chat-Secret': string;
+    };
+    path: {
+        /**
+         * The chat's id, as the gate gave it.
+         */
+        chatId: string;
+    };
+    query?: never;
+    url: '/api/chats/{chatId}/messages';
+};
+
+export type SendChatMessageErrors = {
+    /**
+     * The request is malformed.
+     */
+    400: Problem;
+    /**
+     * The chat is unknown, not this visitor's, ended, or was forgotten (code `chat-gone`): one answer for all.
+     */
+    404: Problem;
+    /**
+     * Pepa is still answering the last message of this chat (code `reply-in-flight`).
+     */
+    409: Problem;
+    /**
+     * The message is longer than the owner allows (code `message-too-long`; `detail` says the limit). Nothing was sent to Pepa.
+     */
+    413: Problem;
+    /**
+     * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
+     */
+    429: Problem;
+    /**
+     * The provider refused or failed to answer, after the gate's own bounded retries (code `provider-error`). The message was not answered and may be sent again.
+     */
+    502: Problem;
+    /**
+     * Text is closed for the day: the budget is spent or the provider stopped billing (code `court-closed`, with `reopensAt`); replies at once are at the owner's limit (code `text-busy`, with `retryAfterSeconds`); or the gate cannot take chats now (code `gate-unavailable`).
+     */
+    503: Problem;
+};
+
+export type SendChatMessageError = SendChatMessageErrors[keyof SendChatMessageErrors];
+
+export type SendChatMessageResponses = {
+    /**
+     * Pepa’s reply, as it is written: events of one `data:` line each, whose JSON is a ChatStreamEvent.
+     */
+    200: ChatStreamEvent;
+};
+
+export type SendChatMessageResponse = SendChatMessageResponses[keyof SendChatMessageResponses];
 
 export type ReceiveProviderEventData = {
     body: ProviderEventEnvelope;

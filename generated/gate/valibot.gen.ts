@@ -32,7 +32,8 @@ export const vTicket = v.object({
 export const vWaiting = v.object({
     status: v.picklist(['waiting']),
     ticket: vTicket,
-    retryAfterSeconds: v.pipe(v.number(), v.integer(), v.minValue(1))
+    retryAfterSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    offered: v.optional(v.boolean())
 });
 
 export const vProblem = v.object({
@@ -48,7 +49,11 @@ export const vProblem = v.object({
         'provider-error',
         'ticket-gone',
         'not-found',
-        'already-rated'
+        'already-rated',
+        'chat-gone',
+        'reply-in-flight',
+        'message-too-long',
+        'text-busy'
     ]),
     title: v.string(),
     status: v.optional(v.pipe(v.number(), v.integer())),
@@ -119,6 +124,58 @@ export const vReport = v.object({
     }))
 });
 
+export const vStartChatRequest = v.strictObject({
+    botCheckToken: v.pipe(v.string(), v.minLength(1), v.maxLength(2048))
+});
+
+/**
+ * A text conversation with Pepa, bound to the visitor it was given to.
+ */
+export const vChat = v.object({
+    id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/)),
+    secret: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/)),
+    maxMessageChars: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    turnsLeft: v.pipe(v.number(), v.integer(), v.minValue(0))
+});
+
+export const vChatStarted = v.object({
+    chat: vChat
+});
+
+export const vChatMessage = v.strictObject({
+    text: v.pipe(v.string(), v.minLength(1), v.maxLength(4000))
+});
+
+export const vChatWords = v.strictObject({
+    type: v.picklist(['words']),
+    text: v.string()
+});
+
+export const vChatDone = v.strictObject({
+    type: v.picklist(['done']),
+    turnsLeft: v.pipe(v.number(), v.integer(), v.minValue(0))
+});
+
+export const vChatFailed = v.strictObject({
+    type: v.picklist(['failed']),
+    problem: vProblem
+});
+
+/**
+ * One event of a reply's stream: the `data` of each `text/event-stream` event is one of these as JSON. Words arrive as Pepa's reply is written; the stream ends with `done`, or with `failed` when the provider broke off (what arrived before it stands, and the message is not counted).
+ */
+export const vChatStreamEvent = v.union([
+    v.intersect([v.object({
+            type: v.literal('words')
+        }), vChatWords]),
+    v.intersect([v.object({
+            type: v.literal('done')
+        }), vChatDone]),
+    v.intersect([v.object({
+            type: v.literal('failed')
+        }), vChatFailed])
+]);
+
 /**
  * The ticket's id, as the line gave it.
  */
@@ -134,7 +191,32 @@ export const vTicketSecret = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/
  */
 export const vRatingCookie = v.string();
 
+/**
+ * The visitor's text conversation with Pepa, if any: the call that is created is given what was said in it (from the gate's own record, bounded), so Pepa carries on from there. Sent with its Chat-Secret; an unknown or foreign chat is ignored.
+ */
+export const vChatIdHeader = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
+
+/**
+ * The secret given with the chat named in Chat-Id.
+ */
+export const vChatSecretHeader = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
+
+/**
+ * The chat's id, as the gate gave it.
+ */
+export const vChatId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
+
+/**
+ * The chat's secret, as the gate gave it with the chat. It binds the chat to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a chat gone.
+ */
+export const vChatSecret = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
+
 export const vCreateCallBody = vCreateCallRequest;
+
+export const vCreateCallHeaders = v.object({
+    'Chat-Id': v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))),
+    'Chat-Secret': v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/)))
+});
 
 export const vCreateCallResponse = v.union([vAdmitted, vWaiting]);
 
@@ -152,7 +234,9 @@ export const vLeaveLinePath = v.object({
 export const vLeaveLineResponse = v.void();
 
 export const vCheckInHeaders = v.object({
-    'Ticket-Secret': v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
+    'Ticket-Secret': v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/)),
+    'Chat-Id': v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))),
+    'Chat-Secret': v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/)))
 });
 
 export const vCheckInPath = v.object({
@@ -160,10 +244,46 @@ export const vCheckInPath = v.object({
 });
 
 export const vCheckInQuery = v.object({
-    hidden: v.optional(v.boolean())
+    hidden: v.optional(v.boolean()),
+    offer: v.optional(v.boolean())
 });
 
 export const vCheckInResponse = v.union([vWaiting, vAdmitted]);
+
+export const vStartChatBody = vStartChatRequest;
+
+/**
+ * The chat.
+ */
+export const vStartChatResponse = vChatStarted;
+
+export const vEndChatHeaders = v.object({
+    'Chat-Secret': v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
+});
+
+export const vEndChatPath = v.object({
+    chatId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
+});
+
+/**
+ * The chat is ended.
+ */
+export const vEndChatResponse = v.void();
+
+export const vSendChatMessageBody = vChatMessage;
+
+export const vSendChatMessageHeaders = v.object({
+    'Chat-Secret': v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
+});
+
+export const vSendChatMessagePath = v.object({
+    chatId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
+});
+
+/**
+ * Pepa’s reply, as it is written: events of one `data:` line each, whose JSON is a ChatStreamEvent.
+ */
+export const vSendChatMessageResponse = vChatStreamEvent;
 
 export const vReceiveProviderEventBody = vProviderEventEnvelope;
 

@@ -3,8 +3,8 @@
 import { queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { checkIn, createCall, getReport, leaveLine, type Options, rateCall, receiveProviderEvent } from '../sdk.gen';
-import type { CheckInData, CheckInError, CheckInResponse, CreateCallData, CreateCallError, CreateCallResponse, GetReportData, GetReportError, GetReportResponse, LeaveLineData, LeaveLineError, LeaveLineResponse, RateCallData, RateCallError, RateCallResponse, ReceiveProviderEventData, ReceiveProviderEventError, ReceiveProviderEventResponse } from '../types.gen';
+import { checkIn, createCall, endChat, getReport, leaveLine, type Options, rateCall, receiveProviderEvent, startChat } from '../sdk.gen';
+import type { CheckInData, CheckInError, CheckInResponse, CreateCallData, CreateCallError, CreateCallResponse, EndChatData, EndChatError, EndChatResponse, GetReportData, GetReportError, GetReportResponse, LeaveLineData, LeaveLineError, LeaveLineResponse, RateCallData, RateCallError, RateCallResponse, ReceiveProviderEventData, ReceiveProviderEventError, ReceiveProviderEventResponse, StartChatData, StartChatError, StartChatResponse } from '../types.gen';
 
 /**
  * Ask for an audience with Pepa
@@ -47,12 +47,50 @@ export const leaveLineMutation = (options?: Partial<Options<LeaveLineData>>): Us
 /**
  * Check in with a ticket
  *
- * Keeps the ticket's place (a ticket that does not check in by its deadline is dropped) and says where it stands. When the ticket's turn has come, the visitor's web call is created and returned (201); a ticket is admitted once.
+ * Keeps the ticket's place (a ticket that does not check in by its deadline is dropped) and says where it stands. When the ticket's turn has come, the visitor's web call is created and returned (201); a ticket is admitted once. A visitor talking with Pepa by text checks in with `offer`: their turn then holds the place for them (`offered`) until `checkInBySeconds` has passed, and the check-in without `offer` that follows (their tap) creates the call.
  */
 export const checkInMutation = (options?: Partial<Options<CheckInData>>): UseMutationOptions<CheckInResponse, CheckInError, Options<CheckInData>> => {
     const mutationOptions: UseMutationOptions<CheckInResponse, CheckInError, Options<CheckInData>> = {
         mutationFn: async (fnOptions) => {
             const { data } = await checkIn({
+                ...options,
+                ...fnOptions,
+                throwOnError: true
+            });
+            return data;
+        }
+    };
+    return mutationOptions;
+};
+
+/**
+ * Start a text conversation with Pepa
+ *
+ * Checks the bot-check token and the visitor's text limits (chats per day, the day's budget), then gives the visitor a chat: its id and the secret that proves it is theirs. Text does not take a place in the line: a visitor may hold a ticket and a chat at once.
+ */
+export const startChatMutation = (options?: Partial<Options<StartChatData>>): UseMutationOptions<StartChatResponse, StartChatError, Options<StartChatData>> => {
+    const mutationOptions: UseMutationOptions<StartChatResponse, StartChatError, Options<StartChatData>> = {
+        mutationFn: async (fnOptions) => {
+            const { data } = await startChat({
+                ...options,
+                ...fnOptions,
+                throwOnError: true
+            });
+            return data;
+        }
+    };
+    return mutationOptions;
+};
+
+/**
+ * End a text conversation
+ *
+ * Ends the chat (a reply under way is stopped). Ending twice, or with a chat already gone or a wrong secret, is not an error (and changes nothing).
+ */
+export const endChatMutation = (options?: Partial<Options<EndChatData>>): UseMutationOptions<EndChatResponse, EndChatError, Options<EndChatData>> => {
+    const mutationOptions: UseMutationOptions<EndChatResponse, EndChatError, Options<EndChatData>> = {
+        mutationFn: async (fnOptions) => {
+            const { data } = await endChat({
                 ...options,
                 ...fnOptions,
                 throwOnError: true
