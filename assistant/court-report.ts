@@ -123,6 +123,11 @@ function total(days: readonly DayTotals[]): DayTotals {
     },
     refusals: merge((day) => day.refusals),
     failures: merge((day) => day.failures),
+    text: {
+      chats: sum((day) => day.text.chats),
+      turns: sum((day) => day.text.turns),
+      spendUsd: sum((day) => day.text.spendUsd),
+    },
   };
 }
 
@@ -131,6 +136,9 @@ const COLUMNS = [
   'Calls',
   'Minutes',
   'Spend USD',
+  'Chats',
+  'Replies',
+  'Text USD',
   'Starts',
   'Waited',
   'Delighted',
@@ -151,6 +159,9 @@ export function formatReport(report: Report, days: number): string {
     String(day.calls),
     minutes(day.minutes),
     day.day === 'Total' ? usd(day.spendUsd) : `${usd(day.spendUsd)}/${usd(limits.dailyBudgetUsd)}`,
+    String(day.text.chats),
+    String(day.text.turns),
+    usd(day.text.spendUsd),
     String(day.starts),
     share(day.waited, day.starts),
     String(day.ratings.delighted),
@@ -184,5 +195,6 @@ export function formatReport(report: Report, days: number): string {
     ...rows.map(line),
     '',
     'Waited: the share of starts that stood in line. Spend: reported cost plus what open calls hold.',
+    'Chats, Replies, Text USD: text with Pepa (its spend is part of Spend).',
   ].join('\n');
 }

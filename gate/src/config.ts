@@ -128,6 +128,47 @@ export function limitsFrom(env: Settings): CourtLimits {
   };
 }
 
+/** What text with Pepa may take: a visitor's, their network's and each reply's limits. */
+export interface TextLimits {
+  /** The longest message, in characters. */
+  messageChars: number;
+  turnsPerChat: number;
+  /** A visitor's messages per minute and per UTC day. */
+  turnsPerMinute: number;
+  turnsPerDay: number;
+  /** A network's (/24 or /48) messages per minute. */
+  networkTurnsPerMinute: number;
+  /** Chats a visitor may start per UTC day. */
+  startsPerDay: number;
+  /** The most one reply can cost: held against the budget until its real cost is read. */
+  turnWorstUsd: number;
+  /** What one visitor's text may commit per UTC day. */
+  visitorDailyUsd: number;
+  /** Replies being written at once, the gate's own limit; 0: none. */
+  maxConcurrentReplies: number;
+}
+
+/** Text's limits from the environment; throws {@link GateConfigError} naming a bad one. */
+export function textLimitsFrom(env: Settings): TextLimits {
+  const whole = (name: Exclude<LimitVar, 'GATE_SITE_HOSTS'>, min: number, max: number) =>
+    number(env, name, { min, max, integer: true });
+  return {
+    messageChars: whole('GATE_CHAT_MESSAGE_CHARS', 1, 4000),
+    turnsPerChat: whole('GATE_CHAT_TURNS_PER_CHAT', 1, 1000),
+    turnsPerMinute: whole('GATE_CHAT_TURNS_PER_MINUTE', 1, 600),
+    turnsPerDay: whole('GATE_CHAT_TURNS_PER_DAY', 1, 100_000),
+    networkTurnsPerMinute: whole('GATE_CHAT_NETWORK_TURNS_PER_MINUTE', 1, 1_000_000),
+    startsPerDay: whole('GATE_CHAT_STARTS_PER_DAY', 1, 10_000),
+    turnWorstUsd: number(env, 'GATE_CHAT_TURN_WORST_USD', { min: 0.0001, max: 10, integer: false }),
+    visitorDailyUsd: number(env, 'GATE_CHAT_VISITOR_DAILY_USD', {
+      min: 0,
+      max: 1_000_000,
+      integer: false,
+    }),
+    maxConcurrentReplies: whole('GATE_MAX_CONCURRENT_REPLIES', 0, 100_000),
+  };
+}
+
 /** The secrets the gate cannot run without, by name, that are missing. */
 export function missingSecrets(env: Settings): string[] {
   return REQUIRED_SECRETS.filter((name) => !env[name]);

@@ -17,6 +17,8 @@ export interface DayTotals {
   ratings: { delighted: number; content: number; displeased: number; comments: number };
   refusals: Record<string, number>;
   failures: Record<string, number>;
+  /** Text with Pepa: chats started, replies settled, and what they cost (in spentUsd too). */
+  text: { chats: number; turns: number; spentUsd: number };
 }
 
 const DAY_MS = 86_400_000;
@@ -69,6 +71,7 @@ function emptyDay(day: string): DayTotals {
     ratings: { delighted: 0, content: 0, displeased: 0, comments: 0 },
     refusals: {},
     failures: {},
+    text: { chats: 0, turns: 0, spentUsd: 0 },
   };
 }
 
@@ -77,7 +80,10 @@ export class DayBook {
   private readonly days = new Map<string, DayTotals>();
 
   constructor(stored: readonly DayTotals[] = []) {
-    for (const day of stored) this.days.set(day.day, day);
+    // Days stored before text was counted have no text totals.
+    for (const day of stored) {
+      this.days.set(day.day, { ...day, text: day.text ?? { chats: 0, turns: 0, spentUsd: 0 } });
+    }
   }
 
   /** The day's totals, begun at nothing the first time it is asked for. */

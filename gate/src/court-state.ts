@@ -17,10 +17,17 @@ import {
 } from './court-leases';
 import { estimateWait, hiddenGrace, Line, LIVE_SLACK_MS, retryAfterFor, type Ticket } from './line';
 import type { ProblemCode } from './problem';
+import { TextBook, type Draw, type TextBookSnapshot } from './court-text';
 import type { Visitor } from './visitor';
 import { visitorRefusal, windowKeys, type StartLedger } from './visitor-limits';
 
 export type { Lease, Score } from './court-leases';
+
+/**
+ * How long a place offered to a visitor who is talking by text is held for their tap: the
+ * slowest check-in the line asks for, and its grace.
+ */
+export const OFFER_SECONDS = 30;
 
 /** A visitor told the court is full comes back no sooner than this. */
 const FULL_RETRY_MIN_SECONDS = 60;
@@ -40,6 +47,8 @@ export interface Place {
   estimatedWaitSeconds: number;
   retryAfterSeconds: number;
   checkInBySeconds: number;
+  /** The ticket's turn has come and its place is held for the visitor's tap. */
+  offered: boolean;
 }
 
 export interface Admission {
@@ -53,6 +62,7 @@ export type Decision = Admission | Place | Refusal;
 /** What the court keeps across restarts. The line and visitor windows are stored on their own. */
 export interface CourtSnapshot extends StoredLeases {
   days: DayTotals[];
+  text?: TextBookSnapshot;
 }
 
 const DAY_MS = 86_400_000;
@@ -61,6 +71,8 @@ export class CourtState {
   readonly line = new Line();
   private readonly days: DayBook;
   private readonly leases: Leases;
+  /** Text's share of the budget: the grants the text desks drew. */
+  private readonly text: TextBook;
   private prunedAt = 0;
 
   constructor(
@@ -77,6 +89,7 @@ export class CourtState {
       Math.min(limits.maxCallSeconds, 90),
       snapshot,
     );
+    this.text = new TextBook(this.days, () => this.limits.dailyBudgetUsd, newId, snapshot?.text);
   }
 
   /** The calls changed since last asked, with their new records (null: forget it). */
@@ -85,7 +98,33 @@ export class CourtState {
   }
 
   snapshot(now: number): CourtSnapshot {
-    return { ...this.leases.stored(now), days: this.days.kept(now) };
+    return { ...this.leases.stored(now), days: this.days.kept(now), text: this.text.stored() };
+  }
+
+  /** A text desk draws (or tops up) its grant of today's budget. */
+  drawText(holder: string, grantId: string | null, need: number, want: number, now: number): Draw {
+    return this.text.draw(holder, grantId, need, want, now);
+  }
+
+  /** A text desk settles its grant at what its replies cost. */
+  settleText(
+    grantId: string,
+    holder: string,
+    spentUsd: number,
+    turns: number,
+    chats: number,
+  ): boolean {
+    return this.text.settle(grantId, holder, spentUsd, turns, chats);
+  }
+
+  /** The provider will not bill chats today. */
+  closeText(now: number): void {
+    this.text.close(now);
+  }
+
+  /** Grants of text not settled yet. */
+  get openGrants(): number {
+    return this.text.open;
   }
 
   get activeLeases(): number {
@@ -98,7 +137,7 @@ export class CourtState {
   }
 
   get freeLeases(): number {
-    return Math.max(0, this.limits.maxConcurrent - this.leases.size);
+    return Math.max(0, this.limits.maxConcurrent - this.leases.size - this.line.offered);
   }
 
   /** The worst a call can cost: its maximum duration at the configured rate. */
@@ -211,14 +250,25 @@ export class CourtState {
       notBefore: now + retryAfterSeconds * 500,
       dueAt: now + retryAfterSeconds * 1000 + LIVE_SLACK_MS,
       hiddenClaimed: false,
+      offeredUntil: null,
     });
     return this.place(ticket, now, false);
   }
 
-  /** A ticket checks in: its standing kept, or its turn come, or it is gone. */
-  checkIn(ticketId: string, hidden: boolean, now: number): Decision {
+  /**
+   * A ticket checks in: its standing kept, or its turn come, or it is gone. With `offer` (the
+   * visitor is talking by text), a turn that comes holds the place for them rather than admit
+   * them: their next check-in without `offer` (a tap) takes it, within the offer's time.
+   */
+  checkIn(ticketId: string, hidden: boolean, now: number, offer = false): Decision {
     const ticket = this.line.get(ticketId);
     if (!ticket) return { kind: 'refuse', code: 'ticket-gone' };
+    if (ticket.offeredUntil !== null) {
+      if (offer) return this.offered(ticket, now);
+      this.line.remove(ticket.id);
+      if (!this.budgetAllows(now)) return this.closed(now);
+      return this.admit({ key: ticket.visitor, networks: ticket.networks }, now, ticket.issuedAt);
+    }
     if (now < ticket.notBefore) {
       return {
         kind: 'refuse',
@@ -235,11 +285,29 @@ export class CourtState {
     // A free place goes to the first live tickets: those ahead that fell silent do not hold it.
     const free = this.freeLeases;
     if (free > 0 && this.line.liveAhead(ticket, now, free) < free) {
+      if (offer) {
+        this.line.offer(ticket, now + OFFER_SECONDS * 1000);
+        return this.offered(ticket, now);
+      }
       this.line.remove(ticket.id);
       if (!this.budgetAllows(now)) return this.closed(now);
       return this.admit({ key: ticket.visitor, networks: ticket.networks }, now, ticket.issuedAt);
     }
     return this.place(ticket, now, hidden);
+  }
+
+  /** A place held for a ticket: how long it is held, and nothing else asked of it. */
+  private offered(ticket: Ticket, now: number): Place {
+    const left = Math.max(1, Math.ceil(((ticket.offeredUntil ?? now) - now) / 1000));
+    return {
+      kind: 'wait',
+      ticket,
+      position: this.line.position(ticket),
+      estimatedWaitSeconds: 0,
+      retryAfterSeconds: left,
+      checkInBySeconds: left,
+      offered: true,
+    };
   }
 
   leave(ticketId: string): boolean {
@@ -264,6 +332,7 @@ export class CourtState {
       estimatedWaitSeconds: this.estimate(position, now),
       retryAfterSeconds,
       checkInBySeconds,
+      offered: false,
     };
   }
 
@@ -336,6 +405,7 @@ export class CourtState {
     }
     const limitMs = (this.limits.maxCallSeconds + this.limits.graceSeconds) * 1000;
     const { expired, probe } = this.leases.sweep(now, limitMs);
+    this.text.sweep(now);
     this.prune(now);
     return { dropped, expired, probe };
   }
@@ -357,7 +427,10 @@ export class CourtState {
     return this.leases.rate(callId, score, comment);
   }
 
-  report(now: number, days: number): DayTotals[] {
-    return this.days.report(now, days);
+  /** The days' totals, each with what text's open grants hold of it. */
+  report(now: number, days: number): (DayTotals & { textReservedUsd: number })[] {
+    return this.days
+      .report(now, days)
+      .map((day) => ({ ...day, textReservedUsd: this.text.reservedUsd(day.day) }));
   }
 }

@@ -20,6 +20,7 @@ import {
   type ProviderSettings,
 } from './provider';
 import type { ProblemCode } from './problem';
+import type { Draw } from './court-text';
 import { randomId, type Visitor } from './visitor';
 import { SqlLedger } from './visitor-limits';
 
@@ -31,6 +32,8 @@ export type CourtAnswer =
       /** The ticket as the line gave it; the Worker adds its secret. */
       ticket: Omit<Ticket, 'secret'>;
       retryAfterSeconds: number;
+      /** The ticket's turn has come and its place is held for the visitor's tap. */
+      offered: boolean;
     }
   | {
       kind: 'refused';
@@ -45,7 +48,19 @@ export const SWEEP_MS = 2000;
 /** The backstop asks the provider about this many calls per sweep at most. */
 const PROBES_PER_SWEEP = 5;
 
-const KEYS = { leases: 'leases', pending: 'pending', days: 'days', typical: 'typical' } as const;
+const KEYS = {
+  leases: 'leases',
+  pending: 'pending',
+  days: 'days',
+  typical: 'typical',
+  text: 'text',
+} as const;
+
+/** A visitor's chat, handed to the call they are admitted to: its desk and id. */
+export interface ChatHandover {
+  desk: string;
+  id: string;
+}
 
 export class Court extends DurableObject<Env> {
   private state!: CourtState;
@@ -56,7 +71,13 @@ export class Court extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     void ctx.blockConcurrencyWhile(async () => {
-      const stored = await ctx.storage.get([KEYS.leases, KEYS.pending, KEYS.days, KEYS.typical]);
+      const stored = await ctx.storage.get([
+        KEYS.leases,
+        KEYS.pending,
+        KEYS.days,
+        KEYS.typical,
+        KEYS.text,
+      ]);
       const calls = await ctx.storage.list<CourtSnapshot['calls'][number][1]>({ prefix: 'call:' });
       const snapshot: CourtSnapshot | undefined = stored.size
         ? {
@@ -64,6 +85,7 @@ export class Court extends DurableObject<Env> {
             pending: (stored.get(KEYS.pending) as CourtSnapshot['pending'] | undefined) ?? [],
             days: (stored.get(KEYS.days) as CourtSnapshot['days'] | undefined) ?? [],
             typicalCallSeconds: (stored.get(KEYS.typical) as number | undefined) ?? 90,
+            text: stored.get(KEYS.text) as CourtSnapshot['text'],
             calls: [...calls.entries()].map(([key, call]) => [key.slice('call:'.length), call]),
           }
         : undefined;
@@ -102,6 +124,7 @@ export class Court extends DurableObject<Env> {
       [KEYS.pending]: snapshot.pending,
       [KEYS.days]: snapshot.days,
       [KEYS.typical]: snapshot.typicalCallSeconds,
+      [KEYS.text]: snapshot.text,
     };
     const forgotten: string[] = [];
     for (const [id, call] of this.state.takeChangedCalls()) {
@@ -134,7 +157,18 @@ export class Court extends DurableObject<Env> {
     }
   }
 
-  private async answer(decision: Decision): Promise<CourtAnswer> {
+  /** What was said in the visitor's chat, from its desk's record; null when there is none. */
+  private async chatSoFar(visitor: string, chat: ChatHandover | null): Promise<string | null> {
+    if (!chat) return null;
+    try {
+      return await this.env.TEXT_DESK.getByName(chat.desk).transcript(visitor, chat.id);
+    } catch {
+      // The call goes ahead without the chat rather than not at all.
+      return null;
+    }
+  }
+
+  private async answer(decision: Decision, chat: ChatHandover | null = null): Promise<CourtAnswer> {
     if (decision.kind === 'refuse') {
       // A refusal costs nothing: its count is written with the next change that does, so a
       // surge of refusals is not a surge of storage writes. A ticket it ended is forgotten.
@@ -160,6 +194,7 @@ export class Court extends DurableObject<Env> {
           checkInBySeconds: decision.checkInBySeconds,
         },
         retryAfterSeconds: decision.retryAfterSeconds,
+        offered: decision.offered,
       };
     }
     // Admitted: the place and the worst case are held before the provider is asked.
@@ -167,7 +202,8 @@ export class Court extends DurableObject<Env> {
     await this.persist();
     await this.ensureSweep();
     try {
-      const call = await createCourtCall(this.provider(), lease.id);
+      const said = await this.chatSoFar(lease.visitor, chat);
+      const call = await createCourtCall(this.provider(), lease.id, said);
       this.state.attachCall(lease.id, call.id);
       await this.persist();
       return { kind: 'admitted', call, waitedSeconds: decision.waitedSeconds };
@@ -190,9 +226,9 @@ export class Court extends DurableObject<Env> {
     }
   }
 
-  async request(visitor: Visitor): Promise<CourtAnswer> {
+  async request(visitor: Visitor, chat: ChatHandover | null = null): Promise<CourtAnswer> {
     this.load.heard(Date.now());
-    return this.answer(this.state.request(visitor, this.now()));
+    return this.answer(this.state.request(visitor, this.now()), chat);
   }
 
   /** A refusal the visitor's start would get anyway, before the bot check is asked. */
@@ -202,9 +238,55 @@ export class Court extends DurableObject<Env> {
     return refusal ? this.answer(refusal) : null;
   }
 
-  async checkIn(ticketId: string, hidden: boolean): Promise<CourtAnswer> {
+  async checkIn(
+    ticketId: string,
+    hidden: boolean,
+    offer = false,
+    chat: ChatHandover | null = null,
+  ): Promise<CourtAnswer> {
     this.load.heard(Date.now());
-    return this.answer(this.state.checkIn(ticketId, hidden, this.now()));
+    const offeredBefore = this.state.line.offered;
+    const answer = await this.answer(this.state.checkIn(ticketId, hidden, this.now(), offer), chat);
+    // A place newly offered must be freed by the sweep if it is not taken.
+    if (this.state.line.offered > offeredBefore) await this.ensureSweep();
+    return answer;
+  }
+
+  /** A text desk draws (or tops up) its grant of today's budget. */
+  async drawText(
+    holder: string,
+    grantId: string | null,
+    need: number,
+    want: number,
+  ): Promise<Draw> {
+    this.load.heard(Date.now());
+    const draw = this.state.drawText(holder, grantId, need, want, this.now());
+    if (draw.ok) {
+      await this.persist();
+      await this.ensureSweep();
+    }
+    return draw;
+  }
+
+  /** A text desk settles its grant at what its replies cost. */
+  async settleText(
+    grantId: string,
+    holder: string,
+    spentUsd: number,
+    turns: number,
+    chats: number,
+  ): Promise<boolean> {
+    this.load.heard(Date.now());
+    const settled = this.state.settleText(grantId, holder, spentUsd, turns, chats);
+    if (settled) await this.persist();
+    return settled;
+  }
+
+  /** The provider will not bill chats: text is closed until the next UTC day. */
+  async closeText(): Promise<void> {
+    this.load.heard(Date.now());
+    this.state.closeText(this.now());
+    await this.persist();
   }
 
   async leave(ticketId: string): Promise<boolean> {
@@ -282,7 +364,12 @@ export class Court extends DurableObject<Env> {
       }),
     );
     await this.persist();
-    if (this.state.activeLeases > 0 || this.state.line.size > 0 || this.state.unsettledCalls > 0) {
+    if (
+      this.state.activeLeases > 0 ||
+      this.state.line.size > 0 ||
+      this.state.unsettledCalls > 0 ||
+      this.state.openGrants > 0
+    ) {
       await this.ctx.storage.setAlarm(this.now() + SWEEP_MS);
     }
   }

@@ -15,7 +15,7 @@ import {
   vReceiveProviderEventBody,
 } from '../../generated/gate/valibot.gen';
 import { verifyBotCheck } from './bot-check';
-import { GateConfigError, limitsFrom, missingSecrets, siteHosts } from './config';
+import { GateConfigError, limitsFrom, missingSecrets, siteHosts, textLimitsFrom } from './config';
 import type { CourtAnswer } from './court';
 import { believe } from './provider-numbers';
 import { leaseTagOf } from './provider';
@@ -31,8 +31,10 @@ import {
   withinEdgeLimit,
 } from './edge';
 import { identify, type Visitor } from './visitor';
+import { endChat, handedChat, sendChatMessage, startChat } from './text-api';
 
 export { Court } from './court';
+export { ReplyPlaces, TextDesk } from './text-desk';
 
 /** How long a visitor over the edge limiter's rate is asked to wait (its window). */
 const EDGE_RETRY_SECONDS = 10;
@@ -71,7 +73,12 @@ async function toResponse(
   if (answer.kind === 'waiting') {
     const ticket = { ...answer.ticket, secret: await ticketSecret(env, answer.ticket.id, visitor) };
     return json(
-      { status: 'waiting', ticket, retryAfterSeconds: answer.retryAfterSeconds },
+      {
+        status: 'waiting',
+        ticket,
+        retryAfterSeconds: answer.retryAfterSeconds,
+        ...(answer.offered ? { offered: true } : {}),
+      },
       fresh ? 202 : 200,
       { 'retry-after': String(answer.retryAfterSeconds) },
     );
@@ -99,6 +106,7 @@ function unready(env: Env): Response | null {
   const missing = missingSecrets(env);
   try {
     limitsFrom(env);
+    textLimitsFrom(env);
   } catch (error) {
     if (error instanceof GateConfigError) {
       console.error(`gate: ${error.message}`);
@@ -151,7 +159,9 @@ async function createCall(request: Request, env: Env, visitor: Visitor): Promise
     countEdgeRefusal(env, 'bot-check-failed', '/api/calls');
     return problem('bot-check-failed');
   }
-  return toResponse(remembered(await court(env).request(visitor)), true, env, request, visitor);
+  const chat = await handedChat(request, env, visitor);
+  const answer = await court(env).request(visitor, chat);
+  return toResponse(remembered(answer), true, env, request, visitor);
 }
 
 /** The court's answer, with a "full" one noted for the next arrivals. */
@@ -193,7 +203,13 @@ async function checkIn(
   const query = judge(vCheckInQuery, queryOf(url, vCheckInQuery));
   if (!query.ok) return problem('bad-request', { detail: query.detail });
   if (!(await ticketProven(request, env, ticketId, visitor))) return problem('ticket-gone');
-  const answer = await court(env).checkIn(ticketId, query.value.hidden === true);
+  const chat = await handedChat(request, env, visitor);
+  const answer = await court(env).checkIn(
+    ticketId,
+    query.value.hidden === true,
+    query.value.offer === true,
+    chat,
+  );
   return toResponse(answer, false, env, request, visitor);
 }
 
@@ -268,9 +284,14 @@ async function report(url: URL, request: Request, env: Env): Promise<Response> {
   if (!query.ok) return problem('bad-request', { detail: query.detail });
   const totals = await court(env).report(query.value.days);
   const body: Report = {
-    days: totals.days.map(({ reservedUsd, spentUsd, ...day }) => ({
+    days: totals.days.map(({ reservedUsd, spentUsd, text, textReservedUsd, ...day }) => ({
       ...day,
       spendUsd: Math.round((spentUsd + reservedUsd) * 100) / 100,
+      text: {
+        chats: text.chats,
+        turns: text.turns,
+        spendUsd: Math.round((text.spentUsd + textReservedUsd) * 100) / 100,
+      },
     })),
     limits: totals.limits,
     courtLoad: totals.load,
@@ -286,14 +307,22 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname;
   const ticket = /^\/api\/tickets\/([^/]+)$/.exec(path);
+  const chat = /^\/api\/chats\/([^/]+)$/.exec(path);
+  const message = /^\/api\/chats\/([^/]+)\/messages$/.exec(path);
   const allowed =
-    path === '/api/calls' || path === '/api/ratings' || path === '/api/provider-events'
+    path === '/api/calls' ||
+    path === '/api/ratings' ||
+    path === '/api/provider-events' ||
+    path === '/api/chats' ||
+    message
       ? 'POST'
       : path === '/api/report'
         ? 'GET'
         : ticket
           ? 'POST, DELETE'
-          : null;
+          : chat
+            ? 'DELETE'
+            : null;
   if (!allowed) return problem('not-found');
   if (!allowed.split(', ').includes(request.method)) return notAllowed(allowed);
   if (path === '/api/provider-events') return providerEvent(request, env);
@@ -302,10 +331,21 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
   const visitor = await identify(request, env.GATE_VISITOR_SALT ?? '');
   if (!visitor) return problem('bad-request', { detail: 'The visitor has no address' });
   if (!(await withinEdgeLimit(env, visitor.key))) {
-    countEdgeRefusal(env, 'rate-limited', ticket ? '/api/tickets' : path);
+    countEdgeRefusal(
+      env,
+      'rate-limited',
+      ticket ? '/api/tickets' : chat || message ? '/api/chats' : path,
+    );
     return problem('rate-limited', { retryAfterSeconds: EDGE_RETRY_SECONDS });
   }
   if (path === '/api/calls') return createCall(request, env, visitor);
+  if (path === '/api/chats' || message || chat) {
+    const notReady = unready(env);
+    if (notReady) return notReady;
+    if (path === '/api/chats') return startChat(request, env, visitor);
+    if (message) return sendChatMessage(request, env, message[1] ?? '', visitor);
+    return endChat(request, env, chat?.[1] ?? '', visitor);
+  }
   if (path === '/api/ratings') return rateCall(request, env);
   // A ticket id is plain URL-safe text: anything escaped, well formed or not, is not one.
   const pathSchema = request.method === 'DELETE' ? vLeaveLinePath : vCheckInPath;

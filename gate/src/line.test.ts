@@ -44,6 +44,7 @@ describe('the line', () => {
     notBefore: 0,
     dueAt: 2_000,
     hiddenClaimed: false,
+    offeredUntil: null,
   });
 
   it('gives positions in the order tickets came, and moves everyone up when one leaves', () => {

@@ -23,6 +23,8 @@ export interface Ticket {
   dueAt: number;
   /** The longer grace of a hidden page was given once already. */
   hiddenClaimed: boolean;
+  /** Its turn came and its place is held for the visitor until then (ms); null: not offered. */
+  offeredUntil: null | number;
 }
 
 /** How late past its Retry-After a check-in may come and its ticket still count as live. */
@@ -68,6 +70,8 @@ export class Line {
   private readonly tickets = new Map<string, Ticket>();
   private counts = new Fenwick();
   private nextSeq = 1;
+  /** Tickets whose place is held for them (offered): they hold a place as a call does. */
+  private offeredCount = 0;
   /** Tickets given and gone since the last {@link takeChanges}, for the court's storage. */
   private readonly added = new Map<string, StoredTicket>();
   private readonly gone = new Set<string>();
@@ -83,6 +87,7 @@ export class Line {
         // After a restart everyone is silent until they check in again.
         dueAt: now,
         hiddenClaimed: true,
+        offeredUntil: null,
       });
       this.counts.add(ticket.seq, 1);
       this.nextSeq = Math.max(this.nextSeq, ticket.seq + 1);
@@ -99,6 +104,19 @@ export class Line {
 
   get size(): number {
     return this.tickets.size;
+  }
+
+  /** Tickets whose place is held for them. */
+  get offered(): number {
+    return this.offeredCount;
+  }
+
+  /** Holds a place for `ticket` until `until`; it is dropped (by its deadline) if not taken. */
+  offer(ticket: Ticket, until: number): void {
+    if (ticket.offeredUntil === null) this.offeredCount += 1;
+    ticket.offeredUntil = until;
+    ticket.deadline = until;
+    ticket.dueAt = until;
   }
 
   add(ticket: Omit<Ticket, 'seq'>): Ticket {
@@ -125,6 +143,7 @@ export class Line {
     if (!ticket) return undefined;
     this.tickets.delete(id);
     this.counts.add(ticket.seq, -1);
+    if (ticket.offeredUntil !== null) this.offeredCount -= 1;
     if (!this.added.delete(id)) this.gone.add(id);
     if (this.tickets.size === 0) {
       // An empty line starts numbering again, so the tree stays as small as the busiest spell.
@@ -147,7 +166,8 @@ export class Line {
     let live = 0;
     for (const other of this.tickets.values()) {
       if (other.seq >= ticket.seq || live >= enough) break;
-      if (now <= other.dueAt) live += 1;
+      // A ticket offered a place holds it already: it is not waiting for another.
+      if (other.offeredUntil === null && now <= other.dueAt) live += 1;
     }
     return live;
   }

@@ -65,12 +65,13 @@ function clientFor(settings: ProviderSettings) {
 
 /**
  * `POST /call/web` for Pepa, with what must not be the visitor's to choose fixed here: the
- * assistant, the call's maximum duration, a room that outlives a dropped visitor, and the lease
- * it is held under as the call's metadata.
+ * assistant, the call's maximum duration, a room that outlives a dropped visitor, the lease it
+ * is held under as the call's metadata, and what the visitor said with Pepa by text, if anything.
  */
 export async function createCourtCall(
   settings: ProviderSettings,
   leaseId: string,
+  chatSoFar: string | null = null,
 ): Promise<CourtCall> {
   const { data, error, response } = await callControllerCreateWebCall({
     client: clientFor(settings),
@@ -80,6 +81,9 @@ export async function createCourtCall(
         maxDurationSeconds: settings.maxCallSeconds,
         // The tag that finds the call again if its answer is lost (see findCallByLease).
         metadata: { gateLease: leaseId },
+        // What the visitor and Pepa said by text before this call (the gate's own record of
+        // it): her prompt carries on from it.
+        ...(chatSoFar ? { variableValues: { chatSoFar } } : {}),
       },
       roomDeleteOnUserLeaveEnabled: false,
     },

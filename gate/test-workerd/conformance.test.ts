@@ -114,3 +114,54 @@ describe('the contract check', () => {
     );
   });
 });
+
+describe('the contract check of a stream', () => {
+  const stream = (events: unknown[]) =>
+    answer(
+      events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''),
+      200,
+      {},
+      'text/event-stream',
+    );
+  const path = '/api/chats/aaaaaaaaaaaaaaaaaaaa/messages';
+
+  it('passes a stream whose every event the document allows', async () => {
+    expect(
+      await answerDrift(
+        'POST',
+        path,
+        stream([
+          { type: 'words', text: 'Ribbit' },
+          { type: 'done', turnsLeft: 3 },
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('finds an event out of its schema, one with a field not declared, and one not JSON', async () => {
+    expect(
+      await answerDrift(
+        'POST',
+        path,
+        stream([
+          { type: 'done', turnsLeft: -1 },
+          { type: 'words', text: 'a', mood: 'glad' },
+        ]),
+      ),
+    ).toEqual([
+      expect.stringMatching(/^event 1: turnsLeft: /),
+      // The closed shapes refuse it, and the walk names the field.
+      expect.stringMatching(/^event 2: the body: /),
+      'event 2: mood is not declared',
+    ]);
+    expect(
+      await answerDrift('POST', path, answer('data: {"type":\n\n', 200, {}, 'text/event-stream')),
+    ).toEqual(['event 1: the body is not JSON']);
+  });
+
+  it('finds a stream with no events at all', async () => {
+    expect(await answerDrift('POST', path, answer('', 200, {}, 'text/event-stream'))).toEqual([
+      'the stream has no events',
+    ]);
+  });
+});

@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import gateDocument from '../../openapi/gate.json';
 import * as validators from '../../generated/gate/valibot.gen';
+import { EventStreamReader } from '../src/event-stream';
 
 interface Ref {
   $ref: string;
@@ -18,6 +19,8 @@ interface SchemaObject {
   properties?: Record<string, SchemaObject | Ref>;
   additionalProperties?: boolean | SchemaObject | Ref;
   items?: SchemaObject | Ref;
+  oneOf?: (SchemaObject | Ref)[];
+  discriminator?: { propertyName: string; mapping?: Record<string, string> };
 }
 interface HeaderObject {
   schema: SchemaObject;
@@ -68,6 +71,12 @@ export function operationFor(method: string, pathname: string): Operation | null
 /** Fields of `value` that its schema in the document does not declare, as dotted paths. */
 function undeclaredFields(value: unknown, schemaOrRef: SchemaObject | Ref, at: string): string[] {
   const schema = resolved(schemaOrRef);
+  if (schema.discriminator?.mapping && typeof value === 'object' && value !== null) {
+    // One of several shapes, named by a field: the shape it names is the one to walk.
+    const named = (value as Record<string, unknown>)[schema.discriminator.propertyName];
+    const target = typeof named === 'string' ? schema.discriminator.mapping[named] : undefined;
+    return target ? undeclaredFields(value, { $ref: target }, at) : [];
+  }
   if (Array.isArray(value) && schema.items) {
     return value.flatMap((item, i) => undeclaredFields(item, schema.items!, `${at}[${i}]`));
   }
@@ -131,20 +140,36 @@ export async function answerDrift(
     const allowed = Object.keys(answer.content).join(', ');
     return [...faults, `the body is "${mediaType}", not ${allowed}`];
   }
+  if (mediaType === 'text/event-stream') {
+    // A stream's schema is its events': each event's data, as JSON.
+    const reader = new EventStreamReader();
+    const events = [...reader.feed(text), ...reader.end()];
+    if (events.length === 0) return [...faults, 'the stream has no events'];
+    events.forEach((data, n) =>
+      faults.push(...bodyDrift(data, content.schema, `event ${n + 1}: `)),
+    );
+    return faults;
+  }
+  return [...faults, ...bodyDrift(text, content.schema, '')];
+}
+
+/** How one JSON text drifts from its schema in the document. */
+function bodyDrift(text: string, schema: SchemaObject | Ref, prefix: string): string[] {
+  const faults: string[] = [];
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return [...faults, 'the body is not JSON'];
+    return [`${prefix}the body is not JSON`];
   }
-  const result = v.safeParse(validatorFor(content.schema), body);
+  const result = v.safeParse(validatorFor(schema), body);
   if (!result.success) {
     for (const issue of result.issues) {
-      faults.push(`${v.getDotPath(issue) ?? 'the body'}: ${issue.message}`);
+      faults.push(`${prefix}${v.getDotPath(issue) ?? 'the body'}: ${issue.message}`);
     }
   }
-  for (const field of undeclaredFields(body, content.schema, '')) {
-    faults.push(`${field} is not declared`);
+  for (const field of undeclaredFields(body, schema, '')) {
+    faults.push(`${prefix}${field} is not declared`);
   }
   return faults;
 }

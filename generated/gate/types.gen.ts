@@ -128,7 +128,7 @@ export type DayTotals = {
      */
     minutes: number;
     /**
-     * Reported cost plus what the calls still open have reserved.
+     * Reported cost plus what is still reserved (calls still open, text replies not settled), voice and text together.
      */
     spendUsd: number;
     /**
@@ -156,6 +156,14 @@ export type DayTotals = {
      */
     failures: {
         [key: string]: number;
+    };
+    /**
+     * Text with Pepa that day: chats started, messages answered, and what they cost (reported cost plus what the text desks hold; part of spendUsd).
+     */
+    text: {
+        chats: number;
+        turns: number;
+        spendUsd: number;
     };
 };
 

@@ -108,7 +108,12 @@ export const vDayTotals = v.object({
         comments: v.pipe(v.number(), v.integer(), v.minValue(0))
     }),
     refusals: v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0))),
-    failures: v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0)))
+    failures: v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0))),
+    text: v.object({
+        chats: v.pipe(v.number(), v.integer(), v.minValue(0)),
+        turns: v.pipe(v.number(), v.integer(), v.minValue(0)),
+        spendUsd: v.pipe(v.number(), v.minValue(0))
+    })
 });
 
 export const vReport = v.object({

@@ -1,0 +1,132 @@
+/**
+ * Text's share of the day's one budget, as the court keeps it. The court is not asked per reply:
+ * each text desk draws a grant (a slice of the budget, held as reserved) and replies are reserved
+ * and settled against it at the desk. A desk tops its grant up when it runs low and settles it
+ * (what its replies really cost) when it falls idle or the grant grows old. A grant not settled
+ * in time (a desk evicted, its storage lost) is charged in full: money is never spent unmetered.
+ */
+import { cents, type DayBook, utcDay } from './court-money';
+
+/** A grant no desk has settled or topped up for this long is charged in full. */
+export const GRANT_EXPIRY_MS = 10 * 60_000;
+/** A grant never takes more than this share of what is left of the day's budget. */
+const GRANT_SHARE = 1 / 8;
+
+export interface Grant {
+  id: string;
+  holder: string;
+  day: string;
+  usd: number;
+  drawnAt: number;
+}
+
+export type Draw =
+  | { ok: true; grantId: string; usd: number }
+  | { ok: false; reopensAt: string; retryAfterSeconds: number };
+
+export interface TextBookSnapshot {
+  grants: Grant[];
+  /** The UTC day the provider refused to bill chats on (402): text is closed until it ends. */
+  closedDay: string | null;
+}
+
+export class TextBook {
+  private readonly grants = new Map<string, Grant>();
+  private closedDay: string | null;
+
+  constructor(
+    private readonly days: DayBook,
+    private readonly budgetUsd: () => number,
+    private readonly newId: () => string,
+    snapshot?: TextBookSnapshot,
+  ) {
+    for (const grant of snapshot?.grants ?? []) this.grants.set(grant.id, grant);
+    this.closedDay = snapshot?.closedDay ?? null;
+  }
+
+  stored(): TextBookSnapshot {
+    return { grants: [...this.grants.values()], closedDay: this.closedDay };
+  }
+
+  get open(): number {
+    return this.grants.size;
+  }
+
+  /**
+   * A desk asks for `want` USD (at least `need`: one reply's worst case) of today's budget, added
+   * to its grant `grantId` when that is still open and of today.
+   */
+  draw(holder: string, grantId: string | null, need: number, want: number, now: number): Draw {
+    const day = utcDay(now);
+    const closed = (): Draw => {
+      const reopens = Date.UTC(
+        new Date(now).getUTCFullYear(),
+        new Date(now).getUTCMonth(),
+        new Date(now).getUTCDate() + 1,
+      );
+      return {
+        ok: false,
+        reopensAt: new Date(reopens).toISOString(),
+        retryAfterSeconds: Math.max(1, Math.ceil((reopens - now) / 1000)),
+      };
+    };
+    if (this.closedDay === day) return closed();
+    const left = this.budgetUsd() - this.days.committedUsd(now);
+    if (left + 1e-9 < need) return closed();
+    const usd = cents(Math.max(need, Math.min(want, left * GRANT_SHARE)));
+    const existing = grantId ? this.grants.get(grantId) : undefined;
+    const grant =
+      existing && existing.holder === holder && existing.day === day
+        ? existing
+        : { id: this.newId(), holder, day, usd: 0, drawnAt: now };
+    grant.usd = cents(grant.usd + usd);
+    grant.drawnAt = now;
+    this.grants.set(grant.id, grant);
+    this.days.reserve(day, usd);
+    return { ok: true, grantId: grant.id, usd };
+  }
+
+  /**
+   * A desk settles its grant: `spentUsd` is what its replies cost (the provider's figures, or
+   * their worst case where none could be read). False when the grant is not open (settled, or
+   * charged in full after it expired).
+   */
+  settle(grantId: string, holder: string, spentUsd: number, turns: number, chats: number): boolean {
+    const grant = this.grants.get(grantId);
+    if (!grant || grant.holder !== holder) return false;
+    this.grants.delete(grantId);
+    const spent = cents(Math.max(0, spentUsd));
+    this.days.release(grant.day, grant.usd, spent);
+    const totals = this.days.totals(grant.day);
+    totals.text.spentUsd = cents(totals.text.spentUsd + spent);
+    totals.text.turns += Math.max(0, turns);
+    totals.text.chats += Math.max(0, chats);
+    return true;
+  }
+
+  /** The provider will not bill chats today: text is closed until the next UTC day. */
+  close(now: number): void {
+    this.closedDay = utcDay(now);
+  }
+
+  /** Grants left unsettled past their expiry are charged in full. */
+  sweep(now: number): number {
+    let expired = 0;
+    for (const grant of [...this.grants.values()]) {
+      if (now - grant.drawnAt < GRANT_EXPIRY_MS) continue;
+      this.grants.delete(grant.id);
+      this.days.release(grant.day, grant.usd, grant.usd);
+      const totals = this.days.totals(grant.day);
+      totals.text.spentUsd = cents(totals.text.spentUsd + grant.usd);
+      expired += 1;
+    }
+    return expired;
+  }
+
+  /** Text's reserved money today (its open grants), for the report. */
+  reservedUsd(day: string): number {
+    let sum = 0;
+    for (const grant of this.grants.values()) if (grant.day === day) sum += grant.usd;
+    return cents(sum);
+  }
+}
