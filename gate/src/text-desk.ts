@@ -42,6 +42,8 @@ const SLICE_TURNS = 25;
 const SLICE_MAX_TURNS = 400;
 /** The provider may pause this long between two pieces of a reply before it is given up. */
 export const STREAM_IDLE_MS = 20_000;
+/** While the provider is quiet, the stream says so this often (and finds a visitor gone). */
+export const HEARTBEAT_MS = 1000;
 /** A reply's place (with the owner's limit on replies at once) is held at most this long. */
 const REPLY_PLACE_MS = 120_000;
 
@@ -427,6 +429,8 @@ export class TextDesk extends DurableObject<Env> {
     const refusal = this.limitFor(visitor, chat, now);
     if (refusal || !chat) return refusalResponse(refusal ?? { code: 'chat-gone' });
     const controller = new AbortController();
+    // The visitor gone (their request cancelled): the provider's request ends with it.
+    request.signal.addEventListener('abort', () => controller.abort(), { once: true });
     // Held from here: a second message to this chat is refused until the reply is settled.
     this.inFlight.set(chat.id, controller);
     const place = await this.takeReplyPlace(chat.id, now);
@@ -522,9 +526,12 @@ export class TextDesk extends DurableObject<Env> {
     const worst = this.limits.turnWorstUsd;
     let providerChat: string | null = null;
     let said = '';
-    let finished = false;
-    const finish = async (how: 'done' | 'failed' | 'stopped'): Promise<number> => {
-      finished = true;
+    let finishing: Promise<number> | null = null;
+    const finish = (how: 'done' | 'failed' | 'stopped'): Promise<number> => {
+      finishing ??= settle(how);
+      return finishing;
+    };
+    const settle = async (how: 'done' | 'failed' | 'stopped'): Promise<number> => {
       turn.controller.abort();
       const cost = providerChat ? await chatCost(this.settings(), providerChat) : null;
       const counted = how !== 'failed';
@@ -551,13 +558,23 @@ export class TextDesk extends DurableObject<Env> {
       await this.giveReplyPlace(turn.chat.id);
       return Math.max(0, this.limits.turnsPerChat - (this.chat(turn.chat.id)?.turns ?? 0));
     };
-    const readWithin = async () => {
+    /** The provider's next piece, or 'idle' when none came in time; a read once begun is kept. */
+    let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
+    let quietSince = Date.now();
+    const readWithin = async (): Promise<
+      ReadableStreamReadResult<Uint8Array> | 'idle' | 'tick'
+    > => {
+      pending ??= reader.read();
       let timer: number | undefined;
-      const idle = new Promise<'idle'>((done) => {
-        timer = setTimeout(() => done('idle'), STREAM_IDLE_MS);
+      const tick = new Promise<'tick'>((done) => {
+        timer = setTimeout(() => done('tick'), HEARTBEAT_MS);
       });
       try {
-        return await Promise.race([reader.read(), idle]);
+        const next = await Promise.race([pending, tick]);
+        if (next === 'tick') return Date.now() - quietSince >= STREAM_IDLE_MS ? 'idle' : 'tick';
+        pending = null;
+        quietSince = Date.now();
+        return next;
       } finally {
         if (timer !== undefined) clearTimeout(timer);
       }
@@ -580,7 +597,18 @@ export class TextDesk extends DurableObject<Env> {
           try {
             chunk = await readWithin();
           } catch {
+            if (turn.controller.signal.aborted) {
+              // Stopped: the visitor left, or ended the chat.
+              await finish('stopped');
+              out.close();
+              return;
+            }
             chunk = 'idle';
+          }
+          if (chunk === 'tick') {
+            // A comment while Pepa thinks: a visitor who left is found at the next write.
+            out.enqueue(encoder.encode(': writing\n\n'));
+            return;
           }
           if (chunk === 'idle') {
             await reader.cancel().catch(() => undefined);
@@ -625,7 +653,6 @@ export class TextDesk extends DurableObject<Env> {
       },
       cancel: async () => {
         // The visitor stopped the reply or left: the provider's request ends now.
-        if (finished) return;
         turn.controller.abort();
         await reader.cancel().catch(() => undefined);
         await finish('stopped');

@@ -4,13 +4,23 @@
  */
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { court, resetWorld, restoreBindings } from './support';
+import {
+  court,
+  desk,
+  expectStreamsConform,
+  resetWorld,
+  restoreBindings,
+  takeDesks,
+} from './support';
 
 async function emptyCourt(): Promise<void> {
-  await runInDurableObject(court(), async (_instance, state) => {
+  const empty = async (_instance: unknown, state: DurableObjectState) => {
     await state.storage.deleteAlarm();
     await state.storage.deleteAll();
-  });
+  };
+  await runInDurableObject(court(), empty);
+  // The text desks the test used too: their chats, counts and grants of the budget.
+  for (const name of takeDesks()) await runInDurableObject(desk(name), empty);
   await abortAllDurableObjects();
 }
 
@@ -20,6 +30,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  await expectStreamsConform();
   vi.useRealTimers();
   vi.restoreAllMocks();
   restoreBindings();

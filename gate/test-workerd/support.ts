@@ -9,6 +9,8 @@ import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
 import type { Court } from '../src/court';
 import { forgetFull } from '../src/edge';
+import { deskFor } from '../src/text-desk';
+import { identify } from '../src/visitor';
 import { TEST_BINDINGS } from './bindings';
 import { expectConforms } from './conformance';
 import type { Admitted, Problem, Waiting } from '../../generated/gate/types.gen';
@@ -42,8 +44,29 @@ export interface ProviderCall {
   assistantOverrides?: Record<string, unknown>;
 }
 
+/** The provider's chat as the tests stub it: what it answers, and what it was asked. */
+export interface ChatWorld {
+  /** Answers given before a reply, one each try, in order: a status, or 'down' (no answer). */
+  failures: (number | 'down')[];
+  /** The Retry-After those answers carry, if any. */
+  retryAfter: string | null;
+  /** The reply's pieces, streamed one event each. */
+  reply: string[];
+  /** After its first piece the stream waits until the gate aborts it. */
+  hold: boolean;
+  /** After its first piece the stream breaks. */
+  breaks: boolean;
+  /** What `GET /chat/{id}` says a chat cost; null: the lookup fails. */
+  cost: number | null;
+  requests: { body: Record<string, unknown>; authorization: string | null }[];
+  /** Chats whose streamed request the gate aborted. */
+  aborted: string[];
+  lookedUp: string[];
+}
+
 /** What the stubbed outside world answers, and what it was asked. */
 export interface World {
+  chat: ChatWorld;
   siteverify: { mode: SiteverifyMode; forms: Record<string, string>[] };
   provider: {
     /**
@@ -60,7 +83,22 @@ export interface World {
   };
 }
 
+function freshChat(): ChatWorld {
+  return {
+    failures: [],
+    retryAfter: null,
+    reply: ['Ribbit! ', 'A fine ', 'question.'],
+    hold: false,
+    breaks: false,
+    cost: 0.0071,
+    requests: [],
+    aborted: [],
+    lookedUp: [],
+  };
+}
+
 export const world: World = {
+  chat: freshChat(),
   siteverify: { mode: 'pass', forms: [] },
   provider: {
     createFails: null,
@@ -116,6 +154,9 @@ async function outside(input: RequestInfo | URL, init?: RequestInit): Promise<Re
         return new Response('<html>maintenance</html>', { status: 200 });
     }
   }
+  if (url.origin === TEST_BINDINGS.VAPI_API_URL && url.pathname.startsWith('/chat')) {
+    return providerChat(request, url);
+  }
   if (url.origin === TEST_BINDINGS.VAPI_API_URL) {
     if (request.method === 'POST' && url.pathname === '/call/web') {
       const failure = world.provider.createFails;
@@ -166,6 +207,64 @@ async function outside(input: RequestInfo | URL, init?: RequestInit): Promise<Re
   throw new Error(`The gate's tests reach nothing outside: ${request.method} ${request.url}`);
 }
 
+let chatSeq = 0;
+
+/** The provider's `POST /chat` (streamed) and `GET /chat/{id}`, as the world says. */
+async function providerChat(request: Request, url: URL): Promise<Response> {
+  const chat = world.chat;
+  if (request.method === 'GET') {
+    const id = decodeURIComponent(url.pathname.slice('/chat/'.length));
+    chat.lookedUp.push(id);
+    if (chat.cost === null) return Response.json({ message: 'down' }, { status: 503 });
+    return Response.json({ id, orgId: 'org', cost: chat.cost, output: [], messages: [] });
+  }
+  const body = (await request.json()) as Record<string, unknown>;
+  chat.requests.push({ body, authorization: request.headers.get('authorization') });
+  const failure = chat.failures.shift();
+  if (failure === 'down') throw new TypeError('fetch failed: connection reset');
+  if (failure !== undefined) {
+    return Response.json(
+      { message: 'no' },
+      { status: failure, headers: chat.retryAfter ? { 'retry-after': chat.retryAfter } : {} },
+    );
+  }
+  chatSeq += 1;
+  const id = `chat-${chatSeq}`;
+  const encoder = new TextEncoder();
+  const piece = (delta: string) =>
+    encoder.encode(`data: ${JSON.stringify({ id, path: 'chat.output[0].content', delta })}\n\n`);
+  const [first = '', ...rest] = chat.reply;
+  const { hold, breaks } = chat;
+  const signal = request.signal;
+  const queue = [piece(first), ...rest.map(piece), encoder.encode('data: [DONE]\n\n')];
+  let pulls = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(out) {
+      pulls += 1;
+      if (pulls > 1 && breaks) {
+        out.error(new Error('connection reset'));
+        return;
+      }
+      if (pulls > 1 && hold) {
+        await new Promise<void>((done) => {
+          if (signal.aborted) done();
+          signal.addEventListener('abort', () => done(), { once: true });
+        });
+        if (!chat.aborted.includes(id)) chat.aborted.push(id);
+        out.error(new DOMException('aborted', 'AbortError'));
+        return;
+      }
+      const next = queue.shift();
+      if (next) out.enqueue(next);
+      else out.close();
+    },
+    cancel() {
+      if (!chat.aborted.includes(id)) chat.aborted.push(id);
+    },
+  });
+  return new Response(stream, { status: 201, headers: { 'content-type': 'text/event-stream' } });
+}
+
 /** The variables and secrets as the suite began: wrangler.jsonc's `vars` under the test bindings. */
 const initialBindings = Object.fromEntries(
   Object.entries(gateEnv).filter(([, value]) => typeof value === 'string'),
@@ -181,6 +280,8 @@ export function restoreBindings(): void {
 
 /** The tickets given in this test: each one's secret and the address it was given to. */
 const tickets = new Map<string, { secret: string; address: string }>();
+/** The chats given in this test: each one's secret and the address it was given to. */
+const chats = new Map<string, { secret: string; address: string }>();
 /** The rating cookie each admitted call came with. */
 const ratingCookies = new Map<string, string>();
 let testRun = 0;
@@ -188,6 +289,9 @@ let testRun = 0;
 /** Each test: a fresh court with nothing stored, the test bindings, the clock at T0. */
 export function resetWorld(): void {
   callSeq = 0;
+  chatSeq = 0;
+  chats.clear();
+  world.chat = freshChat();
   tickets.clear();
   ratingCookies.clear();
   world.siteverify = { mode: 'pass', forms: [] };
@@ -237,10 +341,43 @@ export function sweep(): Promise<boolean> {
   return runDurableObjectAlarm(court());
 }
 
-/** A request to the gate; its answer must be one openapi/gate.json allows, or the test fails. */
+/** The checks of streamed answers, made when each stream ends; the test's end awaits them. */
+const streamChecks: Promise<void>[] = [];
+
+/** Throws when a stream answered in this test drifted from openapi/gate.json. */
+export async function expectStreamsConform(): Promise<void> {
+  const checks = streamChecks.splice(0);
+  await Promise.all(checks);
+}
+
+/**
+ * A request to the gate; its answer must be one openapi/gate.json allows, or the test fails. A
+ * stream is handed on as it comes (the test reads it, or stops it) and checked whole when it
+ * ends: a stream the test stops is not waited for.
+ */
 export async function api(path: string, init: RequestInit = {}): Promise<Response> {
   const response = await SELF.fetch(`${ORIGIN}${path}`, init);
-  await expectConforms(init.method ?? 'GET', new URL(path, ORIGIN).pathname, response);
+  const method = init.method ?? 'GET';
+  const pathname = new URL(path, ORIGIN).pathname;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith('text/event-stream') && response.body) {
+    const decoder = new TextDecoder();
+    let text = '';
+    const { status, headers } = response;
+    const recorder = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        text += decoder.decode(chunk, { stream: true });
+        out.enqueue(chunk);
+      },
+      flush() {
+        streamChecks.push(
+          expectConforms(method, pathname, new Response(text, { status, headers })),
+        );
+      },
+    });
+    return new Response(response.body.pipeThrough(recorder), { status, headers });
+  }
+  await expectConforms(method, pathname, response);
   return response;
 }
 
@@ -385,3 +522,85 @@ export async function queue(address: string): Promise<Waiting> {
 
 /** An address for visitor number `n`, each in its own /24 (its own network). */
 export const addr = (n: number): string => `198.${Math.floor(n / 250)}.${n % 250}.1`;
+
+/** `POST /api/chats` from a visitor at `address`. */
+export async function startChat(
+  address: string,
+  botCheckToken: string | null = TOKEN,
+): Promise<Response> {
+  const answer = await api('/api/chats', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'cf-connecting-ip': address },
+    body: JSON.stringify(botCheckToken === null ? {} : { botCheckToken }),
+  });
+  const visitor = await identify(
+    new Request(ORIGIN, { headers: { 'cf-connecting-ip': address } }),
+    gateEnv.GATE_VISITOR_SALT ?? '',
+  );
+  if (visitor) desksUsed.add(deskFor(visitor));
+  if (answer.status === 201) {
+    const { chat } = (await answer.clone().json()) as { chat: { id: string; secret: string } };
+    chats.set(chat.id, { secret: chat.secret, address });
+  }
+  return answer;
+}
+
+/** The desks that served a chat since last asked. */
+const desksUsed = new Set<string>();
+
+/** The desks the test's visitors were served by (to empty them), forgotten as they are told. */
+export function takeDesks(): string[] {
+  const names = [...desksUsed];
+  desksUsed.clear();
+  return names;
+}
+
+/** Starts a chat for `address` and says its id (it must be given). */
+export async function openChat(address: string): Promise<string> {
+  const answer = await startChat(address);
+  if (answer.status !== 201) {
+    throw new Error(`Expected a chat for ${address}, got ${answer.status} ${await answer.text()}`);
+  }
+  return ((await answer.json()) as { chat: { id: string } }).chat.id;
+}
+
+/** The headers a chat is shown with: its secret, from the address it was given to. */
+export function chatHeaders(chatId: string): Record<string, string> {
+  const known = chats.get(chatId);
+  return known
+    ? { 'chat-secret': known.secret, 'cf-connecting-ip': known.address }
+    : { 'cf-connecting-ip': '192.0.2.250' };
+}
+
+/** The headers that hand a chat to a call: its id and secret. */
+export function handover(chatId: string): Record<string, string> {
+  const known = chats.get(chatId);
+  return known ? { 'chat-id': chatId, 'chat-secret': known.secret } : {};
+}
+
+/** `POST /api/chats/{id}/messages`; the answer whole (its stream read to its end). */
+export function say(
+  chatId: string,
+  text: string,
+  headers: Record<string, string> = chatHeaders(chatId),
+): Promise<Response> {
+  return api(`/api/chats/${chatId}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ text }),
+  });
+}
+
+/** The events of a reply's stream, as JSON. */
+export async function events(response: Response): Promise<Record<string, unknown>[]> {
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => JSON.parse(block.slice('data: '.length)) as Record<string, unknown>);
+}
+
+/** The desk a test's stub can reach by name (all of them, to empty between tests). */
+export function desk(name: string) {
+  return gateEnv.TEXT_DESK.getByName(name);
+}
