@@ -4,6 +4,7 @@ import { toolCueFor } from '../src/lib/call/test/simulator-lines';
 import {
   PEPA_BUY_QUESTION,
   PEPA_BUY_REFUSAL,
+  PEPA_CHAT_SO_FAR,
   PEPA_DEMO_PERSONA,
   PEPA_FIRST_MESSAGE,
   PEPA_GUARDRAILS,
@@ -11,6 +12,7 @@ import {
   PEPA_SECTIONS,
   PEPA_STAKE_QUESTION,
   PEPA_STILL_THERE,
+  PEPA_STYLE,
   PEPA_SYSTEM_PROMPT,
   PEPA_TOOL_GUIDE,
   pepa,
@@ -22,6 +24,19 @@ describe("Pepa's definition", () => {
   it('puts the guardrails into the system prompt', () => {
     expect(pepa.model.messages[0]?.content).toBe(PEPA_SYSTEM_PROMPT);
     expect(PEPA_SYSTEM_PROMPT).toContain(PEPA_GUARDRAILS);
+  });
+
+  it('speaks by voice and by text from one prompt: the provider names which this conversation is', () => {
+    expect(PEPA_SYSTEM_PROMPT).toContain(PEPA_STYLE);
+    expect(PEPA_STYLE).toContain('{{transport.conversationType}}');
+    expect(PEPA_STYLE).toMatch(/In a chat: .*shorter than you would speak/);
+    expect(PEPA_STYLE).toMatch(/Never ask the visitor to speak/);
+    expect(PEPA_SYSTEM_PROMPT).not.toMatch(/speaking by voice/);
+  });
+
+  it('carries on in a call from what was said by text, which the gate gives the call', () => {
+    expect(PEPA_SYSTEM_PROMPT).toContain(PEPA_CHAT_SO_FAR);
+    expect(PEPA_CHAT_SO_FAR).toContain('{{chatSoFar}}');
   });
 
   it.each([
