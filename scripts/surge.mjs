@@ -34,7 +34,9 @@
 // (60), SURGE_TIME_SCALE (10: provider seconds per real second), SURGE_SEED, SURGE_FLOOD (1; 0
 // for none), and the gate's GATE_* limits (GATE_MAX_CONCURRENT_CALLS, GATE_DAILY_BUDGET_USD,
 // GATE_MAX_WAIT_MINUTES: the owner's 15 minutes, compressed like the calls, by default, …).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from './lib/prism.mjs';
@@ -52,6 +54,7 @@ import {
 } from './lib/surge-attackers.mjs';
 import { attackerAllowances, courtLoad, idlePlaces } from './lib/surge-measures.mjs';
 import { surgeFailures, surgeLine, surgeRows, tableLines } from './lib/surge-report.mjs';
+import { textAttacker, textRecords, textVisit } from './lib/surge-text.mjs';
 
 /**
  * @param {string} name
@@ -100,6 +103,38 @@ const ABANDON_SHARE = 0.1;
 /** Requests to the gate at once, at most: Node's own concurrency stays bounded. */
 const SOCKETS = 48;
 const ABUSER_EVERY_MS = 100;
+/**
+ * Text with Pepa: `windows` (the default) offers it to visitors turned away from voice in
+ * alternate windows of the viral minute, so the court's load with text and without it can be set
+ * side by side in one run; `on` offers it throughout; `off` never.
+ */
+const TEXT_MODE = process.env.SURGE_TEXT ?? 'windows';
+if (!['windows', 'on', 'off'].includes(TEXT_MODE)) {
+  console.error(`surge: SURGE_TEXT must be windows, on or off (got "${TEXT_MODE}")`);
+  process.exit(2);
+}
+const TEXT_WINDOW_MS = numberFrom('SURGE_TEXT_WINDOW_SECONDS', 10) * 1000;
+/** Of the visitors turned away while text is offered, the share who choose it (the rest leave). */
+const TEXT_SHARE = Math.min(1, numberFrom('SURGE_TEXT_SHARE', 0.9));
+/** Of the replies, the share a visitor stops at its first words. */
+const STOP_SHARE = 0.05;
+/** Five visitors share each address (the surge's 10,000 from 2,000): their messages a minute. */
+const CHAT_TURNS_PER_MINUTE = numberFrom('GATE_CHAT_TURNS_PER_MINUTE', 20);
+const CHAT_TURNS_PER_DAY = numberFrom('GATE_CHAT_TURNS_PER_DAY', 120);
+const CHAT_STARTS_PER_DAY = numberFrom('GATE_CHAT_STARTS_PER_DAY', 20);
+const CHAT_MESSAGE_CHARS = numberFrom('GATE_CHAT_MESSAGE_CHARS', 500);
+/**
+ * The field latency model (docs/demo-simulator.md): a reply's words as the stand-in writes them,
+ * and what a voice visitor admitted at once waits for Pepa's greeting (the call created, the room
+ * joined, the assistant in it, her first audio), which this script does not play.
+ */
+const FIELD = JSON.parse(
+  readFileSync(new URL('../src/lib/call/simulator/field-latency.json', import.meta.url), 'utf8'),
+);
+const VOICE_GREETING_MS =
+  FIELD.callWebMs + FIELD.roomJoinMs + FIELD.assistantJoinMs + FIELD.greetingFirstAudioMs;
+/** Pepa's first words within this long count as a visitor served. */
+const FIRST_WORDS_WITHIN_MS = 5000;
 
 const firstSeed = numberFrom('SURGE_SEED', Date.now() % 2 ** 31);
 const random = seededRandom(firstSeed);
@@ -117,6 +152,10 @@ const vars = {
   GATE_MAX_CALL_SECONDS: gateMaxCallSeconds,
   GATE_COST_PER_MINUTE_USD: RATE * (MAX_CALL_SECONDS / gateMaxCallSeconds),
   GATE_MAX_WAIT_MINUTES: MAX_WAIT_MINUTES,
+  GATE_CHAT_TURNS_PER_MINUTE: CHAT_TURNS_PER_MINUTE,
+  GATE_CHAT_TURNS_PER_DAY: CHAT_TURNS_PER_DAY,
+  GATE_CHAT_STARTS_PER_DAY: CHAT_STARTS_PER_DAY,
+  GATE_CHAT_MESSAGE_CHARS: CHAT_MESSAGE_CHARS,
 };
 
 const assets = mkdtempSync(join(tmpdir(), 'pepa-surge-assets-'));
@@ -124,7 +163,7 @@ const [sitePort, mockPort] = [await findFreePort(), await findFreePort()];
 console.log(
   `surge: ${VISITORS} visitors from ${ADDRESSES} addresses within ${ARRIVAL_MS / 1000} s, ` +
     `limit ${LIMIT}, cap $${CAP}, wait limit ${MAX_WAIT_MINUTES} min, time ×${timeScale}, ` +
-    `flood ${FLOOD ? 'on' : 'off'}, seed ${firstSeed}`,
+    `flood ${FLOOD ? 'on' : 'off'}, text ${TEXT_MODE}, seed ${firstSeed}`,
 );
 const stack = await startCourtStack({
   sitePort,
@@ -140,6 +179,14 @@ const stack = await startCourtStack({
     timeScale,
     costPerMinuteUsd: RATE,
     random,
+    // Replies are written at the field model's pace; calls keep the surge's compressed time.
+    latency: {
+      siteverifyMs: 0,
+      gateWorkMs: 0,
+      callWebMs: 0,
+      chatFirstWordMs: FIELD.chatFirstWordMs,
+      chatWordMs: FIELD.chatWordMs,
+    },
   },
 });
 let stopping = false;
@@ -178,9 +225,49 @@ const finish = () => {
   if (unresolved === 0) resolveAll();
 };
 
+// This script plays every visitor and the provider stand-in in one process: how late its own
+// event loop ran is printed beside the latencies it measured.
+const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+loopDelay.enable();
 const records = surgeRecords();
 const began = performance.now();
 const startedAtMs = Date.now();
+const text = textRecords();
+/** Each visitor's first words from Pepa (ms from arrival), by visitor number; absent: none. */
+const firstWords = new Map();
+/** Visitors who asked for Pepa: admitted at once, or turned away and chose text. */
+let asked = 0;
+/** The windows text is offered in (epoch ms), for the court's load with text and without. */
+/** @type {{ from: number, to: number }[]} */
+const textWindows = [];
+for (let from = startedAtMs; from < startedAtMs + ARRIVAL_MS; from += 2 * TEXT_WINDOW_MS) {
+  if (TEXT_MODE === 'windows') textWindows.push({ from, to: from + TEXT_WINDOW_MS });
+}
+/** @param {number} at epoch ms */
+const textOffered = (at) =>
+  TEXT_MODE === 'on' ||
+  (TEXT_MODE === 'windows' && textWindows.some((w) => at >= w.from && at < w.to));
+const textAgents = {
+  start: new Agent({ keepAlive: true, maxSockets: 64 }),
+  // Each visitor reads their replies on their own connection, as a browser does.
+  stream: new Agent({ keepAlive: true, maxSockets: 2048 }),
+};
+/** Chats given, for the attacker to take one. */
+/** @type {{ id: string, secret: string }[]} */
+const givenChats = [];
+const textParty = {
+  call,
+  gate: new URL(stack.url),
+  agents: textAgents,
+  random,
+  sleep,
+  token: TOKEN,
+  text,
+  stopShare: STOP_SHARE,
+  onChat: (/** @type {{ id: string, secret: string }} */ chat) => {
+    if (givenChats.length < 50) givenChats.push(chat);
+  },
+};
 const { visitor, followTicket, took } = surgeVisitors({
   ...party,
   records,
@@ -189,6 +276,19 @@ const { visitor, followTicket, took } = surgeVisitors({
   abandonShare: ABANDON_SHARE,
   began,
   finish,
+  admitted: (n, ms) => {
+    asked += 1;
+    firstWords.set(n, ms + VOICE_GREETING_MS);
+  },
+  turnedAway: (n, from, arrivedAt) => {
+    // Offered by when the visitor arrived: the page offers text with the court's answer.
+    const arrivedAtMs = Date.now() - (performance.now() - arrivedAt);
+    if (!textOffered(arrivedAtMs) || random() >= TEXT_SHARE) return null;
+    asked += 1;
+    return textVisit(textParty, from, arrivedAt).then((ms) => {
+      if (ms !== null) firstWords.set(n, ms);
+    });
+  },
 });
 const abuserRunning = running();
 const attackersRunning = running();
@@ -206,6 +306,25 @@ const attack = {
   everyMs: ATTACKER_EVERY_MS,
   while: attackersRunning,
 };
+const textAttackerRunning = running();
+/** @type {import('./lib/surge-text.mjs').TextAttackerRecord} */
+const textAttack = { chats: 0, turns: 0, statuses: {}, stolen: {} };
+const textAttackerDone =
+  TEXT_MODE === 'off'
+    ? Promise.resolve()
+    : textAttacker(
+        {
+          call,
+          gate: new URL(stack.url),
+          agent: agents.attackers,
+          token: TOKEN,
+          sleep,
+          while: textAttackerRunning,
+          stolen: () => givenChats[Math.floor(random() * givenChats.length)] ?? null,
+          longText: 'ribbit '.repeat(Math.ceil((CHAT_MESSAGE_CHARS + 100) / 7)),
+        },
+        textAttack,
+      );
 const ipv6Attacker = attacker(attack, '/64', inOneIpv6Network);
 const ipv4Attacker = attacker(attack, '/24', inOneIpv4Network);
 
@@ -247,7 +366,8 @@ await allDone;
 await Promise.all(visits);
 abuserRunning.on = false;
 attackersRunning.on = false;
-await Promise.all([abuserDone, attackersDone, silentDone]);
+textAttackerRunning.on = false;
+await Promise.all([abuserDone, attackersDone, silentDone, textAttackerDone]);
 const linesDoneAt = (performance.now() - began) / 1000;
 
 // Every call the provider started ends by itself; then the backstop gets its window.
@@ -278,7 +398,7 @@ const today = /** @type {{ days?: object[] } | null} */ (report.body)?.days?.[0]
 const spend = Number(today.spendUsd ?? NaN);
 const providerCost = [...standIn.calls.values()].reduce((sum, c) => sum + (c.cost ?? 0), 0);
 const elapsed = (performance.now() - began) / 1000;
-for (const agent of Object.values(agents)) agent.destroy();
+for (const agent of [...Object.values(agents), ...Object.values(textAgents)]) agent.destroy();
 
 const load = /** @type {{ courtLoad?: { from: string, requestsPerSecond?: number[] } } | null} */ (
   loadReport.body
@@ -301,6 +421,17 @@ const idle = idlePlaces({
   slackS: IDLE_SLACK_S,
   startedAtMs,
 });
+const textCourt = courtLoad({
+  load,
+  startedAtMs,
+  viralEndedAtMs,
+  arrivedAt: records.arrivedAt,
+  bursts: textWindows,
+  // A window's first seconds still hear the last one's chats: they are left out.
+  settleMs: 2000,
+});
+const servedFast = [...firstWords.values()].filter((ms) => ms <= FIRST_WORDS_WITHIN_MS).length;
+const minutesRun = Math.ceil(elapsed / 60);
 const { allowed64, allowed24 } = attackerAllowances({
   seconds: elapsed,
   perWindow: STARTS_PER_WINDOW,
@@ -333,8 +464,26 @@ const outcome = {
   idle,
   linesDoneAt,
   elapsed,
+  text: {
+    mode: TEXT_MODE,
+    records: text,
+    asked,
+    servedFast,
+    standInFirstWord: standIn.chat.stats.firstWordMs,
+    court: textCourt,
+    attacker: textAttack,
+    allowedChats: CHAT_STARTS_PER_DAY,
+    allowedTurns: Math.min(CHAT_TURNS_PER_DAY, CHAT_TURNS_PER_MINUTE * (minutesRun + 1)),
+    textSpend: Number(/** @type {{ text?: { spendUsd?: unknown } }} */ (today).text?.spendUsd ?? 0),
+    closed: closedAt !== Infinity,
+  },
 };
+loopDelay.disable();
 for (const line of tableLines(surgeRows(outcome))) console.log(line);
+console.log(
+  `  This script's own event loop late p50 / p99 / max: ${(loopDelay.percentile(50) / 1e6).toFixed(0)} / ` +
+    `${(loopDelay.percentile(99) / 1e6).toFixed(0)} / ${(loopDelay.max / 1e6).toFixed(0)} ms`,
+);
 for (const odd of records.oddAnswers) console.log(`  (an answer without a problem code: ${odd})`);
 const failures = surgeFailures(outcome);
 for (const failure of failures) console.error(`surge: FAILED: ${failure}`);

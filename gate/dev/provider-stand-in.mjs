@@ -327,6 +327,7 @@ export async function startProviderStandIn({
    * @param {import('node:http').ServerResponse} res
    */
   async function handle(req, res) {
+    const receivedAt = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/__demo/rooms/left') {
       if (req.method === 'OPTIONS') return send(res, 204, undefined, CORS);
@@ -348,7 +349,7 @@ export async function startProviderStandIn({
     const ok = answer.status >= 200 && answer.status < 300;
     // Chats and sessions: Prism judged the request (its key, its body); the stand-in answers.
     if (chat.handles(req.method, path))
-      return ok ? chat.answer(res, path, body, req.method) : relay(res, answer);
+      return ok ? chat.answer(res, path, body, req.method, receivedAt) : relay(res, answer);
     if (ok && req.method === 'POST' && path === '/call/web') {
       let requestBody = {};
       let created = {};

@@ -156,7 +156,15 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
    * @type {Map<string, ReturnType<typeof setTimeout>>}
    */
   const streaming = new Map();
-  const stats = { chats: 0, streamed: 0, aborted: 0, sessions: 0 };
+  const stats = {
+    chats: 0,
+    streamed: 0,
+    aborted: 0,
+    sessions: 0,
+    /** Each streamed reply's first words, ms from its request reaching the stand-in. */
+    /** @type {number[]} */
+    firstWordMs: [],
+  };
 
   /**
    * Whether a request is one this module answers.
@@ -196,8 +204,9 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
   /**
    * @param {import('node:http').ServerResponse} res
    * @param {any} body
+   * @param {number} receivedAt when the request reached the stand-in (performance.now())
    */
-  function createChat(res, body) {
+  function createChat(res, body, receivedAt) {
     const input = inputMessages(body?.input);
     if (!input || input.length === 0) {
       return send(res, 400, { message: 'input must be a string or a list of messages' });
@@ -273,6 +282,7 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
         res.end('data: [DONE]\n\n');
         return;
       }
+      if (sent === 0) stats.firstWordMs.push(performance.now() - receivedAt);
       const chunk = {
         id: chat.id,
         path: STREAM_PATH,
@@ -330,8 +340,9 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
    * @param {string} path
    * @param {Buffer} raw the request's body
    * @param {string | undefined} method
+   * @param {number} [receivedAt] when the request reached the stand-in (performance.now())
    */
-  function answer(res, path, raw, method) {
+  function answer(res, path, raw, method, receivedAt = performance.now()) {
     if (method === 'GET') {
       const chatId = CHAT_PATH.exec(path)?.[1];
       if (chatId !== undefined) {
@@ -350,7 +361,7 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
     } catch {
       return send(res, 400, { message: 'The body must be JSON' });
     }
-    return path === '/session' ? createSession(res, body) : createChat(res, body);
+    return path === '/session' ? createSession(res, body) : createChat(res, body, receivedAt);
   }
 
   return {

@@ -324,30 +324,60 @@ export class TextDesk extends DurableObject<Env> {
   }
 
   /**
-   * Holds `usd` against the newest grant of today, drawing (or topping up) one from the court
-   * when it has too little left. The grant held, or the court's refusal.
+   * Holds `usd` against the newest grant of today. A grant running low is topped up from the
+   * court in the background, so a reply waits for the court only when its grant cannot hold it.
+   * The grant held, or the court's refusal.
    */
   private async reserve(usd: number, now: number): Promise<GrantState | TextRefusal> {
     const day = utcDay(now);
-    const draw = async (): Promise<GrantState | TextRefusal> => {
+    const holds = (grant: GrantState | undefined) =>
+      grant !== undefined && grant.day === day && grant.usd - grant.committed + 1e-9 >= usd;
+    let grant = this.grants.at(-1);
+    if (!holds(grant)) {
+      const drawn = await this.draw(usd, now);
+      if (!('id' in drawn)) return drawn;
+      grant = drawn;
+    }
+    if (!grant) return { code: 'court-closed' };
+    grant.committed = cents(grant.committed + usd);
+    grant.inFlight += 1;
+    grant.usedAt = Date.now();
+    await this.ctx.storage.put('grants', this.grants);
+    // Half the grant spoken for: the next slice is asked for now, while replies go on.
+    if (grant.usd - grant.committed < grant.usd / 2) {
+      this.ctx.waitUntil(this.draw(usd, now).catch(() => undefined));
+    }
+    return grant;
+  }
+
+  /**
+   * Draws (or tops up) today's grant from the court, one draw at a time: a draw already under
+   * way is waited for rather than doubled. The grant, or the court's refusal.
+   */
+  private draw(need: number, now: number): Promise<GrantState | TextRefusal> {
+    const run = async (): Promise<GrantState | TextRefusal> => {
+      const day = utcDay(now);
       const current = this.grants.at(-1);
-      if (current && current.day === day && current.usd - current.committed + 1e-9 >= usd) {
-        return current;
+      if (current && current.day === day && current.usd - current.committed >= current.usd / 2) {
+        if (current.usd - current.committed + 1e-9 >= need) return current;
       }
       const reuse =
         current && current.day === day && now - current.drawnAt < GRANT_ROTATE_MS ? current : null;
       // A grant topped up within the last half minute ran out fast: the next slice is larger.
-      if (reuse && now - reuse.drawnAt < 30_000) {
+      if (reuse && Date.now() - reuse.drawnAt < 30_000) {
         this.sliceTurns = Math.min(SLICE_MAX_TURNS, this.sliceTurns * 2);
       }
-      const want = Math.max(usd, this.sliceTurns * this.limits.turnWorstUsd);
+      const want = Math.max(need, this.sliceTurns * this.limits.turnWorstUsd);
       const answer = await this.court().drawText(
         this.ctx.id.name ?? 'desk',
         reuse?.id ?? null,
-        usd,
+        need,
         want,
       );
       if (!answer.ok) {
+        if (current && current.day === day && current.usd - current.committed + 1e-9 >= need) {
+          return current;
+        }
         return {
           code: 'court-closed',
           reopensAt: answer.reopensAt,
@@ -357,6 +387,7 @@ export class TextDesk extends DurableObject<Env> {
       if (reuse && reuse.id === answer.grantId) {
         reuse.usd = cents(reuse.usd + answer.usd);
         reuse.drawnAt = Date.now();
+        await this.ctx.storage.put('grants', this.grants);
         return reuse;
       }
       const grant: GrantState = {
@@ -373,17 +404,12 @@ export class TextDesk extends DurableObject<Env> {
       };
       this.pendingChats = 0;
       this.grants.push(grant);
+      await this.ctx.storage.put('grants', this.grants);
       return grant;
     };
-    const held = this.drawing.then(draw, draw);
-    this.drawing = held.catch(() => undefined);
-    const grant = await held;
-    if (!('id' in grant)) return grant;
-    grant.committed = cents(grant.committed + usd);
-    grant.inFlight += 1;
-    grant.usedAt = Date.now();
-    await this.ctx.storage.put('grants', this.grants);
-    return grant;
+    const drawn = this.drawing.then(run, run);
+    this.drawing = drawn.catch(() => undefined);
+    return drawn;
   }
 
   private court() {

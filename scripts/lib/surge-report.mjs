@@ -34,9 +34,86 @@ import { maximum, percentile, perSecond } from './surge-measures.mjs';
  *   idle: IdlePlaces,
  *   linesDoneAt: number,
  *   elapsed: number,
+ *   text: TextOutcome,
  * }} SurgeOutcome
  * All a run found: its settings, records and measures.
  */
+
+/**
+ * @typedef {{
+ *   mode: string,
+ *   records: import('./surge-text.mjs').TextRecords,
+ *   asked: number,
+ *   servedFast: number,
+ *   standInFirstWord: number[],
+ *   court: CourtLoad,
+ *   attacker: import('./surge-text.mjs').TextAttackerRecord,
+ *   allowedChats: number,
+ *   allowedTurns: number,
+ *   textSpend: number,
+ *   closed: boolean,
+ * }} TextOutcome
+ * Text with Pepa in the run: who asked and who heard her within 5 s, the chats, the first words'
+ * latency through the gate beside the stand-in's own, the court with text and without, the
+ * attacker, and text's share of the spend.
+ */
+
+/** @param {Record<string, number>} counts */
+const byCode = (counts) =>
+  Object.entries(counts)
+    .sort()
+    .map(([code, n]) => `${code}×${n}`)
+    .join(' ') || '-';
+
+/** @param {number} part @param {number} whole */
+const percent = (part, whole) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)} %`);
+
+/**
+ * The text rows of the table.
+ * @param {SurgeOutcome} o
+ * @returns {[string, string | number][]}
+ */
+function textRows(o) {
+  const t = o.text;
+  const r = t.records;
+  const gate = r.firstWordThroughGate;
+  return [
+    ['Text offered', t.mode],
+    ['Asked for Pepa (voice at once, or text)', t.asked],
+    [
+      'First words within 5 s: of those who asked / of all arrivals',
+      `${percent(t.servedFast, t.asked)} / ${percent(t.servedFast, o.records.tally.arrived)}`,
+    ],
+    ['Text: chats asked / given / refused', `${r.asked} / ${r.chats} / ${byCode(r.refusedStarts)}`],
+    [
+      'Text: replies / stopped / broke off / refused',
+      `${r.turns} / ${r.aborts} / ${r.failedTurns} / ${byCode(r.refusedTurns)}`,
+    ],
+    [
+      'First words through the gate p50 / p95',
+      `${percentile(gate, 50).toFixed(0)} / ${percentile(gate, 95).toFixed(0)} ms (${gate.length} replies)`,
+    ],
+    [
+      "The stand-in's own first words p50 / p95",
+      `${percentile(t.standInFirstWord, 50).toFixed(0)} / ${percentile(t.standInFirstWord, 95).toFixed(0)} ms`,
+    ],
+    [
+      'Spend today: voice / text',
+      `$${Math.max(0, o.spend - t.textSpend).toFixed(2)} / $${t.textSpend.toFixed(2)}`,
+    ],
+    [
+      'Court requests/s with text offered / without (mean)',
+      t.mode === 'windows'
+        ? `${t.court.withFlood.toFixed(1)} / ${t.court.withoutFlood.toFixed(1)}`
+        : 'not compared',
+    ],
+    [
+      'Text attacker in one /64: chats / replies / answers',
+      `${t.attacker.chats} (allowance ${t.allowedChats}) / ${t.attacker.turns} (allowance ${t.allowedTurns}) / ${byCode(t.attacker.statuses)}`,
+    ],
+    ["Text attacker on another visitor's chat", byCode(t.attacker.stolen)],
+  ];
+}
 
 /**
  * The table's rows: a label and its value.
@@ -123,6 +200,7 @@ export function surgeRows(o) {
         `the longest ${o.idle.worst || '-'})`,
     ],
     ['Lines settled / run ended', `${o.linesDoneAt.toFixed(0)} s / ${o.elapsed.toFixed(0)} s`],
+    ...(o.text.mode === 'off' ? [] : textRows(o)),
   ];
 }
 
@@ -165,6 +243,48 @@ export function surgeFailures(o) {
       `the flood took the court from ${o.court.withoutFlood.toFixed(1)} to ${o.court.withFlood.toFixed(1)} requests/s`,
     );
   }
+  failures.push(...textFailures(o));
+  return failures;
+}
+
+/**
+ * Why text fails the run: fewer than 95 % of those who asked heard Pepa within 5 s (on a day the
+ * budget did not close), the gate's p95 first words more than 150 ms behind the stand-in's own,
+ * text more than doubling the court's load, the attacker past one visitor's allowance, or a
+ * message on another visitor's chat answered.
+ * @param {SurgeOutcome} o
+ */
+export function textFailures(o) {
+  const t = o.text;
+  /** @type {string[]} */
+  const failures = [];
+  if (t.mode === 'off') return failures;
+  if (!t.closed && !(t.servedFast >= 0.95 * t.asked)) {
+    failures.push(`only ${percent(t.servedFast, t.asked)} of those who asked heard Pepa within 5 s`);
+  }
+  const gate95 = percentile(t.records.firstWordThroughGate, 95);
+  const own95 = percentile(t.standInFirstWord, 95);
+  if (t.records.firstWordThroughGate.length > 0 && !(gate95 <= own95 + 150)) {
+    failures.push(
+      `first words p95 ${gate95.toFixed(0)} ms through the gate, ${own95.toFixed(0)} ms at the stand-in`,
+    );
+  }
+  if (t.mode === 'windows' && !t.court.compared) {
+    failures.push('the viral minute was too short to compare the court with text and without');
+  } else if (t.mode === 'windows' && !(t.court.withFlood <= 2 * Math.max(1, t.court.withoutFlood))) {
+    failures.push(
+      `text took the court from ${t.court.withoutFlood.toFixed(1)} to ${t.court.withFlood.toFixed(1)} requests/s`,
+    );
+  }
+  if (t.attacker.chats > t.allowedChats) {
+    failures.push(`the text attacker got ${t.attacker.chats} chats`);
+  }
+  if (t.attacker.turns > t.allowedTurns) {
+    failures.push(`the text attacker got ${t.attacker.turns} replies`);
+  }
+  if ((t.attacker.stolen[200] ?? 0) > 0) {
+    failures.push("the text attacker was answered on another visitor's chat");
+  }
   return failures;
 }
 
@@ -185,6 +305,16 @@ export function surgeLine(o) {
     `court ${o.court.withFlood.toFixed(1)} req/s with the flood / ${o.court.withoutFlood.toFixed(1)} without, ` +
     `court p50/max ${perSecond(o.court.courtPerSecond)} req/s beside arrivals ${perSecond(o.court.arrivalsPerSecond)}/s, ` +
     `p95 gate ${percentile(latencies, 95).toFixed(0)} ms, ` +
-    `p95 wait ${percentile(waits, 95).toFixed(0)} s`
+    `p95 wait ${percentile(waits, 95).toFixed(0)} s` +
+    (o.text.mode === 'off'
+      ? ''
+      : `, heard Pepa within 5 s ${percent(o.text.servedFast, o.text.asked)} of ${o.text.asked} who asked, ` +
+        `text first words p50/p95 ${percentile(o.text.records.firstWordThroughGate, 50).toFixed(0)}/` +
+        `${percentile(o.text.records.firstWordThroughGate, 95).toFixed(0)} ms ` +
+        `(stand-in ${percentile(o.text.standInFirstWord, 95).toFixed(0)} ms p95), ` +
+        `replies ${o.text.records.turns}, stopped ${o.text.records.aborts}, ` +
+        `spend voice/text ${Math.max(0, o.spend - o.text.textSpend).toFixed(2)}/${o.text.textSpend.toFixed(2)} USD, ` +
+        `court ${o.text.court.withFlood.toFixed(1)} req/s with text / ${o.text.court.withoutFlood.toFixed(1)} without, ` +
+        `text attacker ${o.text.attacker.chats} chats ${o.text.attacker.turns} replies`)
   );
 }

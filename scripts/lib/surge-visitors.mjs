@@ -92,7 +92,11 @@ export function surgeRecords() {
  *   abandonShare: number,
  *   began: number,
  *   finish: () => void,
- * }} party `began`: the run's start (performance.now()); `finish`: called once a visitor is done
+ *   admitted?: (n: number, ms: number) => void,
+ *   turnedAway?: (n: number, from: string, arrivedAt: number) => Promise<void> | null,
+ * }} party `began`: the run's start (performance.now()); `finish`: called once a visitor is done;
+ *   `admitted`: told of a visitor admitted at once, with the ms since they arrived; `turnedAway`:
+ *   told of a visitor the court did not admit at once (full, or a ticket), what they do meanwhile
  */
 export function surgeVisitors({
   call,
@@ -106,6 +110,8 @@ export function surgeVisitors({
   abandonShare,
   began,
   finish,
+  admitted,
+  turnedAway,
 }) {
   const { tally, goneAt, latencies, seen, waits, oddAnswers, arrivedAt } = records;
   /** @param {GateAnswer} answer */
@@ -187,6 +193,7 @@ export function surgeVisitors({
     const patienceMs = 5000 + random() * 35_000;
     tally.arrived += 1;
     arrivedAt.push(Date.now());
+    const arrived = performance.now();
     const first = await call('POST', '/api/calls', {
       address: from,
       body: { botCheckToken: token },
@@ -197,10 +204,15 @@ export function surgeVisitors({
     if (first.status === 201 || first.body?.code === 'provider-error') took(0, first);
     if (first.status === 201) {
       tally.admittedAtOnce += 1;
+      admitted?.(n, performance.now() - arrived);
       return finish();
     }
+    // Turned away from voice for now: what the visitor does meanwhile (text with Pepa) goes on
+    // beside their ticket, and the visitor is done when both are.
+    const meanwhile = turnedAway?.(n, from, arrived) ?? null;
     if (!hasTicket(first)) {
       refuse(first);
+      await meanwhile;
       return finish();
     }
     const outcome = await followTicket(first, from, {
@@ -227,6 +239,7 @@ export function surgeVisitors({
     } else {
       refuse(outcome.answer);
     }
+    await meanwhile;
     return finish();
   }
 
