@@ -99,6 +99,8 @@ export function ChatPanel({ session, onClose, children }: ChatPanelProps) {
     const text = draft;
     // The draft leaves the field as the message goes out, and comes back if it was refused.
     setDraft('');
+    // Send gives way to Stop while Pepa writes: the focus stays in the field.
+    fieldRef.current?.focus();
     const result = await session.send(text);
     if (result !== 'sent') setDraft((current) => (current === '' ? text : current));
     fieldRef.current?.focus();
