@@ -269,18 +269,18 @@ export async function askAdmission(
         estimatedWaitSeconds: answer.ticket.estimatedWaitSeconds,
       };
       line.waiting(place);
-      const chat = companion?.chat() ?? null;
-      let offer = chat !== null;
-      if (answer.offered === true && chat !== null) {
-        // The place is held for a visitor who is chatting: their tap takes it, at once.
-        if (await companion?.offered(answer.ticket.checkInBySeconds, signal)) offer = false;
-        // Not taken in time: the next check-in hears that the place went to the next guest.
+      let taken = false;
+      if (answer.offered === true && companion && companion.chat() !== null) {
+        // The place is held for a visitor who is chatting: their tap takes it, at once. Not
+        // taken in time, the next check-in hears that the place went to the next guest.
+        taken = await companion.offered(answer.ticket.checkInBySeconds, signal);
       } else {
         await door.pause(Math.max(1, answer.retryAfterSeconds) * 1000, signal);
       }
+      // Whether the visitor chats is read at each check-in: they may start (or end) while waiting.
       const text = (): CheckInWith | undefined => {
-        const now = companion?.chat() ?? null;
-        return now === null ? undefined : { offer, chat: now };
+        const chat = companion?.chat() ?? null;
+        return chat === null ? undefined : { offer: !taken, chat };
       };
       try {
         answer = await door.checkIn(ticket, door.hidden(), signal, text());
