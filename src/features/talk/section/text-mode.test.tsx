@@ -57,13 +57,16 @@ class LineCall implements VoiceCall<{ id: string }> {
         if (this.controller?.signal.aborted) return;
         const callError = error.toCallError();
         this.emitter.emit('call-start-failed', {
-          stage: 'create',
+          stage: 'web-call-creation',
           error: callError,
           totalDurationMs: 5,
           timestamp: 1,
         });
         this.move('idle');
-        this.pending?.({ status: 'failed', error: new CallStartError('create', callError) });
+        this.pending?.({
+          status: 'failed',
+          error: new CallStartError('web-call-creation', callError),
+        });
       },
     );
     return outcome;
