@@ -150,20 +150,22 @@ export function ChatPanel({ session, onClose, children }: ChatPanelProps) {
         className="mt-3 max-h-72 min-h-24 overflow-y-auto rounded-2xl border border-court-500/40 bg-court-950/70 p-3 text-sm wrap-anywhere"
       >
         {/* The log announces each finished line; the reply being written is outside it. */}
-        <ol role="log" aria-live="polite" aria-label={CHAT_LOG_LABEL} className="space-y-2">
-          {lines.map((item) => (
-            <li key={item.id} className={item.role === 'pepa' ? 'text-ivory' : 'text-court-300'}>
-              <span className="font-semibold">{SPEAKER[item.role]}: </span>
-              {item.text}
-              {item.cut && (
-                <span className="text-mist italic">
-                  {' '}
-                  {item.cut === 'stopped' ? CHAT_STOPPED : CHAT_BROKEN}
-                </span>
-              )}
-            </li>
-          ))}
-        </ol>
+        <div role="log" aria-live="polite" aria-label={CHAT_LOG_LABEL}>
+          <ol className="space-y-2">
+            {lines.map((item) => (
+              <li key={item.id} className={item.role === 'pepa' ? 'text-ivory' : 'text-court-300'}>
+                <span className="font-semibold">{SPEAKER[item.role]}: </span>
+                {item.text}
+                {item.cut && (
+                  <span className="text-mist italic">
+                    {' '}
+                    {item.cut === 'stopped' ? CHAT_STOPPED : CHAT_BROKEN}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ol>
+        </div>
         {writingNow && (
           <p data-testid="chat-writing" className="mt-2 text-ivory">
             <span className="font-semibold">{SPEAKER.pepa}: </span>
@@ -233,8 +235,11 @@ export function ChatPanel({ session, onClose, children }: ChatPanelProps) {
             </span>
           )}
         </div>
+        {/* Keyed apart: Stop must never become the Send button under the visitor's press (the
+            reply can end within that very click, and a reused element would submit the form). */}
         {writingNow ? (
           <button
+            key="stop"
             type="button"
             onClick={onStop}
             className={buttonClass('outline', 'md', 'whitespace-nowrap')}
@@ -243,6 +248,7 @@ export function ChatPanel({ session, onClose, children }: ChatPanelProps) {
           </button>
         ) : (
           <button
+            key="send"
             type="submit"
             aria-disabled={blocked || undefined}
             className={buttonClass(
