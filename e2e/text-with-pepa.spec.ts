@@ -164,7 +164,7 @@ test.describe('typing with Pepa', () => {
 
   test('a visitor without a microphone types with Pepa from the start, and no microphone is asked for', async ({
     page,
-  }) => {
+  }, testInfo) => {
     await page.addInitScript(() => {
       const asked = { count: 0 };
       Object.assign(window, { __microphoneAsked: asked });
@@ -176,6 +176,8 @@ test.describe('typing with Pepa', () => {
     await routeChats(page);
     await open(page);
     const panel = chatPanel(page);
+    await expect(panel.typeWithPepa).toBeVisible();
+    await screenshot(page, testInfo, 'idle');
     await panel.typeWithPepa.click();
     await expect(panel.heading).toBeVisible();
     await expect(talk(page).status).toHaveText('Ready to chat');

@@ -98,6 +98,8 @@ export function TypeWithPepaButton({ onClick }: { onClick(): void }) {
   return (
     <button
       type="button"
+      // A tap before the app starts is kept and replayed, as Start Talking's is.
+      data-early=""
       onClick={onClick}
       className={buttonClass(
         'outline',

@@ -134,7 +134,11 @@ export function ChatPanel({ session, onClose, children }: ChatPanelProps) {
         <h3 id={headingId} className="font-display text-lg font-bold text-gold-200">
           {CHAT_HEADING}
         </h3>
-        <button type="button" onClick={onClose} className={buttonClass('outline', 'md')}>
+        <button
+          type="button"
+          onClick={onClose}
+          className={buttonClass('outline', 'md', 'whitespace-nowrap')}
+        >
           {CHAT_END}
         </button>
       </div>
