@@ -9,6 +9,7 @@ import {
   CHAT_FIELD_LABEL,
   CHAT_FRESH,
   CHAT_LOG_LABEL,
+  CHAT_RETRY,
   CHAT_SEND,
   CHAT_STOP,
   CHAT_STOPPED,
@@ -296,6 +297,19 @@ describe('the chat panel', () => {
     expect(reply).toHaveTextContent(LINK_MASK);
     expect(reply).not.toHaveTextContent('scam');
     expect(screen.getByText(MASKED_NOTE)).toBeInTheDocument();
+  });
+
+  it('a chat that could not start says why and offers to try again', async () => {
+    door.start.mockImplementationOnce(() =>
+      Promise.reject(new GateApiError('x', 'http', 503, 'text-busy', 20_000)),
+    );
+    const { user } = await renderPanel();
+    expect(screen.getByRole('alert')).toHaveTextContent(`${CHAT_TEXT.textBusy} Try again in 20 s.`);
+    expect(session.pass()).toBeNull();
+    await user.click(screen.getByRole('button', { name: CHAT_RETRY }));
+    await flush();
+    expect(session.pass()?.id).toBe(`${CHAT.id}1`);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('Enter sends and Shift+Enter starts a new line', async () => {

@@ -34,6 +34,7 @@ export const CHAT_SEND = 'Send';
 export const CHAT_STOP = 'Stop';
 export const CHAT_END = 'End chat';
 export const CHAT_FRESH = 'Start a new chat';
+export const CHAT_RETRY = 'Try again';
 export const CHAT_WRITING = 'Pepa is writing…';
 export const CHAT_STARTING = 'Opening the letter box…';
 export const CHAT_STOPPED = '(stopped)';
@@ -203,7 +204,7 @@ export function ChatPanel({ session, onClose, children }: ChatPanelProps) {
               }}
               className={buttonClass('outline', 'md', 'mt-2')}
             >
-              {CHAT_FRESH}
+              {notice.retry ? CHAT_RETRY : CHAT_FRESH}
             </button>
           )}
         </p>

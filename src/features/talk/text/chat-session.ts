@@ -27,6 +27,8 @@ export interface ChatNotice {
   text: string;
   /** The chat is over: the panel offers a fresh one. */
   fresh?: boolean;
+  /** The chat did not start: the panel offers to try again. */
+  retry?: boolean;
   /** The typed message held a recovery phrase or key: the shield's own warning says so. */
   shield?: boolean;
 }
@@ -206,7 +208,7 @@ export class ChatSession {
       if (controller.signal.aborted) return false;
       const notice = chatNotice(failureOf(error), null);
       // A chat that did not start can be asked for again.
-      this.update({ phase: 'ended', notice: { ...notice, fresh: true } });
+      this.update({ phase: 'ended', notice: { ...notice, fresh: true, retry: true } });
       return false;
     } finally {
       if (this.controller === controller) this.controller = null;
