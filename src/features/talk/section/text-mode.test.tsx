@@ -280,6 +280,20 @@ describe('typing with Pepa beside the voice call', () => {
     expect(screen.getByRole('textbox', { name: CHAT_FIELD_LABEL })).toBeInTheDocument();
   });
 
+  it('Escape in the chat, on its buttons too, never leaves the line', async () => {
+    courtAnswers.push(json(waiting(3), 202));
+    const { user } = renderSection({ openText: true });
+    await flush();
+    await user.click(screen.getByRole('button', { name: 'Start Talking' }));
+    await flush();
+    screen.getByRole('button', { name: 'End chat' }).focus();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Leave the line' })).toBeInTheDocument();
+    expect(
+      sent.some((request) => request.method === 'DELETE' && route(request).includes('tickets')),
+    ).toBe(false);
+  });
+
   it('a call started while chatting carries the chat to the gate', async () => {
     const { user } = renderSection({ openText: true });
     await flush();

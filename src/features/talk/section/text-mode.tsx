@@ -18,6 +18,9 @@ export type TextModule = typeof TextChunk;
 /** The chat's chunk, loaded once. */
 export const loadTextMode = lazyOnce<TextModule>(() => import('../text/chat-panel'));
 
+/** Marks the chat's panel: keys pressed in it are the chat's, never the call's. */
+export const CHAT_PANEL_ATTRIBUTE = 'data-chat-panel';
+
 /** Said beside Type with Pepa while the visitor waits in line, or the court is full. */
 export const TEXT_WHILE_WAITING = 'While you wait, Pepa reads what you type.';
 export const TEXT_WHILE_FULL = 'Pepa still reads what you type while the court is full.';
@@ -157,7 +160,7 @@ export function useTextMode(openAtOnce: boolean): TextModeView {
     if (!mode || (phase !== 'idle' && phase !== 'waiting')) return null;
     const { ChatPanel, TurnOffer, TURN_MISSED } = mode.module;
     return (
-      <ChatPanel session={mode.session} onClose={close}>
+      <ChatPanel session={mode.session} onClose={close} marker={CHAT_PANEL_ATTRIBUTE}>
         {offer && <TurnOffer until={offer.until} onTake={() => offer.settle(true)} />}
         {missed && !offer && (
           <p role="alert" className="mt-3 text-sm text-gold-200">

@@ -23,7 +23,7 @@ import { CallControls } from '../controls/call-controls';
 import { useCallAddOns } from './call-add-ons';
 import { useCaptionGuard } from '../guards/use-caption-guard';
 import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
-import { useTextMode } from './text-mode';
+import { CHAT_PANEL_ATTRIBUTE, useTextMode } from './text-mode';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from '../voice/use-voice-call';
 import { useWakeLock } from '../voice/use-wake-lock';
 import { switchMicrophone, switchSpeaker } from '../controls/device-switch';
@@ -262,8 +262,12 @@ function VoiceChatPanel({
     if (!inCall) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
-      // A field's or a picker's Escape is theirs: ending the call stays one deliberate action.
-      if (event.target instanceof Element && event.target.closest('input, select, textarea'))
+      // A field's or a picker's Escape is theirs, and so is anything in the chat beside the line:
+      // ending the call (or leaving the line) stays one deliberate action.
+      if (
+        event.target instanceof Element &&
+        event.target.closest(`input, select, textarea, [${CHAT_PANEL_ATTRIBUTE}]`)
+      )
         return;
       endCall();
     };

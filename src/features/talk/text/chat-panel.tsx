@@ -74,9 +74,11 @@ export interface ChatPanelProps {
   onClose(): void;
   /** Said at the top of the panel: a place offered in the voice line, or one missed. */
   children?: ReactNode;
+  /** An attribute set on the panel, by which the section knows a key was pressed in it. */
+  marker?: string;
 }
 
-export function ChatPanel({ session, onClose, children }: ChatPanelProps) {
+export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps) {
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const { phase, lines, writing, turnsLeft, maxChars, notice, masked } = snapshot;
   const [draft, setDraft] = useState('');
@@ -128,6 +130,7 @@ export function ChatPanel({ session, onClose, children }: ChatPanelProps) {
 
   return (
     <section
+      {...(marker ? { [marker]: '' } : {})}
       aria-labelledby={headingId}
       className="relative mx-auto mt-6 w-full max-w-xl rounded-3xl border border-court-500/60 bg-court-950/60 p-4 text-left sm:p-5"
     >
