@@ -148,6 +148,18 @@ describe('the chat panel', () => {
     expect(field()).toHaveFocus();
   });
 
+  it('a reply that ends while Stop has the focus leaves the focus in the field, not on the page', async () => {
+    const { user } = await renderPanel();
+    await say(user, 'Hello');
+    screen.getByRole('button', { name: CHAT_STOP }).focus();
+    await act(async () => {
+      lastReply().finish({ type: 'done', turnsLeft: 9 });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.queryByRole('button', { name: CHAT_STOP })).toBeNull();
+    expect(field()).toHaveFocus();
+  });
+
   it('holds back a message with a recovery phrase: not sent, the visitor told why, the draft kept', async () => {
     const { user } = await renderPanel();
     await say(user, `my words are ${SEED}`);
