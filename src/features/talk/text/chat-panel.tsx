@@ -17,7 +17,6 @@ import {
 } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
 import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
-import { useFocusRescue } from '../recovery/focus-rescue';
 import { SITE_LINKS } from '../guards/use-caption-guard';
 import { chatBotCheck } from '../voice/voice-runtime';
 import { gateChatDoor } from './chat-door';
@@ -88,9 +87,6 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
   const headingId = useId();
   const noticeId = useId();
   const follow = useFollowNewest(`${lines.length}:${writing.length}`);
-  const panelRef = useRef<HTMLElement>(null);
-  // Stop gives way to Send when the reply ends: a focus it held lands in the field.
-  useFocusRescue(panelRef, () => fieldRef.current);
 
   // The chat starts when the panel opens (a bot check, then the gate's chat).
   useEffect(() => {
@@ -134,7 +130,6 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
 
   return (
     <section
-      ref={panelRef}
       {...(marker ? { [marker]: '' } : {})}
       aria-labelledby={headingId}
       className="relative mx-auto mt-6 w-full max-w-xl rounded-3xl border border-court-500/60 bg-court-950/60 p-4 text-left sm:p-5"
