@@ -31,7 +31,7 @@ interface Offer {
   settle(taken: boolean): void;
 }
 
-function isCode(error: CallError | null, code: string): boolean {
+export function isCode(error: CallError | null, code: string): boolean {
   return error?.type === 'web-call-creation-error' && error.code === code;
 }
 
@@ -48,7 +48,11 @@ export interface TextModeView {
   hidesFailure(failure: CallError | null): boolean;
 }
 
-export function useTextMode(openAtOnce: boolean): TextModeView {
+/**
+ * The section's side of typing with Pepa. `openAtOnce`: the visitor chose text before the chat
+ * loaded. `offering`: text is offered now (a line, a full court), so its chunk is fetched ahead.
+ */
+export function useTextMode(openAtOnce: boolean, offering: boolean): TextModeView {
   const [mode, setMode] = useState<{
     module: TextModule;
     session: InstanceType<TextModule['ChatSession']>;
@@ -103,6 +107,10 @@ export function useTextMode(openAtOnce: boolean): TextModeView {
     // A held place is the visitor's still: with no chat, the line takes it as a call's.
     offerRef.current?.settle(false);
   }, [mode]);
+
+  useEffect(() => {
+    if (offering) loadTextMode().catch(() => undefined);
+  }, [offering]);
 
   const opened = useRef(false);
   useEffect(() => {

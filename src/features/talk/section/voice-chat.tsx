@@ -23,7 +23,7 @@ import { CallControls } from '../controls/call-controls';
 import { useCallAddOns } from './call-add-ons';
 import { useCaptionGuard } from '../guards/use-caption-guard';
 import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
-import { CHAT_PANEL_ATTRIBUTE, useTextMode } from './text-mode';
+import { CHAT_PANEL_ATTRIBUTE, isCode, useTextMode } from './text-mode';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from '../voice/use-voice-call';
 import { useWakeLock } from '../voice/use-wake-lock';
 import { switchMicrophone, switchSpeaker } from '../controls/device-switch';
@@ -190,7 +190,11 @@ function VoiceChatPanel({
   });
   // Typing with Pepa beside the call: the chat goes with every request for a call, so the call
   // is given what was said; while the visitor chats, their turn in line waits for their tap.
-  const text = useTextMode(openText && siteConfig.voice.route === 'gate');
+  const text = useTextMode(
+    openText && siteConfig.voice.route === 'gate',
+    siteConfig.voice.route === 'gate' &&
+      (phase === 'waiting' || (phase === 'idle' && isCode(state.failure, 'court-full'))),
+  );
   const { companion, onStart: onTextStart } = text;
   const request = useMemo(
     () =>
