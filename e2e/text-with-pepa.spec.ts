@@ -125,7 +125,10 @@ async function expectAxeClean(page: Page) {
 }
 
 test.describe('typing with Pepa', () => {
-  test.use({ allowedProblems: /status of (503|429)|HTTP (503|429) for .*\/api\/(calls|chats)/ });
+  test.use({
+    allowedProblems:
+      /status of (503|429|404)|HTTP (503|429) for .*\/api\/(calls|chats)|HTTP 404 for .*\/api\/tickets\//,
+  });
 
   test('when the court is full, text is offered at once, and Pepa answers in the chat', async ({
     page,
@@ -349,5 +352,55 @@ test.describe('typing with Pepa', () => {
     await expect(panel.heading).toBeVisible();
     await expect(panel.log).toContainText('I am next, I hope');
     expect(chats.requests.filter((request) => request.method === 'DELETE')).toHaveLength(0);
+  });
+
+  test('an offered place not taken in time goes to the next guest: the visitor is told and keeps chatting @once', async ({
+    page,
+  }) => {
+    const ticket = (offered: boolean) => ({
+      status: 'waiting',
+      ticket: {
+        id: 'ticket-0123456789abcdef',
+        secret: 'ticket-secret-0123456789',
+        position: 1,
+        estimatedWaitSeconds: 10,
+        checkInBySeconds: 2,
+      },
+      retryAfterSeconds: 1,
+      ...(offered ? { offered: true } : {}),
+    });
+    let offers = 0;
+    await page.route('**/api/calls', (route) =>
+      route.fulfill({ status: 202, json: ticket(false) }),
+    );
+    await page.route('**/api/tickets/*', async (route) => {
+      const offer = new URL(route.request().url()).searchParams.get('offer') === 'true';
+      if (!offer) return route.fulfill({ status: 200, json: ticket(false) });
+      offers += 1;
+      // Held once; the check-in after the hold hears the place is gone.
+      if (offers === 1) return route.fulfill({ status: 200, json: ticket(true) });
+      return route.fulfill({
+        status: 404,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ code: 'ticket-gone', title: 'Gone', status: 404 }),
+      });
+    });
+    await routeChats(page);
+    await open(page);
+    const panel = chatPanel(page);
+    await panel.typeWithPepa.click();
+    await expect(panel.heading).toBeVisible();
+    await talk(page).start.click();
+    const take = talk(page).section.getByRole('button', { name: 'Your turn: talk to Pepa' });
+    await expect(take).toBeVisible();
+    await expect(take).toBeHidden();
+    await expect(
+      talk(page).section.getByText(
+        'Your place in the voice line went to the next guest. Keep typing: Pepa is still reading.',
+      ),
+    ).toBeVisible();
+    await expect(talk(page).status).toHaveText('Ready to chat');
+    await say(page, 'Still here');
+    await expect(panel.log).toContainText(REPLY.join(''));
   });
 });
