@@ -194,9 +194,6 @@ const botCheck: GateDoor['botCheck'] = SEQUENTIAL
   ? solveBotCheck
   : (signal) => tokenAhead.take(signal);
 
-/** The bot check of a chat's start: as a call's, from the token solved ahead. */
-export const chatBotCheck: GateDoor['botCheck'] = botCheck;
-
 /**
  * Warms the bot check with the voice chunk (on intent), so pressing Start waits neither for its
  * script nor for its solve: one token is solved ahead and kept until used or expired.
@@ -206,6 +203,16 @@ export function prefetchBotCheck(): void {
   if (!DEMO) loadTurnstile().catch(() => undefined);
   tokenAhead.warm();
 }
+
+/**
+ * The bot check of a chat's start: as a call's, from the token solved ahead; another is then
+ * solved ahead, so a call started after the chat does not wait for its own.
+ */
+export const chatBotCheck: GateDoor['botCheck'] = async (signal) => {
+  const token = await botCheck(signal);
+  prefetchBotCheck();
+  return token;
+};
 
 /**
  * How the page asks for a call: through the court gate, whose line it walks (`ask` is the
