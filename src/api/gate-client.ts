@@ -126,14 +126,51 @@ export interface TicketPass {
   secret: string;
 }
 
+/** What proves a text conversation with Pepa: its id and its secret (both in headers). */
+export interface ChatPass {
+  id: string;
+  secret: string;
+}
+
+/** The headers that hand a chat to a call: the gate gives the call what was said in it. */
+export function chatHeaders(chat: ChatPass | null): Record<string, string> {
+  return chat ? { 'Chat-Id': chat.id, 'Chat-Secret': chat.secret } : {};
+}
+
+/** How a check-in goes: with the visitor's chat, if any, and whether their turn is to be held. */
+export interface CheckInWith {
+  /** The visitor is chatting and joins by a tap: their turn holds the place (`offered`). */
+  offer: boolean;
+  chat: ChatPass | null;
+}
+
+/**
+ * The visitor's text conversation beside the line: while they chat, each check-in carries the
+ * chat and asks for the place to be held, and a held place waits for their tap.
+ */
+export interface LineCompanion {
+  /** The chat under way, or null when the visitor is not chatting. */
+  chat(): ChatPass | null;
+  /**
+   * The place is held for `holdSeconds`: resolves true when the visitor takes it, false when the
+   * hold runs out; rejects when `signal` aborts.
+   */
+  offered(holdSeconds: number, signal: AbortSignal): Promise<boolean>;
+}
+
 /** How the walk through the line reaches the world: each part replaceable in tests. */
 export interface GateDoor {
   /** The bot check's token for this start (Turnstile, or the demo's stand-in). */
   botCheck(signal: AbortSignal): Promise<string>;
   /** `POST /api/calls`: the section's mutation. */
   ask(botCheckToken: string, signal: AbortSignal): Promise<unknown>;
-  /** `POST /api/tickets/{id}`, with the ticket's secret in its header. */
-  checkIn(ticket: TicketPass, hidden: boolean, signal: AbortSignal): Promise<unknown>;
+  /** `POST /api/tickets/{id}`, with the ticket's secret in its header (and the chat's, if any). */
+  checkIn(
+    ticket: TicketPass,
+    hidden: boolean,
+    signal: AbortSignal,
+    text?: CheckInWith,
+  ): Promise<unknown>;
   /** `DELETE /api/tickets/{id}`, sent even as the page goes away. */
   leave(ticket: TicketPass): void;
   /** Whether the page is hidden (its timers may be throttled: the gate waits longer). */
@@ -147,12 +184,19 @@ export function gateDoor(ask: GateDoor['ask'], botCheck: GateDoor['botCheck']): 
   return {
     botCheck,
     ask,
-    checkIn: async (ticket, hidden, signal) =>
+    checkIn: async (ticket, hidden, signal, text) =>
       (
         await checkIn({
           path: { ticketId: ticket.id },
-          headers: { 'Ticket-Secret': ticket.secret },
-          ...(hidden ? { query: { hidden: true } } : {}),
+          headers: { 'Ticket-Secret': ticket.secret, ...chatHeaders(text?.chat ?? null) },
+          ...(hidden || text?.offer
+            ? {
+                query: {
+                  ...(hidden ? { hidden: true } : {}),
+                  ...(text?.offer ? { offer: true } : {}),
+                },
+              }
+            : {}),
           signal,
           throwOnError: true,
         })
@@ -196,12 +240,14 @@ export function gateDoor(ask: GateDoor['ask'], botCheck: GateDoor['botCheck']): 
 /**
  * From Start Talking to an admitted call: the bot check, the request, and as long as Pepa is
  * with other guests, check-ins at the pace the gate asks for, each place told to the call object.
- * A stopped start (the visitor left the line, or the page went away) gives the place up.
+ * A stopped start (the visitor left the line, or the page went away) gives the place up. While
+ * the visitor chats with Pepa (`companion`), their turn is held for their tap rather than taken.
  */
 export async function askAdmission(
   door: GateDoor,
   signal: AbortSignal,
   line: LineReporter,
+  companion: LineCompanion | null = null,
 ): Promise<CourtCall> {
   const token = await door.botCheck(signal);
   let answer = await door.ask(token, signal);
@@ -223,14 +269,26 @@ export async function askAdmission(
         estimatedWaitSeconds: answer.ticket.estimatedWaitSeconds,
       };
       line.waiting(place);
-      await door.pause(Math.max(1, answer.retryAfterSeconds) * 1000, signal);
+      let taken = false;
+      if (answer.offered === true && companion && companion.chat() !== null) {
+        // The place is held for a visitor who is chatting: their tap takes it, at once. Not
+        // taken in time, the next check-in hears that the place went to the next guest.
+        taken = await companion.offered(answer.ticket.checkInBySeconds, signal);
+      } else {
+        await door.pause(Math.max(1, answer.retryAfterSeconds) * 1000, signal);
+      }
+      // Whether the visitor chats is read at each check-in: they may start (or end) while waiting.
+      const text = (): CheckInWith | undefined => {
+        const chat = companion?.chat() ?? null;
+        return chat === null ? undefined : { offer: !taken, chat };
+      };
       try {
-        answer = await door.checkIn(ticket, door.hidden(), signal);
+        answer = await door.checkIn(ticket, door.hidden(), signal, text());
       } catch (error) {
         // Checked in too early (a timer fired ahead of time): wait as asked and try again.
         if (error instanceof GateApiError && error.code === 'rate-limited') {
           await door.pause(error.retryAfterMs ?? 1000, signal);
-          answer = await door.checkIn(ticket, door.hidden(), signal);
+          answer = await door.checkIn(ticket, door.hidden(), signal, text());
         } else {
           if (error instanceof GateApiError && error.code === 'ticket-gone') ticket = null;
           throw error;

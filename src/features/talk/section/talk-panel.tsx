@@ -84,8 +84,32 @@ export interface TalkPanelProps {
   turn?: string | null;
   /** Said beside the status, which keeps the spec's text: whose turn it is. */
   cue?: ReactNode;
+  /** Beside the button: a second way to talk with Pepa (typing), when the section offers one. */
+  secondary?: ReactNode;
   /** The call's controls under the button: controls, captions, notices (CallControls). */
   children?: ReactNode;
+}
+
+/** The second control beside Start Talking: talking with Pepa by text. */
+export const TYPE_WITH_PEPA = 'Type with Pepa';
+
+/** Type with Pepa: for a visitor without a microphone, or who would rather type. */
+export function TypeWithPepaButton({ onClick }: { onClick(): void }) {
+  return (
+    <button
+      type="button"
+      // A tap before the app starts is kept and replayed, as Start Talking's is.
+      data-early=""
+      onClick={onClick}
+      className={buttonClass(
+        'outline',
+        'md',
+        'relative mt-3 w-full max-w-52 sm:mt-8 sm:ml-3 sm:w-auto sm:max-w-none',
+      )}
+    >
+      {TYPE_WITH_PEPA}
+    </button>
+  );
 }
 
 /** The notice's id, which describes the Start Talking button. */
@@ -109,6 +133,7 @@ export function TalkPanel({
   recording = false,
   turn = null,
   cue,
+  secondary,
   children,
 }: TalkPanelProps) {
   const { status, hint: phaseHint } = PHASE_TEXT[phase];
@@ -208,6 +233,7 @@ export function TalkPanel({
           <MicIcon className="size-5" />
           {phase === 'waiting' ? 'Leave the line' : inCall ? 'End Call' : 'Start Talking'}
         </button>
+        {secondary}
         {!inCall && (
           // Before the microphone opens: who processes the voice, and whether calls are kept.
           <p id={CALL_NOTICE_ID} className="relative mx-auto mt-4 max-w-sm text-xs text-mist">

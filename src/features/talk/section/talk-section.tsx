@@ -2,7 +2,7 @@ import { useEffect, useEffectEvent, useRef, useState, type ComponentType } from 
 import { siteConfig } from '../../../config/site';
 import { lazyOnce } from '../../../lib/lazy-once';
 import { reloadToResume, takeResumeRequest } from '../recovery/chunk-recovery';
-import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
+import { DOUBLE_TAP_MS, TalkPanel, TypeWithPepaButton } from './talk-panel';
 import type { VoiceChatProps } from './voice-chat';
 
 type VoiceChatModule = {
@@ -28,7 +28,11 @@ const LOAD_FAILED_HINT = "The voice chat didn't load. Check your connection and 
 /** Talk to Pepa: prerendered idle, live once the visitor presses 'Start Talking'. */
 export function TalkSection() {
   const sectionRef = useRef<HTMLElement>(null);
-  const [chat, setChat] = useState<{ module: VoiceChatModule; pressedAt: number } | null>(null);
+  const [chat, setChat] = useState<{
+    module: VoiceChatModule;
+    pressedAt?: number;
+    text?: boolean;
+  } | null>(null);
   const [loading, setLoading] = useState(false);
   const [loadFailed, setLoadFailed] = useState(false);
   const cancelled = useRef(false);
@@ -61,6 +65,15 @@ export function TalkSection() {
       section.removeEventListener('focusin', warm);
     };
   }, []);
+
+  // Type with Pepa: the chat opens in the same panel; no call starts.
+  const onText = () => {
+    setLoadFailed(false);
+    loadVoiceChat().then(
+      (module) => setChat({ module, text: true }),
+      () => setLoadFailed(true),
+    );
+  };
 
   const onPrimary = () => {
     const now = performance.now();
@@ -127,11 +140,19 @@ export function TalkSection() {
         </p>
 
         {chat ? (
-          <chat.module.VoiceChat pressedAt={chat.pressedAt} />
+          <chat.module.VoiceChat
+            {...(chat.pressedAt === undefined ? {} : { pressedAt: chat.pressedAt })}
+            openText={chat.text === true}
+          />
         ) : (
           <TalkPanel
             phase={loading ? 'connecting' : 'idle'}
             onPrimary={onPrimary}
+            secondary={
+              siteConfig.voice.route === 'gate' && !loading ? (
+                <TypeWithPepaButton onClick={onText} />
+              ) : null
+            }
             demo={demo}
             recording={siteConfig.voice.recording}
           >

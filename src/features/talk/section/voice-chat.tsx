@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-q
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
-import { createCallMutation } from '../../../api/gate-client';
+import { chatHeaders, createCallMutation } from '../../../api/gate-client';
 import { siteConfig } from '../../../config/site';
 import type { StartOutcome } from '../../../lib/call';
 import {
@@ -23,6 +23,7 @@ import { CallControls } from '../controls/call-controls';
 import { useCallAddOns } from './call-add-ons';
 import { useCaptionGuard } from '../guards/use-caption-guard';
 import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
+import { CHAT_PANEL_ATTRIBUTE, isCode, useTextMode } from './text-mode';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from '../voice/use-voice-call';
 import { useWakeLock } from '../voice/use-wake-lock';
 import { switchMicrophone, switchSpeaker } from '../controls/device-switch';
@@ -98,13 +99,19 @@ export interface VoiceChatProps {
   pressedAt?: number;
   /** Which call object to use; the page's own by default. */
   createCall?: () => VoiceCall;
+  /** The visitor chose to type with Pepa before the chat loaded: open the chat at once. */
+  openText?: boolean;
 }
 
 /**
  * Talk to Pepa with a live call: the web-call mutation, the call's state, toasts and controls.
  * Loaded on demand, so none of this is in the initial page bundle.
  */
-export function VoiceChat({ pressedAt, createCall = createPepaCall }: VoiceChatProps) {
+export function VoiceChat({
+  pressedAt,
+  createCall = createPepaCall,
+  openText = false,
+}: VoiceChatProps) {
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { mutations: { retry: false } } }),
   );
@@ -114,6 +121,7 @@ export function VoiceChat({ pressedAt, createCall = createPepaCall }: VoiceChatP
       <VoiceChatPanel
         pressedAt={pressedAt}
         createCall={createCall}
+        openText={openText}
         onPlaceToasts={(controls) => setToastPosition(toastPositionAwayFrom(controls))}
       />
       {/* In <body>, so no ancestor's stacking or clipping can hide a toast; placed away from the
@@ -136,9 +144,10 @@ export function VoiceChat({ pressedAt, createCall = createPepaCall }: VoiceChatP
 function VoiceChatPanel({
   pressedAt,
   createCall,
+  openText,
   onPlaceToasts,
 }: Pick<VoiceChatProps, 'pressedAt'> &
-  Required<Pick<VoiceChatProps, 'createCall'>> & {
+  Required<Pick<VoiceChatProps, 'createCall' | 'openText'>> & {
     onPlaceToasts(controls: Element | null): void;
   }) {
   const controlsRef = useRef<HTMLDivElement>(null);
@@ -179,12 +188,29 @@ function VoiceChatPanel({
     ...createCallMutation(),
     mutationKey: WEB_CALL_MUTATION_KEY,
   });
+  // Typing with Pepa beside the call: the chat goes with every request for a call, so the call
+  // is given what was said; while the visitor chats, their turn in line waits for their tap.
+  const text = useTextMode(
+    openText && siteConfig.voice.route === 'gate',
+    siteConfig.voice.route === 'gate' &&
+      (phase === 'waiting' || (phase === 'idle' && isCode(state.failure, 'court-full'))),
+  );
+  const { companion, onStart: onTextStart } = text;
   const request = useMemo(
     () =>
-      pageWebCallRequest((botCheckToken, signal) => askGate({ body: { botCheckToken }, signal })),
-    [askGate],
+      pageWebCallRequest(
+        (botCheckToken, signal) =>
+          askGate({
+            body: { botCheckToken },
+            headers: chatHeaders(companion.chat()),
+            signal,
+          }),
+        companion,
+      ),
+    [askGate, companion],
   );
   const onOutcome = (outcome: StartOutcome<unknown>) => {
+    text.onStartOutcome(outcome);
     if (outcome.status === 'started') {
       failuresInARow.current = 0;
       addOns.onStarted(outcome.call);
@@ -204,11 +230,12 @@ function VoiceChatPanel({
   const start = useCallback(
     (typing = false) => {
       setTypingNext(typing);
+      onTextStart();
       void call
         .startWith(request, { microphone: !typing })
         .then((outcome) => outcomeHandler.current(outcome));
     },
-    [call, request, setTypingNext],
+    [call, request, setTypingNext, onTextStart],
   );
 
   const endCall = useCallback(() => void call.end(), [call]);
@@ -239,8 +266,12 @@ function VoiceChatPanel({
     if (!inCall) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
-      // A field's or a picker's Escape is theirs: ending the call stays one deliberate action.
-      if (event.target instanceof Element && event.target.closest('input, select, textarea'))
+      // A field's or a picker's Escape is theirs, and so is anything in the chat beside the line:
+      // ending the call (or leaving the line) stays one deliberate action.
+      if (
+        event.target instanceof Element &&
+        event.target.closest(`input, select, textarea, [${CHAT_PANEL_ATTRIBUTE}]`)
+      )
         return;
       endCall();
     };
@@ -275,14 +306,16 @@ function VoiceChatPanel({
       resting={!inCall && cooldownUntil !== null}
       turn={addOns.turn}
       cue={inCall ? addOns.cue : undefined}
+      secondary={siteConfig.voice.route === 'gate' ? text.secondary(phase, state.failure) : null}
     >
-      {!inCall && state.failure && (
+      {!inCall && state.failure && !text.hidesFailure(state.failure) && (
         <StartFailureNotice
           view={describeStartFailure(state.failure)}
           cooldownUntil={cooldownUntil}
           onCooledDown={endCooldown}
         />
       )}
+      {text.panel(phase)}
       <CallControls
         phase={phase}
         state={state}

@@ -6,7 +6,13 @@
  */
 import { demoToken, loadTurnstile, turnstileToken } from '../../../api/bot-check';
 import { TokenAhead, type Solve } from '../../../api/token-ahead';
-import { askAdmission, gateDoor, type CourtCall, type GateDoor } from '../../../api/gate-client';
+import {
+  askAdmission,
+  gateDoor,
+  type CourtCall,
+  type GateDoor,
+  type LineCompanion,
+} from '../../../api/gate-client';
 import { siteConfig } from '../../../config/site';
 import {
   PepaCall,
@@ -199,15 +205,28 @@ export function prefetchBotCheck(): void {
 }
 
 /**
+ * The bot check of a chat's start: as a call's, from the token solved ahead; another is then
+ * solved ahead, so a call started after the chat does not wait for its own.
+ */
+export const chatBotCheck: GateDoor['botCheck'] = async (signal) => {
+  const token = await botCheck(signal);
+  prefetchBotCheck();
+  return token;
+};
+
+/**
  * How the page asks for a call: through the court gate, whose line it walks (`ask` is the
- * section's mutation, `POST /api/calls`); or, on a static-only host with the public key in the
+ * section's mutation, `POST /api/calls`), with the visitor's chat beside it (`companion`); or, on a static-only host with the public key in the
  * page, straight from the provider.
  */
-export function pageWebCallRequest(ask: GateDoor['ask']): WebCallRequest<PageCall> {
+export function pageWebCallRequest(
+  ask: GateDoor['ask'],
+  companion: LineCompanion | null = null,
+): WebCallRequest<PageCall> {
   if (siteConfig.voice.route === 'direct') {
     return (signal) =>
       import('./direct-web-call').then(({ createDirectWebCall }) => createDirectWebCall(signal));
   }
   const door = gateDoor(ask, botCheck);
-  return (signal, line) => askAdmission(door, signal, line);
+  return (signal, line) => askAdmission(door, signal, line, companion);
 }

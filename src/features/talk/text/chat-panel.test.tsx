@@ -1,0 +1,346 @@
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GateApiError } from '../../../api/gate-client';
+import { SHIELD_NOT_SENT } from '../guards/seed-shield';
+import { LINK_MASK, MASKED_NOTE } from '../guards/site-facts';
+import type { Chat, ChatDoor, ChatPass, ReplyEnd } from './chat-door';
+import {
+  CHAT_FIELD_LABEL,
+  CHAT_FRESH,
+  CHAT_LOG_LABEL,
+  CHAT_RETRY,
+  CHAT_SEND,
+  CHAT_STOP,
+  CHAT_STOPPED,
+  CHAT_WRITING,
+  ChatPanel,
+  turnsLeftText,
+} from './chat-panel';
+import { CHAT_TEXT, ChatSession } from './chat-session';
+
+const SEED = 'abandon ability able about above absent absorb abstract absurd abuse access accident';
+
+const CHAT: Chat = {
+  id: 'chat-0123456789abcdef',
+  secret: 'secret-0123456789abcdef',
+  maxMessageChars: 40,
+  turnsLeft: 10,
+};
+
+/** One message's reply, driven by the test. */
+interface Reply {
+  text: string;
+  signal: AbortSignal;
+  words(piece: string): void;
+  finish(end: ReplyEnd): void;
+  refuse(error: unknown): void;
+}
+
+class FakeDoor implements ChatDoor {
+  starts = 0;
+  readonly ended: ChatPass[] = [];
+  readonly replies: Reply[] = [];
+  chat: Chat = CHAT;
+  botCheck = vi.fn(() => Promise.resolve('token'));
+  start = vi.fn(() => {
+    this.starts += 1;
+    return Promise.resolve({ ...this.chat, id: `${this.chat.id}${this.starts}` });
+  });
+  send = (
+    _chat: ChatPass,
+    text: string,
+    signal: AbortSignal,
+    onWords: (words: string) => void,
+  ): Promise<ReplyEnd> =>
+    new Promise<ReplyEnd>((resolve, reject) => {
+      signal.addEventListener('abort', () => resolve({ type: 'stopped' }), { once: true });
+      this.replies.push({ text, signal, words: onWords, finish: resolve, refuse: reject });
+    });
+  end = (chat: ChatPass) => {
+    this.ended.push(chat);
+  };
+}
+
+let door: FakeDoor;
+let session: ChatSession;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  door = new FakeDoor();
+  session = new ChatSession(door, new Set(['pepa.example']));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+async function flush() {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(0);
+  });
+}
+
+async function renderPanel() {
+  const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+  const onClose = vi.fn();
+  const view = render(<ChatPanel session={session} onClose={onClose} />);
+  await flush();
+  return { user, onClose, ...view };
+}
+
+const field = () => screen.getByRole('textbox', { name: CHAT_FIELD_LABEL });
+const log = () => screen.getByRole('log', { name: CHAT_LOG_LABEL });
+const lastReply = () => {
+  const reply = door.replies.at(-1);
+  if (!reply) throw new Error('nothing was sent');
+  return reply;
+};
+
+async function say(user: ReturnType<typeof userEvent.setup>, text: string) {
+  await user.type(field(), text);
+  await user.click(screen.getByRole('button', { name: CHAT_SEND }));
+  await flush();
+}
+
+describe('the chat panel', () => {
+  it('starts a chat with a bot-check token when it opens', async () => {
+    await renderPanel();
+    expect(door.botCheck).toHaveBeenCalledTimes(1);
+    expect(door.start).toHaveBeenCalledWith('token', expect.any(AbortSignal));
+    expect(session.pass()).toEqual({ id: `${CHAT.id}1`, secret: CHAT.secret });
+  });
+
+  it("shows Pepa's reply as it is written, with Stop, and puts only the finished reply in the log", async () => {
+    const { user } = await renderPanel();
+    await say(user, 'Who are you?');
+    expect(lastReply().text).toBe('Who are you?');
+    expect(field()).toHaveValue('');
+    expect(field()).toHaveFocus();
+    expect(within(log()).getByText('Who are you?')).toBeInTheDocument();
+
+    act(() => lastReply().words('I am '));
+    act(() => lastReply().words('the Queen.'));
+    const writing = screen.getByTestId('chat-writing');
+    expect(writing).toHaveTextContent('I am the Queen.');
+    expect(writing).toHaveTextContent(CHAT_WRITING);
+    expect(screen.getByRole('button', { name: CHAT_STOP })).toBeInTheDocument();
+    // Words still being written are not in the log, so they are not announced one by one.
+    expect(within(log()).queryByText(/the Queen/)).toBeNull();
+
+    await act(async () => {
+      lastReply().finish({ type: 'done', turnsLeft: 9 });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.queryByTestId('chat-writing')).toBeNull();
+    expect(within(log()).getByText('I am the Queen.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: CHAT_SEND })).toBeInTheDocument();
+  });
+
+  it('stops a reply: the fetch is aborted, the words so far stay, marked, and the focus is in the field', async () => {
+    const { user } = await renderPanel();
+    await say(user, 'Tell me a long story');
+    act(() => lastReply().words('Once upon a lily pad'));
+    await user.click(screen.getByRole('button', { name: CHAT_STOP }));
+    await flush();
+    expect(lastReply().signal.aborted).toBe(true);
+    expect(within(log()).getByText(/Once upon a lily pad/)).toHaveTextContent(CHAT_STOPPED);
+    expect(field()).toHaveFocus();
+  });
+
+  it('a reply that ends while Stop has the focus leaves the focus in the field, not on the page', async () => {
+    const { user } = await renderPanel();
+    await say(user, 'Hello');
+    screen.getByRole('button', { name: CHAT_STOP }).focus();
+    await act(async () => {
+      lastReply().finish({ type: 'done', turnsLeft: 9 });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.queryByRole('button', { name: CHAT_STOP })).toBeNull();
+    expect(field()).toHaveFocus();
+  });
+
+  it('holds back a message with a recovery phrase: not sent, the visitor told why, the draft kept', async () => {
+    const { user } = await renderPanel();
+    await say(user, `my words are ${SEED}`);
+    expect(door.replies).toHaveLength(0);
+    expect(screen.getByRole('alert')).toHaveTextContent(SHIELD_NOT_SENT);
+    expect(field()).toHaveValue(`my words are ${SEED}`);
+    expect(field()).toHaveFocus();
+    expect(within(log()).queryByText(/abandon/)).toBeNull();
+  });
+
+  it('says the limit for a message that is too long, unsent, and keeps the draft', async () => {
+    const { user } = await renderPanel();
+    const long = 'ribbit '.repeat(8).trim();
+    await say(user, long);
+    expect(door.replies).toHaveLength(0);
+    expect(screen.getByRole('alert')).toHaveTextContent(CHAT_TEXT.tooLong(40));
+    expect(field()).toHaveValue(long);
+  });
+
+  const refusals: [string, GateApiError, string][] = [
+    [
+      'message-too-long',
+      new GateApiError('x', 'http', 413, 'message-too-long', null),
+      CHAT_TEXT.tooLong(40),
+    ],
+    [
+      'reply-in-flight',
+      new GateApiError('x', 'http', 409, 'reply-in-flight', null),
+      CHAT_TEXT.replyInFlight,
+    ],
+    [
+      'rate-limited',
+      new GateApiError('x', 'http', 429, 'rate-limited', 12_000),
+      `${CHAT_TEXT.rateLimited} Try again in 12 s.`,
+    ],
+    [
+      'text-busy',
+      new GateApiError('x', 'http', 503, 'text-busy', 30_000),
+      `${CHAT_TEXT.textBusy} Try again in 30 s.`,
+    ],
+    [
+      'court-closed',
+      new GateApiError('x', 'http', 503, 'court-closed', null, '2030-01-02T09:30:00.000Z'),
+      CHAT_TEXT.courtClosed,
+    ],
+    [
+      'provider-error',
+      new GateApiError('x', 'http', 502, 'provider-error', null),
+      CHAT_TEXT.providerError,
+    ],
+    ['no answer', new GateApiError('x', 'network', 0, null, null), CHAT_TEXT.network],
+  ];
+
+  it.each(refusals)(
+    'a refused message (%s) gets its own line, the draft back and the focus in the field',
+    async (_name, error, line) => {
+      const { user } = await renderPanel();
+      await say(user, 'Hello there');
+      await act(async () => {
+        lastReply().refuse(error);
+        await vi.advanceTimersByTimeAsync(0);
+      });
+      expect(screen.getByRole('alert')).toHaveTextContent(line);
+      expect(field()).toHaveValue('Hello there');
+      expect(field()).toHaveFocus();
+      // Not said: it leaves the conversation.
+      expect(within(log()).queryByText('Hello there')).toBeNull();
+    },
+  );
+
+  it('says when text reopens after a closed day, in the visitor’s time', async () => {
+    const { user } = await renderPanel();
+    await say(user, 'Hello');
+    await act(async () => {
+      lastReply().refuse(
+        new GateApiError('x', 'http', 503, 'court-closed', null, '2030-01-02T09:30:00.000Z'),
+      );
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent(/It opens again at \d\d:\d\d/);
+  });
+
+  it("a failed reply keeps Pepa's words so far and asks to try again, with the draft back", async () => {
+    const { user } = await renderPanel();
+    await say(user, 'Sing');
+    act(() => lastReply().words('La la'));
+    await act(async () => {
+      lastReply().finish({ type: 'failed', problem: { code: 'provider-error', title: 'x' } });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(within(log()).getByText(/La la/)).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(CHAT_TEXT.providerError);
+    expect(field()).toHaveValue('Sing');
+  });
+
+  it('a chat that is gone offers a fresh one, which starts a new chat and keeps the lines', async () => {
+    const { user } = await renderPanel();
+    await say(user, 'First');
+    await act(async () => {
+      lastReply().finish({ type: 'done', turnsLeft: 9 });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    await say(user, 'Second');
+    await act(async () => {
+      lastReply().refuse(new GateApiError('x', 'http', 404, 'chat-gone', null));
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent(CHAT_TEXT.chatGone);
+    expect(session.pass()).toBeNull();
+    await user.click(screen.getByRole('button', { name: CHAT_FRESH }));
+    await flush();
+    expect(door.starts).toBe(2);
+    expect(session.pass()?.id).toBe(`${CHAT.id}2`);
+    expect(within(log()).getByText('First')).toBeInTheDocument();
+    expect(field()).toHaveValue('Second');
+  });
+
+  it('shows how many messages are left once they run low, and offers a fresh chat at none', async () => {
+    const { user } = await renderPanel();
+    await say(user, 'One');
+    await act(async () => {
+      lastReply().finish({ type: 'done', turnsLeft: 2 });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByText(turnsLeftText(2))).toBeInTheDocument();
+    await say(user, 'Two');
+    await act(async () => {
+      lastReply().finish({ type: 'done', turnsLeft: 0 });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent(CHAT_TEXT.noTurnsLeft);
+    expect(screen.getByRole('button', { name: CHAT_FRESH })).toBeInTheDocument();
+  });
+
+  it("masks a foreign link in Pepa's words as the captions do, keeping the site's own", async () => {
+    const { user } = await renderPanel();
+    await say(user, 'Where do I buy?');
+    act(() => lastReply().words('Only at https://pepa.example, never at https://scam.'));
+    act(() => lastReply().words('example/claim'));
+    expect(screen.getByTestId('chat-writing')).not.toHaveTextContent('scam');
+    await act(async () => {
+      lastReply().finish({ type: 'done', turnsLeft: 9 });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    const reply = within(log()).getByText(/Only at/);
+    expect(reply).toHaveTextContent('https://pepa.example');
+    expect(reply).toHaveTextContent(LINK_MASK);
+    expect(reply).not.toHaveTextContent('scam');
+    expect(screen.getByText(MASKED_NOTE)).toBeInTheDocument();
+  });
+
+  it('a chat that could not start says why and offers to try again', async () => {
+    door.start.mockImplementationOnce(() =>
+      Promise.reject(new GateApiError('x', 'http', 503, 'text-busy', 20_000)),
+    );
+    const { user } = await renderPanel();
+    expect(screen.getByRole('alert')).toHaveTextContent(`${CHAT_TEXT.textBusy} Try again in 20 s.`);
+    expect(session.pass()).toBeNull();
+    await user.click(screen.getByRole('button', { name: CHAT_RETRY }));
+    await flush();
+    expect(session.pass()?.id).toBe(`${CHAT.id}1`);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('Enter sends and Shift+Enter starts a new line', async () => {
+    const { user } = await renderPanel();
+    await user.type(field(), 'line one{Shift>}{Enter}{/Shift}line two{Enter}');
+    await flush();
+    expect(lastReply().text).toBe('line one\nline two');
+  });
+
+  it('ends the chat with the gate when closed, stopping a reply under way', async () => {
+    const { user, onClose } = await renderPanel();
+    await say(user, 'Hello');
+    await user.click(screen.getByRole('button', { name: 'End chat' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    session.end();
+    expect(lastReply().signal.aborted).toBe(true);
+    expect(door.ended).toEqual([{ id: `${CHAT.id}1`, secret: CHAT.secret }]);
+    expect(session.pass()).toBeNull();
+    session.end();
+    expect(door.ended).toHaveLength(1);
+  });
+});
