@@ -189,6 +189,7 @@ const stack = await startCourtStack({
     },
   },
 });
+const standIn = stack.standIn;
 let stopping = false;
 /** @param {number} code */
 async function shutdown(code) {
@@ -362,7 +363,15 @@ const loadReport = await call('GET', '/api/report?days=1', {
   headers: { authorization: `Bearer ${stack.secrets.GATE_ADMIN_TOKEN}` },
   agent: agents.owner,
 });
+// While the last visitors finish (their lines, their chats), a line every 20 s says who is left.
+const progress = setInterval(() => {
+  console.log(
+    `surge: ${unresolved} visitors not done yet, ${standIn.chat.writing} replies being written, ` +
+      `${standIn.stats.active} calls under way`,
+  );
+}, 20_000);
 await allDone;
+clearInterval(progress);
 await Promise.all(visits);
 abuserRunning.on = false;
 attackersRunning.on = false;
@@ -371,7 +380,6 @@ await Promise.all([abuserDone, attackersDone, silentDone, textAttackerDone]);
 const linesDoneAt = (performance.now() - began) / 1000;
 
 // Every call the provider started ends by itself; then the backstop gets its window.
-const standIn = stack.standIn;
 while (standIn.stats.active > 0) await sleep(500);
 let lastStart = 0;
 for (const c of standIn.calls.values()) lastStart = Math.max(lastStart, c.startedAt);
@@ -470,6 +478,7 @@ const outcome = {
     asked,
     servedFast,
     standInFirstWord: standIn.chat.stats.firstWordMs,
+    standInStopped: standIn.chat.stats.aborted,
     court: textCourt,
     attacker: textAttack,
     allowedChats: CHAT_STARTS_PER_DAY,

@@ -68,6 +68,15 @@ function answered(line: string) {
   return asked >= 0 && lines.slice(asked + 1).some((text) => text.startsWith('Pepa: '));
 }
 
+/** Pepa answered `line` by text: a finished line of hers follows it in the chat's log. */
+function answeredByText(line: string) {
+  const lines = [
+    ...document.querySelectorAll('#talk [role="log"][aria-label="Your chat with Pepa"] li'),
+  ].map((node) => node.textContent?.replace(/\s+/g, ' ').trim() ?? '');
+  const asked = lines.indexOf(`You: ${line}`);
+  return asked >= 0 && lines.slice(asked + 1).some((text) => /^Pepa: \S/.test(text));
+}
+
 function textIn(selector: string) {
   return document.querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 }
@@ -288,5 +297,26 @@ describe.each(ENGINES)('in %s with no microphone at all', (engine) => {
     await page.type(typeField, 'Hello without a microphone', { enter: true });
     await page.waitFor('an answer', answered, ['Hello without a microphone']);
     await page.click(talk('End Call'));
+  });
+
+  it('types with Pepa without a call: her reply streamed through the gate, the panel axe-clean', async () => {
+    await page.goto(`/?${FAST}`);
+    await page.evaluate(scrollToTalk);
+    await page.click(talk('Type with Pepa'));
+    await page.waitFor(
+      'the chat to open',
+      () =>
+        document.querySelector('#talk textarea') !== null &&
+        !(document.querySelector('#talk')?.textContent ?? '').includes('Opening the letter box'),
+      [],
+    );
+    const field = { role: 'textbox' as const, name: 'Your message to Pepa', within: '#talk' };
+    await page.type(field, 'What is $PEPA?', { enter: true });
+    await page.waitFor('her reply by text', answeredByText, ['What is $PEPA?']);
+    expect(await axeViolations(page, '#talk')).toEqual([]);
+    await page.evaluate(scrollToTalk);
+    await capture(page, 'text-with-pepa');
+    await page.click(talk('End chat'));
+    expect(await page.problems()).toEqual([]);
   });
 });

@@ -238,6 +238,10 @@ export class TextDesk extends DurableObject<Env> {
     const grant = this.grants.at(-1);
     if (grant) grant.chats += 1;
     else this.pendingChats += 1;
+    // A first message follows: the grant it will need is drawn while the visitor types.
+    if (!grant || grant.day !== utcDay(now) || grant.usd - grant.committed < grant.usd / 2) {
+      this.ctx.waitUntil(this.draw(this.limits.turnWorstUsd, now).catch(() => undefined));
+    }
     await this.ensureAlarm();
     return { ok: true, id, turnsLeft: this.limits.turnsPerChat };
   }

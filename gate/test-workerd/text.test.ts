@@ -240,8 +240,9 @@ describe('metering text against the day’s budget', () => {
   });
 
   it('holds a grant of the budget while replies go on, and the court hears of it once', async () => {
-    const chat = await openChat(addr(1));
     const before = (await inspect()).heard;
+    // The grant is drawn as the chat opens, while the visitor types.
+    const chat = await openChat(addr(1));
     for (const text of ['one', 'two', 'three', 'four', 'five'])
       await (await say(chat, text)).text();
     // Five replies, one grant drawn: the court heard of text once.

@@ -46,6 +46,7 @@ import { maximum, percentile, perSecond } from './surge-measures.mjs';
  *   asked: number,
  *   servedFast: number,
  *   standInFirstWord: number[],
+ *   standInStopped: number,
  *   court: CourtLoad,
  *   attacker: import('./surge-text.mjs').TextAttackerRecord,
  *   allowedChats: number,
@@ -89,6 +90,7 @@ function textRows(o) {
       'Text: replies / stopped / broke off / refused',
       `${r.turns} / ${r.aborts} / ${r.failedTurns} / ${byCode(r.refusedTurns)}`,
     ],
+    ['Replies the stand-in was told to stop (its request aborted)', t.standInStopped],
     [
       'First words through the gate p50 / p95',
       `${percentile(gate, 50).toFixed(0)} / ${percentile(gate, 95).toFixed(0)} ms (${gate.length} replies)`,
@@ -260,7 +262,9 @@ export function textFailures(o) {
   const failures = [];
   if (t.mode === 'off') return failures;
   if (!t.closed && !(t.servedFast >= 0.95 * t.asked)) {
-    failures.push(`only ${percent(t.servedFast, t.asked)} of those who asked heard Pepa within 5 s`);
+    failures.push(
+      `only ${percent(t.servedFast, t.asked)} of those who asked heard Pepa within 5 s`,
+    );
   }
   const gate95 = percentile(t.records.firstWordThroughGate, 95);
   const own95 = percentile(t.standInFirstWord, 95);
@@ -271,7 +275,10 @@ export function textFailures(o) {
   }
   if (t.mode === 'windows' && !t.court.compared) {
     failures.push('the viral minute was too short to compare the court with text and without');
-  } else if (t.mode === 'windows' && !(t.court.withFlood <= 2 * Math.max(1, t.court.withoutFlood))) {
+  } else if (
+    t.mode === 'windows' &&
+    !(t.court.withFlood <= 2 * Math.max(1, t.court.withoutFlood))
+  ) {
     failures.push(
       `text took the court from ${t.court.withoutFlood.toFixed(1)} to ${t.court.withFlood.toFixed(1)} requests/s`,
     );

@@ -1,0 +1,128 @@
+// Text with Pepa under the field latency model, measured in the browser: on a phone and a
+// desktop profile, a fresh page's chat opened with "Type with Pepa", one message sent, and the
+// time from the Send tap to Pepa's first words on the page (through the local gate and the
+// stand-in provider, which writes her words at the model's pace).
+// The probe runs in the browser, hence these globals:
+/* global window, document, Element, MutationObserver */
+import { readFileSync } from 'node:fs';
+import { BUTTON_TIMEOUT_MS, STEP_TIMEOUT_MS, messageOf } from './bench-page.mjs';
+
+/** When the stand-in writes a reply's first word, under the field model (ms after it is asked). */
+export const FIELD_CHAT_FIRST_WORD_MS = /** @type {{ chatFirstWordMs: number }} */ (
+  JSON.parse(
+    readFileSync(
+      new URL('../../src/lib/call/simulator/field-latency.json', import.meta.url),
+      'utf8',
+    ),
+  )
+).chatFirstWordMs;
+
+/**
+ * @typedef {{ sendAt: number | null, firstWordsAt: number | null }} TextProbe
+ * @typedef {{ __pepaText: TextProbe }} TextProbedWindow
+ */
+
+/**
+ * Runs in the page: the Send press, and the first moment after it that the reply being written
+ * shows any of Pepa's words (the writing line holds more than her name and "Pepa is writing…").
+ */
+function installTextProbe() {
+  const probe = {
+    sendAt: /** @type {number | null} */ (null),
+    firstWordsAt: /** @type {number | null} */ (null),
+  };
+  Object.defineProperty(window, '__pepaText', { value: probe });
+  window.addEventListener(
+    'pointerdown',
+    (event) => {
+      if (probe.sendAt !== null) return;
+      const button = event.target instanceof Element ? event.target.closest('#talk button') : null;
+      if (button && button.textContent?.trim() === 'Send') probe.sendAt = performance.now();
+    },
+    { capture: true },
+  );
+  new MutationObserver(() => {
+    if (probe.sendAt === null || probe.firstWordsAt !== null) return;
+    const writing = document.querySelector('#talk [data-testid="chat-writing"]');
+    const words = (writing?.textContent ?? '')
+      .replace('Pepa is writing…', '')
+      .replace(/^\s*Pepa:\s*/, '');
+    if (words.trim() !== '') probe.firstWordsAt = performance.now();
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+}
+
+/** @typedef {{ firstWords: number } | { problem: string }} TextSample */
+
+/**
+ * One fresh page on `profile`: the chat opened, a message typed and sent, the probe's figure.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} url
+ * @param {{ context: object, cpuSlowdown: number, rttMs: number, downloadKbps: number, uploadKbps: number }} profile
+ * @returns {Promise<TextSample>}
+ */
+export async function textSample(browser, url, profile) {
+  const context = await browser.newContext({ ...profile.context });
+  try {
+    const page = await context.newPage();
+    /** @type {string[]} */
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(messageOf(error)));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: profile.rttMs,
+      downloadThroughput: (profile.downloadKbps * 1000) / 8,
+      uploadThroughput: (profile.uploadKbps * 1000) / 8,
+    });
+    await page.addInitScript(installTextProbe);
+    await page.goto(url, { waitUntil: 'load' });
+    const talk = page.locator('#talk');
+    const open = talk.getByRole('button', { name: 'Type with Pepa' });
+    await open.waitFor({ timeout: BUTTON_TIMEOUT_MS });
+    await open.scrollIntoViewIfNeeded();
+    const press = (/** @type {import('playwright-core').Locator} */ target) =>
+      /** @type {{ hasTouch?: boolean }} */ (profile.context).hasTouch
+        ? target.tap({ timeout: STEP_TIMEOUT_MS })
+        : target.click({ timeout: STEP_TIMEOUT_MS });
+    await press(open);
+    const field = talk.getByRole('textbox', { name: 'Your message to Pepa' });
+    await field.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await field.fill('What is $PEPA?');
+    // The chat is open once its start has answered: Send is no longer held back.
+    const send = talk.getByRole('button', { name: 'Send' });
+    await page.waitForFunction(
+      () => {
+        const button = [...document.querySelectorAll('#talk button')].find(
+          (b) => b.textContent?.trim() === 'Send',
+        );
+        return button !== undefined && button.getAttribute('aria-disabled') !== 'true';
+      },
+      null,
+      { timeout: STEP_TIMEOUT_MS, polling: 50 },
+    );
+    await press(send);
+    try {
+      await page.waitForFunction(
+        () =>
+          /** @type {TextProbedWindow} */ (/** @type {unknown} */ (window)).__pepaText
+            .firstWordsAt !== null,
+        null,
+        { timeout: 20_000, polling: 50 },
+      );
+    } catch {
+      return {
+        problem: `no words from Pepa within 20 s of Send${errors.length ? `; ${errors[0]}` : ''}`,
+      };
+    }
+    const { sendAt, firstWordsAt } = await page.evaluate(() => ({
+      .../** @type {TextProbedWindow} */ (/** @type {unknown} */ (window)).__pepaText,
+    }));
+    if (sendAt === null || firstWordsAt === null)
+      return { problem: 'the Send press never reached the page' };
+    return { firstWords: firstWordsAt - sendAt };
+  } finally {
+    await context.close();
+  }
+}
