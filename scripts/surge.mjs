@@ -15,6 +15,19 @@
 // messages, so the gate's backstop must free their places, and 2 % of its answers to
 // `POST /call/web` come after the gate stopped waiting (the call still runs).
 //
+// Text with Pepa: a visitor the court does not admit at once (full, or a ticket) chooses text
+// (SURGE_TEXT_SHARE, 90 %) or leaves; texting, they open a chat, send one to three messages a
+// few seconds apart, read each reply as a stream and now and then stop one at its first words,
+// while their ticket (if any) goes on. Text is offered in alternate windows of the viral minute
+// (SURGE_TEXT=windows; `on`, `off`), so the court's load with text and without it is compared in
+// one run. The stand-in writes replies at the field model's pace. One attacker drives text from
+// one IPv6 /64 with valid bot tokens: chats, messages as fast as it can, some over the length
+// limit, a chat taken from another visitor, starts without a token. The table adds the share of
+// those who asked (admitted at once, or chose text) who heard Pepa's first words within 5 s of
+// arriving (a voice visitor's greeting counted at the field model's delays after admission),
+// the first words' latency through the gate beside the stand-in's own, spend by channel, and the
+// attacker against one visitor's allowance.
+//
 // Every request the court itself hears is counted (the report's courtLoad), and printed per
 // second (p50, max) beside the arrivals per second.
 //
