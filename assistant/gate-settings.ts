@@ -30,6 +30,15 @@ export const GATE_OVERRIDABLE_VARS = [
   'GATE_NETWORK_STARTS_PER_WINDOW',
   'GATE_ASN_CONCURRENT',
   'GATE_MAX_WAIT_MINUTES',
+  'GATE_CHAT_MESSAGE_CHARS',
+  'GATE_CHAT_TURNS_PER_CHAT',
+  'GATE_CHAT_TURNS_PER_MINUTE',
+  'GATE_CHAT_TURNS_PER_DAY',
+  'GATE_CHAT_NETWORK_TURNS_PER_MINUTE',
+  'GATE_CHAT_STARTS_PER_DAY',
+  'GATE_CHAT_TURN_WORST_USD',
+  'GATE_CHAT_VISITOR_DAILY_USD',
+  'GATE_MAX_CONCURRENT_REPLIES',
   'GATE_SITE_HOSTS',
 ] as const;
 
@@ -82,6 +91,7 @@ type LimitsFrom = (env: Record<string, string | undefined>) => GateLimits;
 const GATE_CONFIG_MODULE = '../gate/src/config.ts';
 const gateConfig = (await import(/* @vite-ignore */ GATE_CONFIG_MODULE)) as {
   limitsFrom: LimitsFrom;
+  textLimitsFrom: (env: Record<string, string | undefined>) => unknown;
   REQUIRED_SECRETS: readonly string[];
 };
 
@@ -91,9 +101,14 @@ const gateConfig = (await import(/* @vite-ignore */ GATE_CONFIG_MODULE)) as {
  */
 export const GATE_SECRETS: readonly string[] = gateConfig.REQUIRED_SECRETS;
 
-/** The gate's limits from its variables; throws the gate's own message naming a bad one. */
+/**
+ * The gate's limits from its variables; throws the gate's own message naming a bad one, text's
+ * limits included (a bad one of those closes the gate's starts too).
+ */
 export function gateLimitsFrom(env: Record<string, string | undefined>): GateLimits {
-  return gateConfig.limitsFrom(env);
+  const limits = gateConfig.limitsFrom(env);
+  gateConfig.textLimitsFrom(env);
+  return limits;
 }
 
 /** The variables the deployed gate runs with: the shell's overrides over wrangler.jsonc `vars`. */

@@ -34,7 +34,7 @@ export function demoGateVars(env = process.env) {
     GATE_CHAT_TURNS_PER_MINUTE: '600',
     GATE_CHAT_NETWORK_TURNS_PER_MINUTE: '100000',
     GATE_CHAT_TURNS_PER_DAY: '100000',
-    GATE_CHAT_STARTS_PER_DAY: '100000',
+    GATE_CHAT_STARTS_PER_DAY: '10000',
     GATE_CHAT_VISITOR_DAILY_USD: '1000000',
   };
   for (const [name, value] of Object.entries(loose)) if (!env[name]) vars[name] = value;

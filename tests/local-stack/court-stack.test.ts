@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   gateVars,
@@ -12,6 +12,8 @@ import {
   withEdgeLimit,
 } from '../../scripts/lib/court-stack.mjs';
 import { DEMO_EDGE_LIMIT, demoGateVars } from '../../scripts/lib/demo-services.mjs';
+import { experimental_readRawConfig } from 'wrangler';
+import { gateLimitsFrom } from '../../assistant/gate-settings';
 import { findFreePort } from '../../scripts/lib/prism.mjs';
 
 function listening(port: number): Promise<boolean> {
@@ -74,6 +76,16 @@ describe('the GATE_* variables', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the demo's gate limits", () => {
+  it('are every one a value the gate accepts: a bad one would close the demo gate', () => {
+    const { rawConfig } = experimental_readRawConfig({
+      config: resolve(import.meta.dirname, '../../gate/wrangler.jsonc'),
+    });
+    const vars = { ...(rawConfig.vars as Record<string, string>), ...demoGateVars({}) };
+    expect(() => gateLimitsFrom(vars)).not.toThrow();
   });
 });
 
