@@ -264,6 +264,11 @@ export class CourtState {
     const ticket = this.line.get(ticketId);
     if (!ticket) return { kind: 'refuse', code: 'ticket-gone' };
     if (ticket.offeredUntil !== null) {
+      // A place held past its time is gone, whether or not the sweep has been by yet.
+      if (now > ticket.offeredUntil) {
+        this.line.remove(ticket.id);
+        return { kind: 'refuse', code: 'ticket-gone' };
+      }
       if (offer) return this.offered(ticket, now);
       this.line.remove(ticket.id);
       if (!this.budgetAllows(now)) return this.closed(now);

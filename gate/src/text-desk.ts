@@ -42,6 +42,8 @@ const SLICE_TURNS = 25;
 const SLICE_MAX_TURNS = 400;
 /** The provider may pause this long between two pieces of a reply before it is given up. */
 export const STREAM_IDLE_MS = 20_000;
+/** How long a desk repeats the court's "closed" answer before asking again. */
+export const CLOSED_MEMORY_MS = 30_000;
 /** While the provider is quiet, the stream says so this often (and finds a visitor gone). */
 export const HEARTBEAT_MS = 1000;
 /** A reply's place (with the owner's limit on replies at once) is held at most this long. */
@@ -123,6 +125,11 @@ export class TextDesk extends DurableObject<Env> {
   private closedDay: string | null = null;
   /** Draws from the court, one at a time. */
   private drawing: Promise<unknown> = Promise.resolve();
+  /**
+   * The court's last "closed" answer to a draw, repeated for a while without asking again: on a
+   * spent day every reply would otherwise cost the court a request.
+   */
+  private closedAnswer: { until: number; refusal: TextRefusal } | null = null;
   private sliceTurns = SLICE_TURNS;
   /** The retries' clock; tests may replace it. */
   clock: RetryClock = realClock;
@@ -362,6 +369,11 @@ export class TextDesk extends DurableObject<Env> {
     const run = async (): Promise<GrantState | TextRefusal> => {
       const day = utcDay(now);
       const current = this.grants.at(-1);
+      const holds =
+        current && current.day === day && current.usd - current.committed + 1e-9 >= need;
+      if (!holds && this.closedAnswer && Date.now() < this.closedAnswer.until) {
+        return this.closedAnswer.refusal;
+      }
       if (current && current.day === day && current.usd - current.committed >= current.usd / 2) {
         if (current.usd - current.committed + 1e-9 >= need) return current;
       }
@@ -382,12 +394,15 @@ export class TextDesk extends DurableObject<Env> {
         if (current && current.day === day && current.usd - current.committed + 1e-9 >= need) {
           return current;
         }
-        return {
+        const refusal: TextRefusal = {
           code: 'court-closed',
           reopensAt: answer.reopensAt,
           retryAfterSeconds: answer.retryAfterSeconds,
         };
+        this.closedAnswer = { until: Date.now() + CLOSED_MEMORY_MS, refusal };
+        return refusal;
       }
+      this.closedAnswer = null;
       if (reuse && reuse.id === answer.grantId) {
         reuse.usd = cents(reuse.usd + answer.usd);
         reuse.drawnAt = Date.now();

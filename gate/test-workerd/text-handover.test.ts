@@ -130,6 +130,13 @@ describe('a place offered to a visitor who is chatting', () => {
     expect((await checkIn(next)).status).toBe(201);
   });
 
+  it('refuses a tap that comes after the held place’s time, before any sweep', async () => {
+    const ticket = await fullCourtWithTicket();
+    await checkIn(ticket, '?offer=true');
+    advance(31);
+    expect((await checkIn(ticket)).status).toBe(404);
+  });
+
   it('says the place is still held to a check-in with offer, without holding it longer', async () => {
     const ticket = await fullCourtWithTicket();
     await checkIn(ticket, '?offer=true');

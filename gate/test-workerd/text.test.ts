@@ -261,6 +261,19 @@ describe('metering text against the day’s budget', () => {
     expect(world.chat.requests).toHaveLength(0);
   });
 
+  it('repeats the court’s closed answer for a while without asking the court again', async () => {
+    setVars({ GATE_DAILY_BUDGET_USD: '0.01' });
+    const chat = await openChat(addr(1));
+    expect((await say(chat, 'one')).status).toBe(503);
+    const before = (await inspect()).heard;
+    for (const text of ['two', 'three', 'four']) expect((await say(chat, text)).status).toBe(503);
+    expect((await inspect()).heard - before).toBe(0);
+    // Past the memory, the court is asked again.
+    advance(31);
+    expect((await say(chat, 'five')).status).toBe(503);
+    expect((await inspect()).heard - before).toBe(1);
+  });
+
   it('charges a grant never settled in full once it expires', async () => {
     const chat = await openChat(addr(1));
     await (await say(chat, 'one')).text();
