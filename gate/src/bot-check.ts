@@ -2,6 +2,10 @@
  * The bot check: a Turnstile token verified with Cloudflare's siteverify before any ticket. It
  * fails closed: no answer, a slow answer or an unreadable one is not a pass.
  */
+import { siteHosts } from './config';
+import { countEdgeRefusal } from './edge';
+import { problem } from './problem';
+
 export type BotCheck =
   { ok: true } | { ok: false; reason: 'failed' | 'unavailable'; detail: string };
 
@@ -71,4 +75,30 @@ export async function verifyBotCheck(
     reason: 'failed',
     detail: `siteverify refused the token (${codes.join(', ') || 'no reason'})`,
   };
+}
+
+/**
+ * The bot check of a start, a call's or a chat's: null when it passed, else the answer to give
+ * (a failed check, or 503 when siteverify could not say), counted under the start's `path`.
+ */
+export async function botCheckRefusal(
+  request: Request,
+  env: Env,
+  token: string,
+  path: string,
+): Promise<Response | null> {
+  const check = await verifyBotCheck(token, {
+    secret: env.TURNSTILE_SECRET_KEY ?? '',
+    remoteIp: request.headers.get('cf-connecting-ip'),
+    url: env.TURNSTILE_VERIFY_URL,
+    hostnames: siteHosts(env, request),
+  });
+  if (check.ok) return null;
+  if (check.reason === 'unavailable') {
+    console.error(`gate: ${check.detail}`);
+    countEdgeRefusal(env, 'gate-unavailable', path);
+    return problem('gate-unavailable', { retryAfterSeconds: 10 });
+  }
+  countEdgeRefusal(env, 'bot-check-failed', path);
+  return problem('bot-check-failed');
 }

@@ -14,8 +14,8 @@ import {
   vRateCallBody,
   vReceiveProviderEventBody,
 } from '../../generated/gate/valibot.gen';
-import { verifyBotCheck } from './bot-check';
-import { GateConfigError, limitsFrom, missingSecrets, siteHosts, textLimitsFrom } from './config';
+import { botCheckRefusal } from './bot-check';
+import { GateConfigError, limitsFrom, missingSecrets, textLimitsFrom } from './config';
 import type { CourtAnswer } from './court';
 import { believe } from './provider-numbers';
 import { leaseTagOf } from './provider';
@@ -144,21 +144,8 @@ async function createCall(request: Request, env: Env, visitor: Visitor): Promise
   // siteverify round trip.
   const early = await court(env).precheck(visitor);
   if (early) return toResponse(remembered(early), true, env, request, visitor);
-  const check = await verifyBotCheck(botCheckToken, {
-    secret: env.TURNSTILE_SECRET_KEY ?? '',
-    remoteIp: request.headers.get('cf-connecting-ip'),
-    url: env.TURNSTILE_VERIFY_URL,
-    hostnames: siteHosts(env, request),
-  });
-  if (!check.ok) {
-    if (check.reason === 'unavailable') {
-      console.error(`gate: ${check.detail}`);
-      countEdgeRefusal(env, 'gate-unavailable', '/api/calls');
-      return problem('gate-unavailable', { retryAfterSeconds: 10 });
-    }
-    countEdgeRefusal(env, 'bot-check-failed', '/api/calls');
-    return problem('bot-check-failed');
-  }
+  const refused = await botCheckRefusal(request, env, botCheckToken, '/api/calls');
+  if (refused) return refused;
   const chat = await handedChat(request, env, visitor);
   const answer = await court(env).request(visitor, chat);
   return toResponse(remembered(answer), true, env, request, visitor);

@@ -14,8 +14,8 @@ import {
   vStartChatBody,
 } from '../../generated/gate/valibot.gen';
 import type { ChatStarted } from '../../generated/gate/types.gen';
-import { verifyBotCheck } from './bot-check';
-import { siteHosts, textLimitsFrom } from './config';
+import { botCheckRefusal } from './bot-check';
+import { textLimitsFrom } from './config';
 import { headersOf, judge } from './contract';
 import type { ChatHandover } from './court';
 import { countEdgeRefusal, prove, proves } from './edge';
@@ -47,20 +47,8 @@ export async function startChat(request: Request, env: Env, visitor: Visitor): P
   }
   const early = await desk(env, visitor).precheck(visitor);
   if (early) return refusalResponse(early);
-  const check = await verifyBotCheck(start.value.botCheckToken, {
-    secret: env.TURNSTILE_SECRET_KEY ?? '',
-    remoteIp: request.headers.get('cf-connecting-ip'),
-    url: env.TURNSTILE_VERIFY_URL,
-    hostnames: siteHosts(env, request),
-  });
-  if (!check.ok) {
-    if (check.reason === 'unavailable') {
-      console.error(`gate: ${check.detail}`);
-      return problem('gate-unavailable', { retryAfterSeconds: 10 });
-    }
-    countEdgeRefusal(env, 'bot-check-failed', '/api/chats');
-    return problem('bot-check-failed');
-  }
+  const refused = await botCheckRefusal(request, env, start.value.botCheckToken, '/api/chats');
+  if (refused) return refused;
   const opened = await desk(env, visitor).open(visitor);
   if (!('ok' in opened)) return refusalResponse(opened);
   const answer: ChatStarted = {

@@ -21,6 +21,15 @@ import {
   type WaitingBody,
 } from './support';
 
+/** `POST /api/calls` from `address`, handing over `chat` (its id and secret). */
+function startWithChat(address: string, chat: string): Promise<Response> {
+  return api('/api/calls', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'cf-connecting-ip': address, ...handover(chat) },
+    body: JSON.stringify({ botCheckToken: TOKEN }),
+  });
+}
+
 /** The variables the provider was given with the last call created. */
 function lastVariables(): unknown {
   const created = world.provider.created.at(-1)?.body as
@@ -32,15 +41,7 @@ describe('a chat handed to the call', () => {
   it('gives the call what was said by text, from the gate’s own record', async () => {
     const chat = await openChat(addr(1));
     await events(await say(chat, 'Who are you?'));
-    const answer = await api('/api/calls', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'cf-connecting-ip': addr(1),
-        ...handover(chat),
-      },
-      body: JSON.stringify({ botCheckToken: TOKEN }),
-    });
+    const answer = await startWithChat(addr(1), chat);
     expect(answer.status).toBe(201);
     expect(lastVariables()).toEqual({
       chatSoFar: 'Guest: Who are you?\nPepa: Ribbit! A fine question.',
@@ -50,15 +51,7 @@ describe('a chat handed to the call', () => {
   it('gives the call nothing of another visitor’s chat', async () => {
     const chat = await openChat(addr(1));
     await events(await say(chat, 'My secret plans'));
-    const answer = await api('/api/calls', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'cf-connecting-ip': addr(2),
-        ...handover(chat),
-      },
-      body: JSON.stringify({ botCheckToken: TOKEN }),
-    });
+    const answer = await startWithChat(addr(2), chat);
     expect(answer.status).toBe(201);
     expect(lastVariables()).toBeUndefined();
   });
@@ -67,15 +60,7 @@ describe('a chat handed to the call', () => {
     world.chat.reply = ['x'.repeat(900)];
     const chat = await openChat(addr(1));
     for (let n = 1; n <= 8; n += 1) await events(await say(chat, `message ${n}`));
-    await api('/api/calls', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'cf-connecting-ip': addr(1),
-        ...handover(chat),
-      },
-      body: JSON.stringify({ botCheckToken: TOKEN }),
-    });
+    await startWithChat(addr(1), chat);
     const said = (lastVariables() as { chatSoFar: string } | undefined)?.chatSoFar ?? '';
     expect(said.length).toBeLessThanOrEqual(6000 + 16 * 8);
     expect(said).toContain('Guest: message 8');

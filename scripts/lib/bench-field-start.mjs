@@ -30,6 +30,28 @@ export const START_PROFILES = {
 };
 
 /**
+ * A new page of `context` on `profile`'s CPU and network, with the errors it throws recorded.
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {{ cpuSlowdown: number, rttMs: number, downloadKbps: number, uploadKbps: number }} profile
+ */
+export async function profiledPage(context, profile) {
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(messageOf(error)));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: profile.rttMs,
+    downloadThroughput: (profile.downloadKbps * 1000) / 8,
+    uploadThroughput: (profile.uploadKbps * 1000) / 8,
+  });
+  return { page, errors };
+}
+
+/**
  * The probe as the page holds it (see `installStartProbe`).
  * @typedef {{ tapAt: number | null, listeningAt: number | null, audioAt: number | null }} StartProbe
  * @typedef {{ __pepaStart: StartProbe }} ProbedWindow
@@ -90,19 +112,7 @@ function installStartProbe() {
 export async function startSample(browser, url, profile) {
   const context = await browser.newContext({ ...profile.context, permissions: ['microphone'] });
   try {
-    const page = await context.newPage();
-    /** @type {string[]} */
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(messageOf(error)));
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: profile.rttMs,
-      downloadThroughput: (profile.downloadKbps * 1000) / 8,
-      uploadThroughput: (profile.uploadKbps * 1000) / 8,
-    });
+    const { page, errors } = await profiledPage(context, profile);
     await page.addInitScript(installStartProbe);
     const requests = trackRequests(page);
     await page.goto(url, { waitUntil: 'load' });

@@ -5,7 +5,8 @@
 // The probe runs in the browser, hence these globals:
 /* global window, document, Element, MutationObserver */
 import { readFileSync } from 'node:fs';
-import { BUTTON_TIMEOUT_MS, STEP_TIMEOUT_MS, messageOf } from './bench-page.mjs';
+import { profiledPage } from './bench-field-start.mjs';
+import { BUTTON_TIMEOUT_MS, STEP_TIMEOUT_MS } from './bench-page.mjs';
 
 /** When the stand-in writes a reply's first word, under the field model (ms after it is asked). */
 export const FIELD_CHAT_FIRST_WORD_MS = /** @type {{ chatFirstWordMs: number }} */ (
@@ -63,19 +64,7 @@ function installTextProbe() {
 export async function textSample(browser, url, profile) {
   const context = await browser.newContext({ ...profile.context });
   try {
-    const page = await context.newPage();
-    /** @type {string[]} */
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(messageOf(error)));
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: profile.rttMs,
-      downloadThroughput: (profile.downloadKbps * 1000) / 8,
-      uploadThroughput: (profile.uploadKbps * 1000) / 8,
-    });
+    const { page, errors } = await profiledPage(context, profile);
     await page.addInitScript(installTextProbe);
     await page.goto(url, { waitUntil: 'load' });
     const talk = page.locator('#talk');
