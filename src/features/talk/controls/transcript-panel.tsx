@@ -1,5 +1,6 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
+import { useFollowNewest } from './use-follow-newest';
 import {
   captionText,
   transcriptText,
@@ -23,22 +24,6 @@ const SPEAKER_CLASS: Record<Speaker, string> = {
   assistant: 'text-ivory',
   user: 'text-court-300',
 };
-
-/** Keeps a scrolling panel pinned to its newest line unless the visitor scrolled up to read. */
-function useFollowNewest(dependency: unknown) {
-  const ref = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-  useLayoutEffect(() => {
-    const panel = ref.current;
-    if (panel && pinned.current) panel.scrollTop = panel.scrollHeight;
-  }, [dependency]);
-  const onScroll = () => {
-    const panel = ref.current;
-    if (!panel) return;
-    pinned.current = panel.scrollHeight - panel.scrollTop - panel.clientHeight < 24;
-  };
-  return { ref, onScroll };
-}
 
 /**
  * The captions of a live call: every finished line, then what each side is saying right now as

@@ -7,7 +7,6 @@
 import {
   useEffect,
   useId,
-  useLayoutEffect,
   useRef,
   useState,
   useSyncExternalStore,
@@ -16,6 +15,7 @@ import {
   type ReactNode,
 } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
+import { useFollowNewest } from '../controls/use-follow-newest';
 import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
 import { SITE_LINKS } from '../guards/use-caption-guard';
 import { chatBotCheck } from '../voice/voice-runtime';
@@ -51,22 +51,6 @@ export function createPageChat(): ChatSession {
 }
 
 const SPEAKER: Record<ChatLine['role'], string> = { pepa: 'Pepa', visitor: 'You' };
-
-/** Keeps the conversation pinned to its newest line unless the visitor scrolled up to read. */
-function useFollowNewest(dependency: unknown) {
-  const ref = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-  useLayoutEffect(() => {
-    const panel = ref.current;
-    if (panel && pinned.current) panel.scrollTop = panel.scrollHeight;
-  }, [dependency]);
-  const onScroll = () => {
-    const panel = ref.current;
-    if (!panel) return;
-    pinned.current = panel.scrollHeight - panel.scrollTop - panel.clientHeight < 24;
-  };
-  return { ref, onScroll };
-}
 
 export interface ChatPanelProps {
   session: ChatSession;
