@@ -722,16 +722,18 @@ export class TextDesk extends DurableObject<Env> {
    */
   override async alarm(): Promise<void> {
     const now = Date.now();
-    const keep: GrantState[] = [];
     const newest = this.grants.at(-1);
-    for (const grant of this.grants) {
+    const due = this.grants.filter((grant) => {
       const idle = now - grant.usedAt >= SETTLE_IDLE_MS;
       const old = now - grant.drawnAt >= GRANT_ROTATE_MS || grant.day !== utcDay(now);
-      const due = grant.inFlight === 0 && (idle || old || grant !== newest);
-      if (!due) {
-        keep.push(grant);
-        continue;
-      }
+      return grant.inFlight === 0 && (idle || old || grant !== newest);
+    });
+    // Out of use before the court is asked: no reply may reserve against a grant being settled
+    // (one that did would be spent unmetered). A settlement that fails leaves the grant to the
+    // court, which charges it in full when it expires.
+    this.grants = this.grants.filter((grant) => !due.includes(grant));
+    await this.ctx.storage.put('grants', this.grants);
+    for (const grant of due) {
       await this.court().settleText(
         grant.id,
         this.ctx.id.name ?? 'desk',
@@ -740,8 +742,6 @@ export class TextDesk extends DurableObject<Env> {
         grant.chats,
       );
     }
-    this.grants = keep;
-    await this.ctx.storage.put('grants', this.grants);
     this.sql.exec(`DELETE FROM chats WHERE last_at < ?`, now - CHAT_IDLE_MS);
     this.sql.exec(`DELETE FROM turns WHERE at < ?`, now - 60_000);
     this.sql.exec(`DELETE FROM text_days WHERE day < ?`, utcDay(now - 86_400_000));
