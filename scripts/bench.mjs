@@ -40,7 +40,7 @@ import {
   verdict,
 } from './lib/bench-table.mjs';
 import { START_PROFILES, startSample } from './lib/bench-field-start.mjs';
-import { FIELD_CHAT_FIRST_WORD_MS, textSample } from './lib/bench-field-text.mjs';
+import { measureTextFirstWords } from './lib/bench-field-text.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const benchDir = join(root, 'bench');
@@ -63,8 +63,6 @@ const HEAP_GROWTH_BUDGET_BYTES = 5 * 1024 * 1024;
  * @type {Record<keyof typeof START_PROFILES, number>}
  */
 const START_SAMPLES = { phone: 5, desktop: 3 };
-/** Messages timed per profile: Send → Pepa's first words by text. */
-const TEXT_SAMPLES = 5;
 /** On a phone, tap → Pepa's first audio of the overlapped start over the sequential one's. */
 const PHONE_FIRST_AUDIO_RATIO_BUDGET = 0.6;
 
@@ -359,44 +357,7 @@ async function measureFieldStarts() {
       );
     }
   }
-  for (const [name, profile] of profiles) {
-    /** @type {number[]} */
-    const firstWords = [];
-    /** @type {string[]} */
-    const problems = [];
-    // One chat first, untimed, as for the starts.
-    await textSample(browser, `${site.url}/?latency=field`, profile);
-    for (let index = 0; index < TEXT_SAMPLES; index += 1) {
-      const sample = await textSample(browser, `${site.url}/?latency=field`, profile);
-      if ('problem' in sample) problems.push(sample.problem);
-      else firstWords.push(sample.firstWords);
-      log(
-        `${name} text ${index + 1}/${TEXT_SAMPLES}: ` +
-          ('problem' in sample ? sample.problem : `first words ${ms(sample.firstWords)}`),
-      );
-    }
-    const label = `${name} (${profile.cpuSlowdown}× CPU, RTT ${profile.rttMs} ms)`;
-    if (problems.length || firstWords.length === 0) {
-      row(
-        `Send → Pepa's first words by text, ${label}`,
-        `failed: ${problems[0] ?? 'no samples'}`,
-        '—',
-        'FAIL',
-      );
-    } else {
-      row(
-        `Send → Pepa's first words by text through the local gate, ${label}: median of ${firstWords.length}`,
-        spread(firstWords, ms),
-        '—',
-        'info',
-      );
-    }
-  }
-  note(
-    "Text's first words: the stand-in writes a reply's first word " +
-      `${FIELD_CHAT_FIRST_WORD_MS} ms after it is asked (the field model's chatFirstWordMs); the rest is the ` +
-      "page, the profile's network and the gate (its Worker and text desk).",
-  );
+  await measureTextFirstWords({ browser, url: `${site.url}/?latency=field`, profiles, table });
   note(
     'The field latency model (docs/demo-simulator.md, "A latency model of the real path") plays each stage of a ' +
       'real start with its estimated delay; the sequential start runs the same ' +

@@ -47,8 +47,7 @@
 // (60), SURGE_TIME_SCALE (10: provider seconds per real second), SURGE_SEED, SURGE_FLOOD (1; 0
 // for none), and the gate's GATE_* limits (GATE_MAX_CONCURRENT_CALLS, GATE_DAILY_BUDGET_USD,
 // GATE_MAX_WAIT_MINUTES: the owner's 15 minutes, compressed like the calls, by default, …).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,7 +66,7 @@ import {
 } from './lib/surge-attackers.mjs';
 import { attackerAllowances, courtLoad, idlePlaces } from './lib/surge-measures.mjs';
 import { surgeFailures, surgeLine, surgeRows, tableLines } from './lib/surge-report.mjs';
-import { textAttacker, textRecords, textVisit } from './lib/surge-text.mjs';
+import { FIELD, textDay } from './lib/surge-text.mjs';
 
 /**
  * @param {string} name
@@ -136,18 +135,6 @@ const CHAT_TURNS_PER_MINUTE = numberFrom('GATE_CHAT_TURNS_PER_MINUTE', 20);
 const CHAT_TURNS_PER_DAY = numberFrom('GATE_CHAT_TURNS_PER_DAY', 120);
 const CHAT_STARTS_PER_DAY = numberFrom('GATE_CHAT_STARTS_PER_DAY', 20);
 const CHAT_MESSAGE_CHARS = numberFrom('GATE_CHAT_MESSAGE_CHARS', 500);
-/**
- * The field latency model (docs/demo-simulator.md): a reply's words as the stand-in writes them,
- * and what a voice visitor admitted at once waits for Pepa's greeting (the call created, the room
- * joined, the assistant in it, her first audio), which this script does not play.
- */
-const FIELD = JSON.parse(
-  readFileSync(new URL('../src/lib/call/simulator/field-latency.json', import.meta.url), 'utf8'),
-);
-const VOICE_GREETING_MS =
-  FIELD.callWebMs + FIELD.roomJoinMs + FIELD.assistantJoinMs + FIELD.greetingFirstAudioMs;
-/** Pepa's first words within this long count as a visitor served. */
-const FIRST_WORDS_WITHIN_MS = 5000;
 
 const firstSeed = numberFrom('SURGE_SEED', Date.now() % 2 ** 31);
 const random = seededRandom(firstSeed);
@@ -197,8 +184,8 @@ const stack = await startCourtStack({
       siteverifyMs: 0,
       gateWorkMs: 0,
       callWebMs: 0,
-      chatFirstWordMs: FIELD.chatFirstWordMs,
-      chatWordMs: FIELD.chatWordMs,
+      chatFirstWordMs: FIELD.chatFirstWordMs ?? 700,
+      chatWordMs: FIELD.chatWordMs ?? 40,
     },
   },
 });
@@ -246,42 +233,19 @@ loopDelay.enable();
 const records = surgeRecords();
 const began = performance.now();
 const startedAtMs = Date.now();
-const text = textRecords();
-/** Each visitor's first words from Pepa (ms from arrival), by visitor number; absent: none. */
-const firstWords = new Map();
-/** Visitors who asked for Pepa: admitted at once, or turned away and chose text. */
-let asked = 0;
-/** The windows text is offered in (epoch ms), for the court's load with text and without. */
-/** @type {{ from: number, to: number }[]} */
-const textWindows = [];
-for (let from = startedAtMs; from < startedAtMs + ARRIVAL_MS; from += 2 * TEXT_WINDOW_MS) {
-  if (TEXT_MODE === 'windows') textWindows.push({ from, to: from + TEXT_WINDOW_MS });
-}
-/** @param {number} at epoch ms */
-const textOffered = (at) =>
-  TEXT_MODE === 'on' ||
-  (TEXT_MODE === 'windows' && textWindows.some((w) => at >= w.from && at < w.to));
-const textAgents = {
-  start: new Agent({ keepAlive: true, maxSockets: 64 }),
-  // Each visitor reads their replies on their own connection, as a browser does.
-  stream: new Agent({ keepAlive: true, maxSockets: 2048 }),
-};
-/** Chats given, for the attacker to take one. */
-/** @type {{ id: string, secret: string }[]} */
-const givenChats = [];
-const textParty = {
+const textSurge = textDay({
+  mode: TEXT_MODE,
+  windowMs: TEXT_WINDOW_MS,
+  share: TEXT_SHARE,
+  stopShare: STOP_SHARE,
+  startedAtMs,
+  arrivalMs: ARRIVAL_MS,
   call,
   gate: new URL(stack.url),
-  agents: textAgents,
   random,
   sleep,
   token: TOKEN,
-  text,
-  stopShare: STOP_SHARE,
-  onChat: (/** @type {{ id: string, secret: string }} */ chat) => {
-    if (givenChats.length < 50) givenChats.push(chat);
-  },
-};
+});
 const { visitor, followTicket, took } = surgeVisitors({
   ...party,
   records,
@@ -290,19 +254,8 @@ const { visitor, followTicket, took } = surgeVisitors({
   abandonShare: ABANDON_SHARE,
   began,
   finish,
-  admitted: (n, ms) => {
-    asked += 1;
-    firstWords.set(n, ms + VOICE_GREETING_MS);
-  },
-  turnedAway: (n, from, arrivedAt) => {
-    // Offered by when the visitor arrived: the page offers text with the court's answer.
-    const arrivedAtMs = Date.now() - (performance.now() - arrivedAt);
-    if (!textOffered(arrivedAtMs) || random() >= TEXT_SHARE) return null;
-    asked += 1;
-    return textVisit(textParty, from, arrivedAt).then((ms) => {
-      if (ms !== null) firstWords.set(n, ms);
-    });
-  },
+  admitted: textSurge.admitted,
+  turnedAway: textSurge.turnedAway,
 });
 const abuserRunning = running();
 const attackersRunning = running();
@@ -320,25 +273,7 @@ const attack = {
   everyMs: ATTACKER_EVERY_MS,
   while: attackersRunning,
 };
-const textAttackerRunning = running();
-/** @type {import('./lib/surge-text.mjs').TextAttackerRecord} */
-const textAttack = { chats: 0, turns: 0, statuses: {}, stolen: {} };
-const textAttackerDone =
-  TEXT_MODE === 'off'
-    ? Promise.resolve()
-    : textAttacker(
-        {
-          call,
-          gate: new URL(stack.url),
-          agent: agents.attackers,
-          token: TOKEN,
-          sleep,
-          while: textAttackerRunning,
-          stolen: () => givenChats[Math.floor(random() * givenChats.length)] ?? null,
-          longText: 'ribbit '.repeat(Math.ceil((CHAT_MESSAGE_CHARS + 100) / 7)),
-        },
-        textAttack,
-      );
+const textAttackerDone = textSurge.attacker(agents.attackers, CHAT_MESSAGE_CHARS);
 const ipv6Attacker = attacker(attack, '/64', inOneIpv6Network);
 const ipv4Attacker = attacker(attack, '/24', inOneIpv4Network);
 
@@ -388,7 +323,7 @@ clearInterval(progress);
 await Promise.all(visits);
 abuserRunning.on = false;
 attackersRunning.on = false;
-textAttackerRunning.on = false;
+textSurge.stopAttacker();
 await Promise.all([abuserDone, attackersDone, silentDone, textAttackerDone]);
 const linesDoneAt = (performance.now() - began) / 1000;
 
@@ -419,7 +354,8 @@ const today = /** @type {{ days?: object[] } | null} */ (report.body)?.days?.[0]
 const spend = Number(today.spendUsd ?? NaN);
 const providerCost = [...standIn.calls.values()].reduce((sum, c) => sum + (c.cost ?? 0), 0);
 const elapsed = (performance.now() - began) / 1000;
-for (const agent of [...Object.values(agents), ...Object.values(textAgents)]) agent.destroy();
+for (const agent of Object.values(agents)) agent.destroy();
+textSurge.destroy();
 
 const load = /** @type {{ courtLoad?: { from: string, requestsPerSecond?: number[] } } | null} */ (
   loadReport.body
@@ -447,11 +383,10 @@ const textCourt = courtLoad({
   startedAtMs,
   viralEndedAtMs,
   arrivedAt: records.arrivedAt,
-  bursts: textWindows,
+  bursts: textSurge.windows,
   // A window's first seconds still hear the last one's chats: they are left out.
   settleMs: 2000,
 });
-const servedFast = [...firstWords.values()].filter((ms) => ms <= FIRST_WORDS_WITHIN_MS).length;
 const minutesRun = Math.ceil(elapsed / 60);
 const { allowed64, allowed24 } = attackerAllowances({
   seconds: elapsed,
@@ -487,13 +422,13 @@ const outcome = {
   elapsed,
   text: {
     mode: TEXT_MODE,
-    records: text,
-    asked,
-    servedFast,
+    records: textSurge.text,
+    asked: textSurge.asked(),
+    servedFast: textSurge.servedFast(),
     standInFirstWord: standIn.chat.stats.firstWordMs,
     standInStopped: standIn.chat.stats.aborted,
     court: textCourt,
-    attacker: textAttack,
+    attacker: textSurge.attack,
     allowedChats: CHAT_STARTS_PER_DAY,
     allowedTurns: Math.min(CHAT_TURNS_PER_DAY, CHAT_TURNS_PER_MINUTE * (minutesRun + 1)),
     textSpend: Number(/** @type {{ text?: { spendUsd?: unknown } }} */ (today).text?.spendUsd ?? 0),

@@ -20,7 +20,7 @@ import { headersOf, judge } from './contract';
 import type { ChatHandover } from './court';
 import { countEdgeRefusal, prove, proves } from './edge';
 import { json, problem, readJsonObject } from './problem';
-import { deskFor, refusalResponse } from './text-desk';
+import { deskFor, refusalResponse } from './text-records';
 import type { Visitor } from './visitor';
 
 /** A message's body is read no further than this (the contract's longest text, in UTF-8). */

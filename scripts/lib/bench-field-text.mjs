@@ -6,6 +6,7 @@
 /* global window, document, Element, MutationObserver */
 import { readFileSync } from 'node:fs';
 import { profiledPage } from './bench-field-start.mjs';
+import { log, ms, spread } from './bench-table.mjs';
 import { BUTTON_TIMEOUT_MS, STEP_TIMEOUT_MS } from './bench-page.mjs';
 
 /** When the stand-in writes a reply's first word, under the field model (ms after it is asked). */
@@ -114,4 +115,57 @@ export async function textSample(browser, url, profile) {
   } finally {
     await context.close();
   }
+}
+
+/** Messages timed per profile. */
+const TEXT_SAMPLES = 5;
+
+/**
+ * Send → Pepa's first words by text on each profile: one chat untimed (the gate's first and the
+ * browser's caches are cold), then {@link TEXT_SAMPLES}, their median and range in the table.
+ * @param {{
+ *   browser: import('playwright-core').Browser,
+ *   url: string,
+ *   profiles: Array<[string, Parameters<typeof textSample>[2]]>,
+ *   table: ReturnType<typeof import('./bench-table.mjs').createBenchTable>,
+ * }} run
+ */
+export async function measureTextFirstWords({ browser, url, profiles, table }) {
+  for (const [name, profile] of profiles) {
+    /** @type {number[]} */
+    const firstWords = [];
+    /** @type {string[]} */
+    const problems = [];
+    await textSample(browser, url, profile);
+    for (let index = 0; index < TEXT_SAMPLES; index += 1) {
+      const sample = await textSample(browser, url, profile);
+      if ('problem' in sample) problems.push(sample.problem);
+      else firstWords.push(sample.firstWords);
+      log(
+        `${name} text ${index + 1}/${TEXT_SAMPLES}: ` +
+          ('problem' in sample ? sample.problem : `first words ${ms(sample.firstWords)}`),
+      );
+    }
+    const label = `${name} (${profile.cpuSlowdown}× CPU, RTT ${profile.rttMs} ms)`;
+    if (problems.length || firstWords.length === 0) {
+      table.row(
+        `Send → Pepa's first words by text, ${label}`,
+        `failed: ${problems[0] ?? 'no samples'}`,
+        '—',
+        'FAIL',
+      );
+    } else {
+      table.row(
+        `Send → Pepa's first words by text through the local gate, ${label}: median of ${firstWords.length}`,
+        spread(firstWords, ms),
+        '—',
+        'info',
+      );
+    }
+  }
+  table.note(
+    "Text's first words: the stand-in writes a reply's first word " +
+      `${FIELD_CHAT_FIRST_WORD_MS} ms after it is asked (the field model's chatFirstWordMs); the rest is the ` +
+      "page, the profile's network and the gate (its Worker and text desk).",
+  );
 }

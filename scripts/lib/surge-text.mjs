@@ -1,7 +1,8 @@
 // Text with Pepa in the surge: visitors turned away from voice (the court full, or a ticket in
 // line) choose text (most) or leave; one attacker drives text from one IPv6 /64 with valid bot
 // tokens. Each reply is read as a visitor's page reads it: as a stream, its first words timed.
-import { request as httpRequest } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 
 /**
  * @typedef {{
@@ -316,4 +317,124 @@ export async function textAttacker(party, record) {
     }
     await sleep(50);
   }
+}
+
+/**
+ * The field latency model (docs/demo-simulator.md): a reply's words as the stand-in writes them,
+ * and what a voice visitor admitted at once waits for Pepa's greeting (the call created, the room
+ * joined, the assistant in it, her first audio), which the surge does not play.
+ */
+export const FIELD = /** @type {Record<string, number>} */ (
+  JSON.parse(
+    readFileSync(
+      new URL('../../src/lib/call/simulator/field-latency.json', import.meta.url),
+      'utf8',
+    ),
+  )
+);
+const VOICE_GREETING_MS =
+  (FIELD.callWebMs ?? 0) +
+  (FIELD.roomJoinMs ?? 0) +
+  (FIELD.assistantJoinMs ?? 0) +
+  (FIELD.greetingFirstAudioMs ?? 0);
+/** Pepa's first words within this long count as a visitor served. */
+const FIRST_WORDS_WITHIN_MS = 5000;
+
+/**
+ * Text with Pepa in one surge: when it is offered (`mode`: alternate windows of `windowMs`, on,
+ * off), the visitors who choose it, the attacker, and who heard Pepa's first words (by voice or
+ * by text) within 5 s of arriving.
+ * @param {{
+ *   mode: string,
+ *   windowMs: number,
+ *   share: number,
+ *   stopShare: number,
+ *   startedAtMs: number,
+ *   arrivalMs: number,
+ *   call: import('./surge-visitors.mjs').GateCall,
+ *   gate: URL,
+ *   random: () => number,
+ *   sleep: (ms: number) => Promise<void>,
+ *   token: string,
+ * }} day
+ */
+export function textDay(day) {
+  const text = textRecords();
+  /** Each visitor's first words from Pepa (ms from arrival), by visitor number. */
+  const firstWords = new Map();
+  let asked = 0;
+  /** The windows text is offered in (epoch ms). @type {{ from: number, to: number }[]} */
+  const windows = [];
+  for (
+    let from = day.startedAtMs;
+    from < day.startedAtMs + day.arrivalMs;
+    from += 2 * day.windowMs
+  ) {
+    if (day.mode === 'windows') windows.push({ from, to: from + day.windowMs });
+  }
+  /** @param {number} at epoch ms */
+  const offered = (at) =>
+    day.mode === 'on' || (day.mode === 'windows' && windows.some((w) => at >= w.from && at < w.to));
+  const agents = {
+    start: new Agent({ keepAlive: true, maxSockets: 64 }),
+    // Each visitor reads their replies on their own connection, as a browser does.
+    stream: new Agent({ keepAlive: true, maxSockets: 2048 }),
+  };
+  /** Chats given, for the attacker to take one. @type {{ id: string, secret: string }[]} */
+  const given = [];
+  const party = {
+    ...day,
+    agents,
+    text,
+    onChat: (/** @type {{ id: string, secret: string }} */ chat) => {
+      if (given.length < 50) given.push(chat);
+    },
+  };
+  /** @type {TextAttackerRecord} */
+  const attack = { chats: 0, turns: 0, statuses: {}, stolen: {} };
+  const attackerOn = { on: true };
+  return {
+    text,
+    windows,
+    attack,
+    /** A visitor admitted at once hears Pepa's greeting at the model's delays. */
+    admitted: (/** @type {number} */ n, /** @type {number} */ ms) => {
+      asked += 1;
+      firstWords.set(n, ms + VOICE_GREETING_MS);
+    },
+    /**
+     * A visitor turned away chooses text when it was offered as they arrived (most do).
+     * @param {number} n @param {string} from @param {number} arrivedAt performance.now()
+     */
+    turnedAway: (n, from, arrivedAt) => {
+      const arrivedAtMs = Date.now() - (performance.now() - arrivedAt);
+      if (!offered(arrivedAtMs) || day.random() >= day.share) return null;
+      asked += 1;
+      return textVisit(party, from, arrivedAt).then((ms) => {
+        if (ms !== null) firstWords.set(n, ms);
+      });
+    },
+    /** @param {import('node:http').Agent} agent @param {number} messageChars */
+    attacker: (agent, messageChars) =>
+      day.mode === 'off'
+        ? Promise.resolve()
+        : textAttacker(
+            {
+              ...day,
+              agent,
+              while: attackerOn,
+              stolen: () => given[Math.floor(day.random() * given.length)] ?? null,
+              longText: 'ribbit '.repeat(Math.ceil((messageChars + 100) / 7)),
+            },
+            attack,
+          ),
+    stopAttacker: () => {
+      attackerOn.on = false;
+    },
+    destroy: () => {
+      for (const agent of Object.values(agents)) agent.destroy();
+    },
+    asked: () => asked,
+    servedFast: () => [...firstWords.values()].filter((ms) => ms <= FIRST_WORDS_WITHIN_MS).length,
+  };
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
-import { useFollowNewest } from './use-follow-newest';
+import { useFollowNewest } from '../../../components/ui/use-follow-newest';
 import {
   captionText,
   transcriptText,

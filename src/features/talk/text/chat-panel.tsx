@@ -15,7 +15,7 @@ import {
   type ReactNode,
 } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
-import { useFollowNewest } from '../controls/use-follow-newest';
+import { useFollowNewest } from '../../../components/ui/use-follow-newest';
 import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
 import { SITE_LINKS } from '../guards/use-caption-guard';
 import { chatBotCheck } from '../voice/voice-runtime';

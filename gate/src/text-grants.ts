@@ -1,0 +1,195 @@
+/**
+ * A text desk's grants of the day's budget: drawn (and topped up) from the court one draw at a
+ * time, each reply's worst case reserved against the newest, settled at what the reply cost, and
+ * the grants gone idle or old handed back to the court. What the court answered "closed" is
+ * repeated for a while without asking it again.
+ */
+import type { Draw } from './court-text';
+import { cents, utcDay } from './court-money';
+import type { TextRefusal } from './text-records';
+
+/** A grant is settled when its desk has been idle this long, or when it is this old. */
+export const SETTLE_IDLE_MS = 30_000;
+export const GRANT_ROTATE_MS = 5 * 60_000;
+/** A grant is drawn for this many replies' worst case, and grows while they go fast. */
+const SLICE_TURNS = 25;
+const SLICE_MAX_TURNS = 400;
+/** How long a desk repeats the court's "closed" answer before asking again. */
+export const CLOSED_MEMORY_MS = 30_000;
+
+export interface GrantState {
+  id: string;
+  day: string;
+  usd: number;
+  /** Reserved for replies under way plus spent. */
+  committed: number;
+  spent: number;
+  turns: number;
+  chats: number;
+  inFlight: number;
+  drawnAt: number;
+  usedAt: number;
+}
+
+/** What the grants need of their desk. */
+export interface GrantDesk {
+  /** The court's `drawText`, for this desk. */
+  draw(grantId: string | null, need: number, want: number): Promise<Draw>;
+  /** Stores the grants (the desk's storage). */
+  store(grants: readonly GrantState[]): Promise<void>;
+  /** The most one reply can cost. */
+  turnWorstUsd(): number;
+  /** Keeps background work alive past the request that began it. */
+  waitUntil(work: Promise<unknown>): void;
+}
+
+export class DeskGrants {
+  private grants: GrantState[] = [];
+  private drawing: Promise<unknown> = Promise.resolve();
+  private sliceTurns = SLICE_TURNS;
+  private closedAnswer: { until: number; refusal: TextRefusal } | null = null;
+  /** Chats started while no grant was open, counted with the next one. */
+  private pendingChats = 0;
+
+  constructor(private readonly desk: GrantDesk) {}
+
+  /** The grants as stored: replies under way died with the desk, their reservations kept. */
+  restore(stored: GrantState[] | undefined): void {
+    this.grants = stored ?? [];
+    for (const grant of this.grants) grant.inFlight = 0;
+  }
+
+  get open(): boolean {
+    return this.grants.length > 0 || this.pendingChats > 0;
+  }
+
+  list(): GrantState[] {
+    return this.grants.map((grant) => ({ ...grant }));
+  }
+
+  /** A chat began: counted with the newest grant, and a grant drawn while the visitor types. */
+  chatStarted(now: number): void {
+    const grant = this.grants.at(-1);
+    if (grant) grant.chats += 1;
+    else this.pendingChats += 1;
+    if (!grant || grant.day !== utcDay(now) || grant.usd - grant.committed < grant.usd / 2) {
+      this.desk.waitUntil(this.draw(this.desk.turnWorstUsd(), now).catch(() => undefined));
+    }
+  }
+
+  /**
+   * Holds `usd` against the newest grant of today. A grant running low is topped up from the
+   * court in the background, so a reply waits for the court only when its grant cannot hold it.
+   * The grant held, or the court's refusal.
+   */
+  async reserve(usd: number, now: number): Promise<GrantState | TextRefusal> {
+    const day = utcDay(now);
+    const holds = (grant: GrantState | undefined) =>
+      grant !== undefined && grant.day === day && grant.usd - grant.committed + 1e-9 >= usd;
+    let grant = this.grants.at(-1);
+    if (!holds(grant)) {
+      const drawn = await this.draw(usd, now);
+      if (!('id' in drawn)) return drawn;
+      grant = drawn;
+    }
+    if (!grant) return { code: 'court-closed' };
+    grant.committed = cents(grant.committed + usd);
+    grant.inFlight += 1;
+    grant.usedAt = Date.now();
+    await this.desk.store(this.grants);
+    // Half the grant spoken for: the next slice is asked for now, while replies go on.
+    if (grant.usd - grant.committed < grant.usd / 2) {
+      this.desk.waitUntil(this.draw(usd, now).catch(() => undefined));
+    }
+    return grant;
+  }
+
+  /**
+   * Draws (or tops up) today's grant from the court, one draw at a time: a draw already under
+   * way is waited for rather than doubled. The grant, or the court's refusal.
+   */
+  private draw(need: number, now: number): Promise<GrantState | TextRefusal> {
+    const run = async (): Promise<GrantState | TextRefusal> => {
+      const day = utcDay(now);
+      const current = this.grants.at(-1);
+      const holds =
+        current && current.day === day && current.usd - current.committed + 1e-9 >= need;
+      if (!holds && this.closedAnswer && Date.now() < this.closedAnswer.until) {
+        return this.closedAnswer.refusal;
+      }
+      if (current && holds && current.usd - current.committed >= current.usd / 2) return current;
+      const reuse =
+        current && current.day === day && now - current.drawnAt < GRANT_ROTATE_MS ? current : null;
+      // A grant topped up within the last half minute ran out fast: the next slice is larger.
+      if (reuse && Date.now() - reuse.drawnAt < 30_000) {
+        this.sliceTurns = Math.min(SLICE_MAX_TURNS, this.sliceTurns * 2);
+      }
+      const want = Math.max(need, this.sliceTurns * this.desk.turnWorstUsd());
+      const answer = await this.desk.draw(reuse?.id ?? null, need, want);
+      if (!answer.ok) {
+        if (current && holds) return current;
+        const refusal: TextRefusal = {
+          code: 'court-closed',
+          reopensAt: answer.reopensAt,
+          retryAfterSeconds: answer.retryAfterSeconds,
+        };
+        this.closedAnswer = { until: Date.now() + CLOSED_MEMORY_MS, refusal };
+        return refusal;
+      }
+      this.closedAnswer = null;
+      if (reuse && reuse.id === answer.grantId) {
+        reuse.usd = cents(reuse.usd + answer.usd);
+        reuse.drawnAt = Date.now();
+        await this.desk.store(this.grants);
+        return reuse;
+      }
+      const grant: GrantState = {
+        id: answer.grantId,
+        day,
+        usd: answer.usd,
+        committed: 0,
+        spent: 0,
+        turns: 0,
+        chats: this.pendingChats,
+        inFlight: 0,
+        drawnAt: Date.now(),
+        usedAt: Date.now(),
+      };
+      this.pendingChats = 0;
+      this.grants.push(grant);
+      await this.desk.store(this.grants);
+      return grant;
+    };
+    const drawn = this.drawing.then(run, run);
+    this.drawing = drawn.catch(() => undefined);
+    return drawn;
+  }
+
+  /** A reply's reservation settled at what it cost (`counted`: a turn of the visitor's). */
+  async settle(grant: GrantState, reserved: number, charged: number, counted: boolean) {
+    grant.committed = cents(grant.committed - reserved + charged);
+    grant.spent = cents(grant.spent + charged);
+    grant.inFlight = Math.max(0, grant.inFlight - 1);
+    grant.usedAt = Date.now();
+    if (counted) grant.turns += 1;
+    await this.desk.store(this.grants);
+  }
+
+  /**
+   * The grants due to be settled with the court (idle, old, or not the newest, with no reply
+   * under way), taken out of use first: no reply may reserve against a grant being settled (one
+   * that did would be spent unmetered). A settlement that then fails leaves the grant to the
+   * court, which charges it in full when it expires.
+   */
+  async takeDue(now: number): Promise<GrantState[]> {
+    const newest = this.grants.at(-1);
+    const due = this.grants.filter((grant) => {
+      const idle = now - grant.usedAt >= SETTLE_IDLE_MS;
+      const old = now - grant.drawnAt >= GRANT_ROTATE_MS || grant.day !== utcDay(now);
+      return grant.inFlight === 0 && (idle || old || grant !== newest);
+    });
+    this.grants = this.grants.filter((grant) => !due.includes(grant));
+    await this.desk.store(this.grants);
+    return due;
+  }
+}

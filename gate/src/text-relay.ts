@@ -1,0 +1,138 @@
+/**
+ * A reply's stream, relayed: the provider's server-sent events read as they come and passed on
+ * as the gate's own (Pepa's words, then `done` or `failed`), a comment every second while the
+ * provider is quiet (a write that finds the visitor gone), and the reply settled once however it
+ * ends: finished, broken off, or stopped by the visitor.
+ */
+import type { ChatStreamEvent } from '../../generated/gate/types.gen';
+import { EventStreamReader, eventOf } from './event-stream';
+import { STATUS } from './problem';
+
+/** The provider may pause this long between two pieces of a reply before it is given up. */
+export const STREAM_IDLE_MS = 20_000;
+/** While the provider is quiet, the stream says so this often (and finds a visitor gone). */
+export const HEARTBEAT_MS = 1000;
+
+/** How a reply ended. */
+export type ReplyEnd = 'done' | 'failed' | 'stopped';
+
+/**
+ * The visitor's stream of `upstream`. `settle` is called once, with how the reply ended, the
+ * provider's chat id (when a piece named it) and what was said; it answers the turns left.
+ * `controller` aborts the provider's request.
+ */
+export function relayReply(
+  upstream: ReadableStream<Uint8Array>,
+  controller: AbortController,
+  settle: (how: ReplyEnd, providerChat: string | null, said: string) => Promise<number>,
+): ReadableStream<Uint8Array> {
+  const reader = upstream.getReader();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  const events = new EventStreamReader();
+  let providerChat: string | null = null;
+  let said = '';
+  let finishing: Promise<number> | null = null;
+  const finish = (how: ReplyEnd): Promise<number> => {
+    finishing ??= settle(how, providerChat, said);
+    return finishing;
+  };
+  /** The provider's next piece, or 'idle' when none came in time; a read once begun is kept. */
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
+  let quietSince = Date.now();
+  const readWithin = async (): Promise<ReadableStreamReadResult<Uint8Array> | 'idle' | 'tick'> => {
+    pending ??= reader.read();
+    let timer: number | undefined;
+    const tick = new Promise<'tick'>((done) => {
+      timer = setTimeout(() => done('tick'), HEARTBEAT_MS);
+    });
+    try {
+      const next = await Promise.race([pending, tick]);
+      if (next === 'tick') return Date.now() - quietSince >= STREAM_IDLE_MS ? 'idle' : 'tick';
+      pending = null;
+      quietSince = Date.now();
+      return next;
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  };
+  const send = (out: ReadableStreamDefaultController<Uint8Array>, event: ChatStreamEvent) =>
+    out.enqueue(encoder.encode(eventOf(event)));
+  const failed = (): ChatStreamEvent => ({
+    type: 'failed',
+    problem: {
+      code: 'provider-error',
+      title: 'The voice service could not create the call',
+      status: STATUS['provider-error'],
+      detail: "Pepa's text service broke off her reply",
+    },
+  });
+  return new ReadableStream<Uint8Array>({
+    pull: async (out) => {
+      for (;;) {
+        let chunk: Awaited<ReturnType<typeof readWithin>>;
+        try {
+          chunk = await readWithin();
+        } catch {
+          if (controller.signal.aborted) {
+            // Stopped: the visitor left, or ended the chat.
+            await finish('stopped');
+            out.close();
+            return;
+          }
+          chunk = 'idle';
+        }
+        if (chunk === 'tick') {
+          // A comment while Pepa thinks: a visitor who left is found at the next write.
+          out.enqueue(encoder.encode(': writing\n\n'));
+          return;
+        }
+        if (chunk === 'idle') {
+          await reader.cancel().catch(() => undefined);
+          await finish('failed');
+          send(out, failed());
+          out.close();
+          return;
+        }
+        const datas = chunk.done
+          ? [...events.feed(decoder.decode()), ...events.end()]
+          : events.feed(decoder.decode(chunk.value, { stream: true }));
+        let sent = false;
+        let ended = chunk.done;
+        for (const data of datas) {
+          if (data.trim() === '[DONE]') {
+            ended = true;
+            continue;
+          }
+          let piece: { id?: unknown; delta?: unknown; sessionId?: unknown };
+          try {
+            piece = JSON.parse(data) as typeof piece;
+          } catch {
+            continue;
+          }
+          if (typeof piece.id === 'string' && piece.id) providerChat ??= piece.id;
+          if (typeof piece.delta === 'string' && piece.delta) {
+            said += piece.delta;
+            send(out, { type: 'words', text: piece.delta });
+            sent = true;
+          }
+        }
+        if (ended) {
+          await reader.cancel().catch(() => undefined);
+          const outcome = said ? 'done' : 'failed';
+          const turnsLeft = await finish(outcome);
+          send(out, outcome === 'done' ? { type: 'done', turnsLeft } : failed());
+          out.close();
+          return;
+        }
+        if (sent) return;
+      }
+    },
+    cancel: async () => {
+      // The visitor stopped the reply or left: the provider's request ends now.
+      controller.abort();
+      await reader.cancel().catch(() => undefined);
+      await finish('stopped');
+    },
+  });
+}
