@@ -5,7 +5,8 @@
  * (what its replies really cost) when it falls idle or the grant grows old. A grant not settled
  * in time (a desk evicted, its storage lost) is charged in full: money is never spent unmetered.
  */
-import { cents, type DayBook, utcDay } from './court-money';
+import { cents, nextUtcMidnight, type DayBook, utcDay } from './court-money';
+import { secondsToNextUtcDay } from './visitor-limits';
 
 /** A grant no desk has settled or topped up for this long is charged in full. */
 export const GRANT_EXPIRY_MS = 10 * 60_000;
@@ -58,18 +59,11 @@ export class TextBook {
    */
   draw(holder: string, grantId: string | null, need: number, want: number, now: number): Draw {
     const day = utcDay(now);
-    const closed = (): Draw => {
-      const reopens = Date.UTC(
-        new Date(now).getUTCFullYear(),
-        new Date(now).getUTCMonth(),
-        new Date(now).getUTCDate() + 1,
-      );
-      return {
-        ok: false,
-        reopensAt: new Date(reopens).toISOString(),
-        retryAfterSeconds: Math.max(1, Math.ceil((reopens - now) / 1000)),
-      };
-    };
+    const closed = (): Draw => ({
+      ok: false,
+      reopensAt: new Date(nextUtcMidnight(now)).toISOString(),
+      retryAfterSeconds: secondsToNextUtcDay(now),
+    });
     if (this.closedDay === day) return closed();
     const left = this.budgetUsd() - this.days.committedUsd(now);
     if (left + 1e-9 < need) return closed();

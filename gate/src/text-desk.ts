@@ -4,11 +4,9 @@
  * desk chosen by their network (/24 or /48), so a visitor and their neighbours are counted in one
  * place and no reply costs the court a round trip: the court hears of text once a grant.
  *
- * A turn: the visitor's limits (messages per chat, per minute, per day; their network's per
- * minute; their money for the day), the reply's worst case reserved against the grant, then the
- * provider's `POST /chat` streamed through to the visitor as the gate's own events, and settled
- * at the provider's own cost for it (`GET /chat/{id}`), or at its worst case when that cannot be
- * read. A visitor who closes the stream aborts the provider's request at once.
+ * A turn: the visitor's limits, the reply's worst case reserved against the grant, then the
+ * provider's `POST /chat` streamed to the visitor as the gate's own events (text-relay.ts) and
+ * settled at the provider's cost for it, or its worst case when that cannot be read.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { textLimitsFrom, type TextLimits } from './config';
@@ -26,13 +24,13 @@ import {
   chatSoFar,
   keptLines,
   refusalResponse,
-  secondsToMidnight,
   type SaidLine,
   type TextRefusal,
 } from './text-records';
 import { DeskGrants, SETTLE_IDLE_MS, type GrantState } from './text-grants';
 import { relayReply, type ReplyEnd } from './text-relay';
 import { randomId, type Visitor } from './visitor';
+import { secondsToNextUtcDay } from './visitor-limits';
 
 export { ReplyPlaces } from './reply-places';
 export { deskFor, TEXT_DESKS } from './text-records';
@@ -96,8 +94,11 @@ export class TextDesk extends DurableObject<Env> {
     });
   }
 
+  /** Text's limits, read once (the variables change only with a deploy). */
+  private cachedLimits: TextLimits | null = null;
   private get limits(): TextLimits {
-    return textLimitsFrom(this.env);
+    this.cachedLimits ??= textLimitsFrom(this.env);
+    return this.cachedLimits;
   }
 
   private settings(): ChatSettings {
@@ -149,7 +150,7 @@ export class TextDesk extends DurableObject<Env> {
     return {
       code: 'court-closed',
       reopensAt: new Date(nextUtcMidnight(now)).toISOString(),
-      retryAfterSeconds: secondsToMidnight(now),
+      retryAfterSeconds: secondsToNextUtcDay(now),
     };
   }
 
@@ -163,7 +164,7 @@ export class TextDesk extends DurableObject<Env> {
       return {
         code: 'rate-limited',
         detail: 'You have talked with Pepa by text as much as one guest may today',
-        retryAfterSeconds: secondsToMidnight(now),
+        retryAfterSeconds: secondsToNextUtcDay(now),
       };
     }
     return null;
@@ -261,7 +262,7 @@ export class TextDesk extends DurableObject<Env> {
       return {
         code: 'rate-limited',
         detail: 'You have talked with Pepa by text as much as one guest may today',
-        retryAfterSeconds: secondsToMidnight(now),
+        retryAfterSeconds: secondsToNextUtcDay(now),
       };
     }
     return null;

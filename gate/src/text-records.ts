@@ -2,7 +2,6 @@
  * What a text desk keeps and answers with: which desk a visitor's chats live on, what is kept of
  * what was said (and how a call is given it), and a refusal as the gate's problem.
  */
-import { nextUtcMidnight } from './court-money';
 import { problem, type ProblemCode } from './problem';
 import type { Visitor } from './visitor';
 
@@ -51,9 +50,4 @@ export function keptLines(lines: readonly SaidLine[]): SaidLine[] {
 /** What was said, as the call's assistant is given it. */
 export function chatSoFar(lines: readonly SaidLine[]): string {
   return lines.map((line) => `${line.who === 'pepa' ? 'Pepa' : 'Guest'}: ${line.text}`).join('\n');
-}
-
-/** Seconds until the next UTC day begins (at least one). */
-export function secondsToMidnight(now: number): number {
-  return Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000));
 }

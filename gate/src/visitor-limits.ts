@@ -97,7 +97,8 @@ export class SqlLedger implements StartLedger {
   }
 }
 
-function secondsUntilNextUtcDay(now: number): number {
+/** Seconds until the next UTC day begins (at least one): when a day's limits reset. */
+export function secondsToNextUtcDay(now: number): number {
   const date = new Date(now);
   const next = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
   return Math.max(1, Math.ceil((next - now) / 1000));
@@ -152,7 +153,7 @@ export function visitorRefusal(
     today.starts >= limits.visitorStartsPerDay ||
     today.usd + worstCaseUsd > limits.visitorDailyUsd + 1e-9
   ) {
-    return { retryAfterSeconds: secondsUntilNextUtcDay(now) };
+    return { retryAfterSeconds: secondsToNextUtcDay(now) };
   }
   return null;
 }
