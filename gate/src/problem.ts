@@ -19,6 +19,8 @@ const TITLES: Record<ProblemCode, string> = {
   'reply-in-flight': 'Pepa is still answering the last message',
   'message-too-long': 'The message is too long',
   'text-busy': 'Pepa is answering as many messages as she can right now',
+  'card-not-ready': "Pepa's words are not written down yet",
+  'card-refused': 'Those words cannot go on a card',
 };
 
 export const STATUS: Record<ProblemCode, number> = {
@@ -37,6 +39,8 @@ export const STATUS: Record<ProblemCode, number> = {
   'reply-in-flight': 409,
   'message-too-long': 413,
   'text-busy': 503,
+  'card-not-ready': 409,
+  'card-refused': 422,
 };
 
 export function problem(

@@ -20,3 +20,17 @@ export class ReplyPlaces extends DurableObject<Env> {
     return this.held.size;
   }
 }
+
+/** A reply's place (with the owner's limit on replies at once) is held at most this long. */
+const REPLY_PLACE_MS = 120_000;
+
+/** Takes a place for a reply in `chatId`: always, when the owner set no limit (`limit` 0). */
+export async function takeReplyPlace(env: Env, limit: number, chatId: string, now: number) {
+  if (limit === 0) return true;
+  return env.REPLY_PLACES.getByName('replies').take(chatId, limit, now + REPLY_PLACE_MS);
+}
+
+/** Gives the place of a reply in `chatId` back. */
+export async function giveReplyPlace(env: Env, limit: number, chatId: string): Promise<void> {
+  if (limit !== 0) await env.REPLY_PLACES.getByName('replies').give(chatId);
+}

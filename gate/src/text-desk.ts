@@ -24,22 +24,21 @@ import {
   chatSoFar,
   keptLines,
   refusalResponse,
+  replyAt,
   type SaidLine,
   type TextRefusal,
 } from './text-records';
 import { DeskGrants, SETTLE_IDLE_MS, type GrantState } from './text-grants';
-import { relayReply, type ReplyEnd } from './text-relay';
+import { relayReply, type ReplyEnd, type ReplySettled } from './text-relay';
 import { randomId, type Visitor } from './visitor';
 import { secondsToNextUtcDay } from './visitor-limits';
 
 export { ReplyPlaces } from './reply-places';
+import { giveReplyPlace, takeReplyPlace } from './reply-places';
 export { deskFor, TEXT_DESKS } from './text-records';
 
 /** A chat nobody wrote in for this long is forgotten. */
 export const CHAT_IDLE_MS = 30 * 60_000;
-
-/** A reply's place (with the owner's limit on replies at once) is held at most this long. */
-const REPLY_PLACE_MS = 120_000;
 
 type ChatRow = {
   id: string;
@@ -206,6 +205,12 @@ export class TextDesk extends DurableObject<Env> {
     return lines.length > 0 ? chatSoFar(lines) : null;
   }
 
+  /** The provider's chat of Pepa's finished reply `line` in a chat of `visitorKey`, if kept. */
+  async replyOf(visitorKey: string, id: string, line: number): Promise<string | null> {
+    const chat = this.chat(id);
+    return chat?.visitor === visitorKey ? replyAt(JSON.parse(chat.said) as SaidLine[], line) : null;
+  }
+
   /** For tests and the surge: what the desk holds. */
   async inspect() {
     return {
@@ -310,7 +315,7 @@ export class TextDesk extends DurableObject<Env> {
     request.signal.addEventListener('abort', () => controller.abort(), { once: true });
     // Held from here: a second message to this chat is refused until the reply is settled.
     this.inFlight.set(chat.id, controller);
-    const place = await this.takeReplyPlace(chat.id, now);
+    const place = await takeReplyPlace(this.env, limits.maxConcurrentReplies, chat.id, now);
     if (!place) {
       this.inFlight.delete(chat.id);
       return refusalResponse({ code: 'text-busy', retryAfterSeconds: 5 });
@@ -318,7 +323,7 @@ export class TextDesk extends DurableObject<Env> {
     const grant = await this.grants.reserve(limits.turnWorstUsd, now);
     if (!('id' in grant)) {
       this.inFlight.delete(chat.id);
-      await this.giveReplyPlace(chat.id);
+      await giveReplyPlace(this.env, limits.maxConcurrentReplies, chat.id);
       return refusalResponse(grant);
     }
     const network = visitor.networks.find((key) => key.startsWith('net:'));
@@ -343,7 +348,7 @@ export class TextDesk extends DurableObject<Env> {
         this.sql.exec(`UPDATE chats SET turns = MAX(0, turns - 1) WHERE id = ?`, chat.id);
       }
       this.inFlight.delete(chat.id);
-      await this.giveReplyPlace(chat.id);
+      await giveReplyPlace(this.env, limits.maxConcurrentReplies, chat.id);
       return this.failureResponse(opening.failure, now);
     }
     const turn: ReplyTurn = { controller, chat, visitor: visitor.key, day, grant, text };
@@ -383,7 +388,7 @@ export class TextDesk extends DurableObject<Env> {
     how: ReplyEnd,
     providerChat: string | null,
     said: string,
-  ): Promise<number> {
+  ): Promise<ReplySettled> {
     const worst = this.limits.turnWorstUsd;
     turn.controller.abort();
     const cost = providerChat ? await chatCost(this.settings(), providerChat) : null;
@@ -393,10 +398,12 @@ export class TextDesk extends DurableObject<Env> {
       this.addToDay(turn.visitor, turn.day, { turns: -1 });
     }
     const row = this.chat(turn.chat.id);
+    const line = row?.turns ?? 0;
     if (row) {
       const lines = JSON.parse(row.said) as SaidLine[];
       lines.push({ who: 'visitor', text: turn.text });
-      if (said) lines.push({ who: 'pepa', text: said });
+      const finished = how === 'done' && providerChat ? { line, providerChat } : {};
+      if (said) lines.push({ who: 'pepa', text: said, ...finished });
       this.sql.exec(
         `UPDATE chats SET said = ?, provider_chat = COALESCE(?, provider_chat),
          turns = MAX(0, turns - ?), last_at = ? WHERE id = ?`,
@@ -408,19 +415,9 @@ export class TextDesk extends DurableObject<Env> {
       );
     }
     this.inFlight.delete(turn.chat.id);
-    await this.giveReplyPlace(turn.chat.id);
-    return Math.max(0, this.limits.turnsPerChat - (this.chat(turn.chat.id)?.turns ?? 0));
-  }
-
-  private async takeReplyPlace(chatId: string, now: number): Promise<boolean> {
-    const limit = this.limits.maxConcurrentReplies;
-    if (limit === 0) return true;
-    return this.env.REPLY_PLACES.getByName('replies').take(chatId, limit, now + REPLY_PLACE_MS);
-  }
-
-  private async giveReplyPlace(chatId: string): Promise<void> {
-    if (this.limits.maxConcurrentReplies === 0) return;
-    await this.env.REPLY_PLACES.getByName('replies').give(chatId);
+    await giveReplyPlace(this.env, this.limits.maxConcurrentReplies, turn.chat.id);
+    const turnsLeft = this.limits.turnsPerChat - (this.chat(turn.chat.id)?.turns ?? 0);
+    return { turnsLeft: Math.max(0, turnsLeft), line };
   }
 
   /**

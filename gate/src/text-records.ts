@@ -35,6 +35,15 @@ export function refusalResponse(refusal: TextRefusal): Response {
 export interface SaidLine {
   who: 'visitor' | 'pepa';
   text: string;
+  /** A reply of Pepa's that finished: its place in the chat, and the provider's chat it was. */
+  line?: number;
+  providerChat?: string;
+}
+
+/** The provider's chat that wrote Pepa's reply in `line`, while the record keeps it. */
+export function replyAt(lines: readonly SaidLine[], line: number): string | null {
+  const said = lines.find((entry) => entry.who === 'pepa' && entry.line === line);
+  return said?.providerChat ?? null;
 }
 
 /** What was said, kept within its bounds: the newest lines, the oldest cut first. */

@@ -16,6 +16,12 @@ export const HEARTBEAT_MS = 1000;
 /** How a reply ended. */
 export type ReplyEnd = 'done' | 'failed' | 'stopped';
 
+/** A reply settled: the messages its chat may still send, and the reply's place in the chat. */
+export interface ReplySettled {
+  turnsLeft: number;
+  line: number;
+}
+
 /**
  * The visitor's stream of `upstream`. `settle` is called once, with how the reply ended, the
  * provider's chat id (when a piece named it) and what was said; it answers the turns left.
@@ -24,7 +30,7 @@ export type ReplyEnd = 'done' | 'failed' | 'stopped';
 export function relayReply(
   upstream: ReadableStream<Uint8Array>,
   controller: AbortController,
-  settle: (how: ReplyEnd, providerChat: string | null, said: string) => Promise<number>,
+  settle: (how: ReplyEnd, providerChat: string | null, said: string) => Promise<ReplySettled>,
 ): ReadableStream<Uint8Array> {
   const reader = upstream.getReader();
   const decoder = new TextDecoder();
@@ -32,8 +38,8 @@ export function relayReply(
   const events = new EventStreamReader();
   let providerChat: string | null = null;
   let said = '';
-  let finishing: Promise<number> | null = null;
-  const finish = (how: ReplyEnd): Promise<number> => {
+  let finishing: Promise<ReplySettled> | null = null;
+  const finish = (how: ReplyEnd): Promise<ReplySettled> => {
     finishing ??= settle(how, providerChat, said);
     return finishing;
   };
@@ -120,8 +126,8 @@ export function relayReply(
         if (ended) {
           await reader.cancel().catch(() => undefined);
           const outcome = said ? 'done' : 'failed';
-          const turnsLeft = await finish(outcome);
-          send(out, outcome === 'done' ? { type: 'done', turnsLeft } : failed());
+          const { turnsLeft, line } = await finish(outcome);
+          send(out, outcome === 'done' ? { type: 'done', turnsLeft, line } : failed());
           out.close();
           return;
         }

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { CheckInData, CheckInErrors, CheckInResponses, CreateCallData, CreateCallErrors, CreateCallResponses, EndChatData, EndChatErrors, EndChatResponses, GetReportData, GetReportErrors, GetReportResponses, LeaveLineData, LeaveLineErrors, LeaveLineResponses, RateCallData, RateCallErrors, RateCallResponses, ReceiveProviderEventData, ReceiveProviderEventErrors, ReceiveProviderEventResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponse, SendChatMessageResponses, StartChatData, StartChatErrors, StartChatResponses } from './types.gen';
+import type { CheckInData, CheckInErrors, CheckInResponses, CreateCallData, CreateCallErrors, CreateCallResponses, EndChatData, EndChatErrors, EndChatResponses, GetCardImageData, GetCardImageErrors, GetCardImageResponses, GetReportData, GetReportErrors, GetReportResponses, GetSharePageData, GetSharePageErrors, GetSharePageResponses, LeaveLineData, LeaveLineErrors, LeaveLineResponses, MakeCardData, MakeCardErrors, MakeCardResponses, RateCallData, RateCallErrors, RateCallResponses, ReceiveProviderEventData, ReceiveProviderEventErrors, ReceiveProviderEventResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponse, SendChatMessageResponses, StartChatData, StartChatErrors, StartChatResponses, TakeDownCardData, TakeDownCardErrors, TakeDownCardResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -120,3 +120,42 @@ export const getReport = <ThrowOnError extends boolean = false>(options?: Option
     url: '/api/report',
     ...options
 });
+
+/**
+ * Make a quote card of one of Pepa's lines
+ *
+ * The page names the line (the conversation and the line's place); the gate takes the words itself: from a call, the provider's record of it (`GET /call/{id}`, her lines only); from a chat, the output of the provider's chat the gate created for that reply (`GET /chat/{id}`), never its input. Only the visitor who had the conversation may ask (the call's card cookie, or the chat's secret). The words are checked and cut at a sentence to fit, the card is drawn once and stored, and asking again for the same line gives the same card. Cards per visitor per day are limited.
+ */
+export const makeCard = <ThrowOnError extends boolean = false>(options: Options<MakeCardData, ThrowOnError>) => (options.client ?? client).post<MakeCardResponses, MakeCardErrors, ThrowOnError>({
+    url: '/api/cards',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Take a card down
+ *
+ * For the owner: the card's page answers 410 from now on, its image is deleted, and what the Worker cached of both is purged.
+ */
+export const takeDownCard = <ThrowOnError extends boolean = false>(options: Options<TakeDownCardData, ThrowOnError>) => (options.client ?? client).delete<TakeDownCardResponses, TakeDownCardErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/cards/{cardId}',
+    ...options
+});
+
+/**
+ * A card's share page
+ *
+ * HTML that needs no script: the Open Graph and X card tags (the image absolute, with its size), the canonical address, and for people the card, the words, when she said them and a way in to talk to Pepa. An id the gate did not make is a 404 before anything is read.
+ */
+export const getSharePage = <ThrowOnError extends boolean = false>(options: Options<GetSharePageData, ThrowOnError>) => (options.client ?? client).get<GetSharePageResponses, GetSharePageErrors, ThrowOnError>({ url: '/q/{cardId}', ...options });
+
+/**
+ * A card's image
+ *
+ * The card as drawn when it was made: a 1200×630 PNG, cached for a year. A card whose image could not be drawn redirects to the site's own card.
+ */
+export const getCardImage = <ThrowOnError extends boolean = false>(options: Options<GetCardImageData, ThrowOnError>) => (options.client ?? client).get<GetCardImageResponses, GetCardImageErrors, ThrowOnError>({ url: '/q/{cardId}/card.png', ...options });

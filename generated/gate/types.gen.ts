@@ -73,7 +73,7 @@ export type Waiting = {
 
 export type Problem = {
     type?: string;
-    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated' | 'chat-gone' | 'reply-in-flight' | 'message-too-long' | 'text-busy';
+    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated' | 'chat-gone' | 'reply-in-flight' | 'message-too-long' | 'text-busy' | 'card-not-ready' | 'card-refused';
     title: string;
     status?: number;
     detail?: string;
@@ -240,6 +240,10 @@ export type ChatDone = {
      * Messages this chat may still send.
      */
     turnsLeft: number;
+    /**
+     * This reply's place in the chat (the number of the message it answered), by which a card of its words is asked for.
+     */
+    line: number;
 };
 
 export type ChatFailed = {
@@ -257,6 +261,50 @@ export type ChatStreamEvent = ({
 } & ChatDone) | ({
     type: 'failed';
 } & ChatFailed);
+
+export type MakeCardRequest = {
+    /**
+     * A voice call or a text chat.
+     */
+    from: 'call' | 'chat';
+    /**
+     * The call's id (as the gate admitted it) or the chat's id (as the gate gave it).
+     */
+    conversationId: string;
+    /**
+     * Which of Pepa's lines: in a call, the number of her line among those the provider recorded her saying (1 for the first); in a chat, the `line` of the reply's `done` event.
+     */
+    line: number;
+};
+
+export type Card = {
+    /**
+     * The card id: random, and proven by the gate.
+     */
+    id: string;
+    /**
+     * The share page, `/q/{cardId}`, absolute.
+     */
+    pageUrl: string;
+    /**
+     * The card as a PNG, absolute.
+     */
+    imageUrl: string;
+    imageWidth: 1200;
+    imageHeight: 630;
+    /**
+     * Pepa's words as the card carries them: taken from the provider, cut at a sentence to fit.
+     */
+    words: string;
+    /**
+     * When she said them.
+     */
+    saidAt: string;
+    /**
+     * False when this card's image could not be drawn: its page shows the site's own card instead.
+     */
+    drawn: boolean;
+};
 
 /**
  * The ticket's id, as the line gave it.
@@ -292,6 +340,21 @@ export type ChatId = string;
  * The chat's secret, as the gate gave it with the chat. It binds the chat to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a chat gone.
  */
 export type ChatSecret = string;
+
+/**
+ * With `from: chat`: the chat's secret, as the gate gave it with the chat.
+ */
+export type CardChatSecret = string;
+
+/**
+ * With `from: call`: the right to make cards of the last call admitted, set with its admission (Set-Cookie, HttpOnly, only sent to /api/cards). The browser sends it by itself.
+ */
+export type CardCookie = string;
+
+/**
+ * The card id.
+ */
+export type CardId = string;
 
 export type CreateCallData = {
     body: CreateCallRequest;
@@ -693,3 +756,164 @@ export type GetReportResponses = {
 };
 
 export type GetReportResponse = GetReportResponses[keyof GetReportResponses];
+
+export type MakeCardData = {
+    body: MakeCardRequest;
+    headers?: {
+        /**
+         * With `from: chat`: the chat's secret, as the gate gave it with the chat.
+         */
+        'Chat-Secret'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/cards';
+};
+
+export type MakeCardErrors = {
+    /**
+     * The request is malformed.
+     */
+    400: Problem;
+    /**
+     * No card can be made of that line: the conversation is unknown or not this visitor's, or the provider has no line of Pepa's in that place (one answer for all, code `not-found`).
+     */
+    404: Problem;
+    /**
+     * The provider has not yet recorded that line (it writes a call's record down as the call ends): ask again after `retryAfterSeconds` (code `card-not-ready`).
+     */
+    409: Problem;
+    /**
+     * Those words are not published (code `card-refused`); `detail` says why: a seed phrase or key, personal data, a financial promise, or a word the site does not print.
+     */
+    422: Problem;
+    /**
+     * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
+     */
+    429: Problem;
+    /**
+     * The provider refused or failed to create the call (code `provider-error`).
+     */
+    502: Problem;
+    /**
+     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
+     */
+    503: Problem;
+};
+
+export type MakeCardError = MakeCardErrors[keyof MakeCardErrors];
+
+export type MakeCardResponses = {
+    /**
+     * The card, made before of the same line.
+     */
+    200: Card;
+    /**
+     * The card, made now.
+     */
+    201: Card;
+};
+
+export type MakeCardResponse = MakeCardResponses[keyof MakeCardResponses];
+
+export type TakeDownCardData = {
+    body?: never;
+    path: {
+        /**
+         * The card id.
+         */
+        cardId: string;
+    };
+    query?: never;
+    url: '/api/cards/{cardId}';
+};
+
+export type TakeDownCardErrors = {
+    /**
+     * Missing or wrong credentials.
+     */
+    401: Problem;
+    /**
+     * No such card (code `not-found`).
+     */
+    404: Problem;
+};
+
+export type TakeDownCardError = TakeDownCardErrors[keyof TakeDownCardErrors];
+
+export type TakeDownCardResponses = {
+    /**
+     * The card is down.
+     */
+    204: void;
+};
+
+export type TakeDownCardResponse = TakeDownCardResponses[keyof TakeDownCardResponses];
+
+export type GetSharePageData = {
+    body?: never;
+    path: {
+        /**
+         * The card id.
+         */
+        cardId: string;
+    };
+    query?: never;
+    url: '/q/{cardId}';
+};
+
+export type GetSharePageErrors = {
+    /**
+     * No such card.
+     */
+    404: string;
+    /**
+     * The card was taken down.
+     */
+    410: string;
+};
+
+export type GetSharePageError = GetSharePageErrors[keyof GetSharePageErrors];
+
+export type GetSharePageResponses = {
+    /**
+     * The share page.
+     */
+    200: string;
+};
+
+export type GetSharePageResponse = GetSharePageResponses[keyof GetSharePageResponses];
+
+export type GetCardImageData = {
+    body?: never;
+    path: {
+        /**
+         * The card id.
+         */
+        cardId: string;
+    };
+    query?: never;
+    url: '/q/{cardId}/card.png';
+};
+
+export type GetCardImageErrors = {
+    /**
+     * No such card.
+     */
+    404: Problem;
+    /**
+     * The card was taken down.
+     */
+    410: Problem;
+};
+
+export type GetCardImageError = GetCardImageErrors[keyof GetCardImageErrors];
+
+export type GetCardImageResponses = {
+    /**
+     * The card.
+     */
+    200: Blob | File;
+};
+
+export type GetCardImageResponse = GetCardImageResponses[keyof GetCardImageResponses];

@@ -53,7 +53,9 @@ export const vProblem = v.object({
         'chat-gone',
         'reply-in-flight',
         'message-too-long',
-        'text-busy'
+        'text-busy',
+        'card-not-ready',
+        'card-refused'
     ]),
     title: v.string(),
     status: v.optional(v.pipe(v.number(), v.integer())),
@@ -158,7 +160,8 @@ export const vChatWords = v.strictObject({
 
 export const vChatDone = v.strictObject({
     type: v.picklist(['done']),
-    turnsLeft: v.pipe(v.number(), v.integer(), v.minValue(0))
+    turnsLeft: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    line: v.pipe(v.number(), v.integer(), v.minValue(1))
 });
 
 export const vChatFailed = v.strictObject({
@@ -180,6 +183,23 @@ export const vChatStreamEvent = v.union([
             type: v.literal('failed')
         }), vChatFailed])
 ]);
+
+export const vMakeCardRequest = v.strictObject({
+    from: v.picklist(['call', 'chat']),
+    conversationId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,64}$/)),
+    line: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))
+});
+
+export const vCard = v.strictObject({
+    id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/)),
+    pageUrl: v.pipe(v.string(), v.url()),
+    imageUrl: v.pipe(v.string(), v.url()),
+    imageWidth: v.unknown(),
+    imageHeight: v.unknown(),
+    words: v.pipe(v.string(), v.minLength(1)),
+    saidAt: v.pipe(v.string(), v.isoTimestamp()),
+    drawn: v.boolean()
+});
 
 /**
  * The ticket's id, as the line gave it.
@@ -215,6 +235,21 @@ export const vChatId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
  * The chat's secret, as the gate gave it with the chat. It binds the chat to the visitor it was given to, and travels in this header, never in the path. A wrong or missing secret is answered as a chat gone.
  */
 export const vChatSecret = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
+
+/**
+ * With `from: chat`: the chat's secret, as the gate gave it with the chat.
+ */
+export const vCardChatSecret = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
+
+/**
+ * With `from: call`: the right to make cards of the last call admitted, set with its admission (Set-Cookie, HttpOnly, only sent to /api/cards). The browser sends it by itself.
+ */
+export const vCardCookie = v.string();
+
+/**
+ * The card id.
+ */
+export const vCardId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
 
 export const vCreateCallBody = vCreateCallRequest;
 
@@ -312,3 +347,41 @@ export const vGetReportQuery = v.object({
  * The totals, newest day first.
  */
 export const vGetReportResponse = vReport;
+
+export const vMakeCardBody = vMakeCardRequest;
+
+export const vMakeCardHeaders = v.object({
+    'Chat-Secret': v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/)))
+});
+
+/**
+ * The card, made before of the same line.
+ */
+export const vMakeCardResponse = vCard;
+
+export const vTakeDownCardPath = v.object({
+    cardId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
+});
+
+/**
+ * The card is down.
+ */
+export const vTakeDownCardResponse = v.void();
+
+export const vGetSharePagePath = v.object({
+    cardId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
+});
+
+/**
+ * The share page.
+ */
+export const vGetSharePageResponse = v.string();
+
+export const vGetCardImagePath = v.object({
+    cardId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
+});
+
+/**
+ * The card.
+ */
+export const vGetCardImageResponse = v.string();

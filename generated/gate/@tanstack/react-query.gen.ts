@@ -3,8 +3,8 @@
 import { queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { checkIn, createCall, endChat, getReport, leaveLine, type Options, rateCall, receiveProviderEvent, startChat } from '../sdk.gen';
-import type { CheckInData, CheckInError, CheckInResponse, CreateCallData, CreateCallError, CreateCallResponse, EndChatData, EndChatError, EndChatResponse, GetReportData, GetReportError, GetReportResponse, LeaveLineData, LeaveLineError, LeaveLineResponse, RateCallData, RateCallError, RateCallResponse, ReceiveProviderEventData, ReceiveProviderEventError, ReceiveProviderEventResponse, StartChatData, StartChatError, StartChatResponse } from '../types.gen';
+import { checkIn, createCall, endChat, getCardImage, getReport, getSharePage, leaveLine, makeCard, type Options, rateCall, receiveProviderEvent, startChat, takeDownCard } from '../sdk.gen';
+import type { CheckInData, CheckInError, CheckInResponse, CreateCallData, CreateCallError, CreateCallResponse, EndChatData, EndChatError, EndChatResponse, GetCardImageData, GetCardImageError, GetCardImageResponse, GetReportData, GetReportError, GetReportResponse, GetSharePageData, GetSharePageError, GetSharePageResponse, LeaveLineData, LeaveLineError, LeaveLineResponse, MakeCardData, MakeCardError, MakeCardResponse, RateCallData, RateCallError, RateCallResponse, ReceiveProviderEventData, ReceiveProviderEventError, ReceiveProviderEventResponse, StartChatData, StartChatError, StartChatResponse, TakeDownCardData, TakeDownCardError, TakeDownCardResponse } from '../types.gen';
 
 /**
  * Ask for an audience with Pepa
@@ -190,4 +190,82 @@ export const getReportOptions = (options?: Options<GetReportData>) => queryOptio
         return data;
     },
     queryKey: getReportQueryKey(options)
+});
+
+/**
+ * Make a quote card of one of Pepa's lines
+ *
+ * The page names the line (the conversation and the line's place); the gate takes the words itself: from a call, the provider's record of it (`GET /call/{id}`, her lines only); from a chat, the output of the provider's chat the gate created for that reply (`GET /chat/{id}`), never its input. Only the visitor who had the conversation may ask (the call's card cookie, or the chat's secret). The words are checked and cut at a sentence to fit, the card is drawn once and stored, and asking again for the same line gives the same card. Cards per visitor per day are limited.
+ */
+export const makeCardMutation = (options?: Partial<Options<MakeCardData>>): UseMutationOptions<MakeCardResponse, MakeCardError, Options<MakeCardData>> => {
+    const mutationOptions: UseMutationOptions<MakeCardResponse, MakeCardError, Options<MakeCardData>> = {
+        mutationFn: async (fnOptions) => {
+            const { data } = await makeCard({
+                ...options,
+                ...fnOptions,
+                throwOnError: true
+            });
+            return data;
+        }
+    };
+    return mutationOptions;
+};
+
+/**
+ * Take a card down
+ *
+ * For the owner: the card's page answers 410 from now on, its image is deleted, and what the Worker cached of both is purged.
+ */
+export const takeDownCardMutation = (options?: Partial<Options<TakeDownCardData>>): UseMutationOptions<TakeDownCardResponse, TakeDownCardError, Options<TakeDownCardData>> => {
+    const mutationOptions: UseMutationOptions<TakeDownCardResponse, TakeDownCardError, Options<TakeDownCardData>> = {
+        mutationFn: async (fnOptions) => {
+            const { data } = await takeDownCard({
+                ...options,
+                ...fnOptions,
+                throwOnError: true
+            });
+            return data;
+        }
+    };
+    return mutationOptions;
+};
+
+export const getSharePageQueryKey = (options: Options<GetSharePageData>) => createQueryKey('getSharePage', options);
+
+/**
+ * A card's share page
+ *
+ * HTML that needs no script: the Open Graph and X card tags (the image absolute, with its size), the canonical address, and for people the card, the words, when she said them and a way in to talk to Pepa. An id the gate did not make is a 404 before anything is read.
+ */
+export const getSharePageOptions = (options: Options<GetSharePageData>) => queryOptions<GetSharePageResponse, GetSharePageError, GetSharePageResponse, ReturnType<typeof getSharePageQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => {
+        const { data } = await getSharePage({
+            ...options,
+            ...queryKey[0],
+            signal,
+            throwOnError: true
+        });
+        return data;
+    },
+    queryKey: getSharePageQueryKey(options)
+});
+
+export const getCardImageQueryKey = (options: Options<GetCardImageData>) => createQueryKey('getCardImage', options);
+
+/**
+ * A card's image
+ *
+ * The card as drawn when it was made: a 1200×630 PNG, cached for a year. A card whose image could not be drawn redirects to the site's own card.
+ */
+export const getCardImageOptions = (options: Options<GetCardImageData>) => queryOptions<GetCardImageResponse, GetCardImageError, GetCardImageResponse, ReturnType<typeof getCardImageQueryKey>>({
+    queryFn: async ({ queryKey, signal }) => {
+        const { data } = await getCardImage({
+            ...options,
+            ...queryKey[0],
+            signal,
+            throwOnError: true
+        });
+        return data;
+    },
+    queryKey: getCardImageQueryKey(options)
 });
