@@ -12,7 +12,9 @@
 //
 // Progress goes to stderr, the table to stdout. `--quick` (one Lighthouse run, 20 cycles) is for
 // trying changes on a busy machine; its table says so and is not the budgeted measurement.
-// `--starts` runs only part 4, `--lighthouse` only parts 1 and 2.
+//   5. quote cards on the local stack: a card made on a fresh Worker and later, its PNG, the share
+//      page's first byte uncached and cached, the Worker's bundle against the plans' limits.
+// `--starts` runs only part 4, `--lighthouse` only parts 1 and 2, `--cards` only part 5.
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
@@ -41,6 +43,7 @@ import {
 } from './lib/bench-table.mjs';
 import { START_PROFILES, startSample } from './lib/bench-field-start.mjs';
 import { measureTextFirstWords } from './lib/bench-field-text.mjs';
+import { measureCards } from './lib/bench-cards.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const benchDir = join(root, 'bench');
@@ -48,6 +51,7 @@ const benchDir = join(root, 'bench');
 const quick = process.argv.includes('--quick');
 const startsOnly = process.argv.includes('--starts');
 const lighthouseOnly = process.argv.includes('--lighthouse');
+const cardsOnly = process.argv.includes('--cards');
 const LIGHTHOUSE_RUNS = quick ? 1 : 5;
 const TAP_SAMPLES = 5;
 const SOAK_CYCLES = quick ? 20 : 200;
@@ -391,7 +395,7 @@ await mkdir(benchDir, { recursive: true });
 
 try {
   let liveSite = null;
-  if (!startsOnly)
+  if (!startsOnly && !cardsOnly)
     await stage('live build', async () => {
       liveSite = await buildCopy(
         'site-live',
@@ -413,8 +417,11 @@ try {
       measureLighthouse(table, site, { runs: LIGHTHOUSE_RUNS, track }),
     );
   }
-  if (!startsOnly && !lighthouseOnly) await stage('demo timings', measureDemo);
-  if (!lighthouseOnly) await stage('start under the field latency model', measureFieldStarts);
+  const everything = !startsOnly && !lighthouseOnly && !cardsOnly;
+  if (everything) await stage('demo timings', measureDemo);
+  if (everything || startsOnly)
+    await stage('start under the field latency model', measureFieldStarts);
+  if (everything || cardsOnly) await stage('quote cards', () => measureCards({ table }));
 } finally {
   await cleanUp();
 }

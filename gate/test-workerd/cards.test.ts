@@ -3,7 +3,8 @@
  * conversation; each check of the words; the share page and its image as crawlers fetch them; the
  * owner's takedown; the limits. Every answer is checked against openapi/gate.json.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { painter } from '../src/cards/card-render';
 import type { Card, Problem } from '../../generated/gate/types.gen';
 import {
   addr,
@@ -73,7 +74,7 @@ async function madeCard(response: Response): Promise<Card> {
 }
 
 function crawl(path: string, agent = TWITTERBOT) {
-  return api(path, { headers: { 'user-agent': agent } });
+  return api(path, { headers: { 'user-agent': agent }, redirect: 'manual' });
 }
 
 function takeDown(id: string, token = 'test-admin-token') {
@@ -300,6 +301,29 @@ describe('the share page and its image', () => {
     } finally {
       bucket.get = get;
       bucket.head = head;
+    }
+  });
+});
+
+describe('a card that cannot be drawn', () => {
+  it('is kept, and shared with the site’s own card: never a 5xx', async () => {
+    const failing = vi
+      .spyOn(painter, 'render')
+      .mockRejectedValue(new Error('resvg: out of memory'));
+    try {
+      const callId = await admit(addr(1));
+      recordCall(callId, ['Ribbit! The court is open.']);
+      const card = await madeCard(await cardOfCall(callId, 1));
+      expect(failing).toHaveBeenCalledOnce();
+      expect(card.drawn).toBe(false);
+      const page = await crawl(`/q/${card.id}`);
+      expect(page.status).toBe(200);
+      expect(meta(await page.text(), 'og:image')).toBe('https://pepa.test/og-image.png');
+      const image = await crawl(`/q/${card.id}/card.png`);
+      expect(image.status).toBe(302);
+      expect(image.headers.get('location')).toBe('https://pepa.test/og-image.png');
+    } finally {
+      failing.mockRestore();
     }
   });
 });

@@ -11,7 +11,6 @@ import { cookie, json, problem, readJsonObject } from '../problem';
 import { deskFor } from '../text-records';
 import type { Visitor } from '../visitor';
 import { newCardId } from './card-ids';
-import { renderCard } from './card-render';
 import { shelfFor } from './card-shelf';
 import { callLine, chatLine, type LineWords } from './card-source';
 import { blocklistFrom, cardWords, REFUSAL_REASONS } from './card-words';
@@ -86,7 +85,8 @@ async function lineWords(
 async function store(env: Env, id: string, words: string, saidAt: Date, site: string) {
   let png: Uint8Array | null = null;
   try {
-    png = await renderCard({ words, saidAt, site });
+    const { painter } = await import('./card-render');
+    png = await painter.render({ words, saidAt, site });
   } catch (error) {
     console.error('gate: a card could not be drawn', error);
   }

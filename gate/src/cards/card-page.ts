@@ -8,7 +8,7 @@ import { sameSecret } from '../edge';
 import { bearer, problem } from '../problem';
 import { cardKey, cardUrls, downKey, imageKey, type StoredCard } from './card-api';
 import { isCardId } from './card-ids';
-import { cardDate } from './card-render';
+import { cardDate } from './card-words';
 
 /** How long a share page may be kept (in the Worker's cache and by anyone on the way). */
 const PAGE_MAX_AGE_S = 300;

@@ -2,7 +2,8 @@
  * A card drawn on the Worker: Satori lays it out as SVG, resvg paints the PNG, both as
  * WebAssembly modules imported with the Worker (workerd compiles no WebAssembly from bytes at
  * run time) and instantiated on the first card, never at start-up. Drawn once, when the card is
- * made; the stored PNG is what every share serves.
+ * made; the stored PNG is what every share serves. The Worker imports this module only when a
+ * card is made, so its code is not even evaluated at start-up.
  */
 import { initResvg, Resvg } from '@cf-wasm/resvg/others';
 import resvgModule from '@cf-wasm/resvg/resvg.wasm';
@@ -12,6 +13,7 @@ import cinzelBold from '@fontsource/cinzel/files/cinzel-latin-700-normal.woff';
 import interMedium from '@fontsource/inter/files/inter-latin-500-normal.woff';
 import interRegular from '@fontsource/inter/files/inter-latin-400-normal.woff';
 import avatar from '../../../public/icon-192.png';
+import { cardDate } from './card-words';
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
@@ -59,16 +61,6 @@ function base64(bytes: ArrayBuffer): string {
 }
 
 const AVATAR_SRC = `data:image/png;base64,${base64(avatar)}`;
-
-/** The day she said it, as the card prints it (UTC, so every card of a day reads alike). */
-export function cardDate(date: Date): string {
-  return date.toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
 
 function layout(face: CardFace): VNode {
   const avatarImage = {
@@ -159,3 +151,6 @@ export async function renderCard(face: CardFace): Promise<Uint8Array> {
     image.free();
   }
 }
+
+/** What draws the cards: one object, so a failing painter can be put in its place in the tests. */
+export const painter = { render: renderCard };

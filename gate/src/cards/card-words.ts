@@ -138,3 +138,13 @@ export function cardWords(
   const refusal = refusalOf(words, blocklist);
   return refusal ? { ok: false, refusal } : { ok: true, words: fitToCard(words) };
 }
+
+/** The day she said it, as the card prints it (UTC, so every card of a day reads alike). */
+export function cardDate(date: Date): string {
+  return date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
