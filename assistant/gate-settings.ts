@@ -39,6 +39,8 @@ export const GATE_OVERRIDABLE_VARS = [
   'GATE_CHAT_TURN_WORST_USD',
   'GATE_CHAT_VISITOR_DAILY_USD',
   'GATE_MAX_CONCURRENT_REPLIES',
+  'GATE_CARDS_PER_DAY',
+  'GATE_CARD_BLOCKLIST',
   'GATE_SITE_HOSTS',
 ] as const;
 
@@ -92,6 +94,7 @@ const GATE_CONFIG_MODULE = '../gate/src/config.ts';
 const gateConfig = (await import(/* @vite-ignore */ GATE_CONFIG_MODULE)) as {
   limitsFrom: LimitsFrom;
   textLimitsFrom: (env: Record<string, string | undefined>) => unknown;
+  cardLimitsFrom: (env: Record<string, string | undefined>) => unknown;
   REQUIRED_SECRETS: readonly string[];
 };
 
@@ -103,11 +106,13 @@ export const GATE_SECRETS: readonly string[] = gateConfig.REQUIRED_SECRETS;
 
 /**
  * The gate's limits from its variables; throws the gate's own message naming a bad one, text's
- * limits included (a bad one of those closes the gate's starts too).
+ * limits included (a bad one of those closes the gate's starts too), and the cards' (a bad one
+ * of those closes card making).
  */
 export function gateLimitsFrom(env: Record<string, string | undefined>): GateLimits {
   const limits = gateConfig.limitsFrom(env);
   gateConfig.textLimitsFrom(env);
+  gateConfig.cardLimitsFrom(env);
   return limits;
 }
 

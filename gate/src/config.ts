@@ -30,6 +30,8 @@ const _everySecretListed: [Unlisted] extends [never] ? true : Unlisted = true;
 /** The variables the court's limits are read from. */
 type TextName = { [K in keyof Env]: Env[K] extends string ? K : never }[keyof Env];
 type LimitVar = Exclude<Extract<TextName, `GATE_${string}`>, SecretName>;
+/** The variables that hold a number. */
+type NumberVar = Exclude<LimitVar, 'GATE_SITE_HOSTS' | 'GATE_CARD_BLOCKLIST'>;
 /** What the settings are read from: the Worker's env, or the owner's shell (Node). */
 export type Settings = Partial<Record<LimitVar | SecretName, string | undefined>>;
 
@@ -37,7 +39,7 @@ export class GateConfigError extends Error {}
 
 function number(
   env: Settings,
-  name: Exclude<LimitVar, 'GATE_SITE_HOSTS'>,
+  name: NumberVar,
   { min, max, integer }: { min: number; max: number; integer: boolean },
 ): number {
   const raw = env[name];
@@ -150,7 +152,7 @@ export interface TextLimits {
 
 /** Text's limits from the environment; throws {@link GateConfigError} naming a bad one. */
 export function textLimitsFrom(env: Settings): TextLimits {
-  const whole = (name: Exclude<LimitVar, 'GATE_SITE_HOSTS'>, min: number, max: number) =>
+  const whole = (name: NumberVar, min: number, max: number) =>
     number(env, name, { min, max, integer: true });
   return {
     messageChars: whole('GATE_CHAT_MESSAGE_CHARS', 1, 4000),
@@ -166,6 +168,20 @@ export function textLimitsFrom(env: Settings): TextLimits {
       integer: false,
     }),
     maxConcurrentReplies: whole('GATE_MAX_CONCURRENT_REPLIES', 0, 100_000),
+  };
+}
+
+/** Quote cards' limits: cards a visitor may make a UTC day, and the owner's blocklist. */
+export interface CardLimits {
+  perDay: number;
+  blocklist: string | undefined;
+}
+
+/** The cards' limits from the environment; throws {@link GateConfigError} naming a bad one. */
+export function cardLimitsFrom(env: Settings): CardLimits {
+  return {
+    perDay: number(env, 'GATE_CARDS_PER_DAY', { min: 0, max: 1000, integer: true }),
+    blocklist: env.GATE_CARD_BLOCKLIST,
   };
 }
 

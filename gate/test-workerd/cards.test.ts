@@ -370,4 +370,13 @@ describe('the limits', () => {
     // A card already made is given again, limit or not.
     expect((await cardOfCall(callId, 1)).status).toBe(200);
   });
+
+  it('makes no card while the owner’s card limit is not a number, and says so', async () => {
+    setVars({ GATE_CARDS_PER_DAY: 'plenty' });
+    const callId = await admit(addr(1));
+    recordCall(callId, ['Ribbit!']);
+    const answer = await cardOfCall(callId, 1);
+    expect(answer.status).toBe(503);
+    expect((await body<Problem>(answer)).code).toBe('gate-unavailable');
+  });
 });

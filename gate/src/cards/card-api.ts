@@ -5,6 +5,7 @@
  */
 import type { Card } from '../../../generated/gate/types.gen';
 import { vMakeCardBody, vMakeCardHeaders } from '../../../generated/gate/valibot.gen';
+import { cardLimitsFrom, GateConfigError } from '../config';
 import { headersOf, judge } from '../contract';
 import { countEdgeRefusal, prove, proves } from '../edge';
 import { cookie, json, problem, readJsonObject } from '../problem';
@@ -17,8 +18,6 @@ import { blocklistFrom, cardWords, REFUSAL_REASONS } from './card-words';
 
 /** The cookie that carries the right to make cards of the last call admitted. */
 export const CARD_COOKIE = 'pepa_card';
-/** Cards a visitor may make a day, unless the owner sets `GATE_CARDS_PER_DAY`. */
-export const CARDS_PER_DAY = 10;
 
 const NOT_MADE = "No card can be made of that line: it is not one of Pepa's in your conversation";
 const TAKEN_DOWN = 'The court took that card down';
@@ -39,11 +38,6 @@ export const downKey = (id: string) => `down/${id}`;
 export async function cardCookieFor(env: Env, callId: string, secure: boolean): Promise<string> {
   const token = await prove(env, 'card-call', callId);
   return `${CARD_COOKIE}=${token}; Path=/api/cards; Max-Age=86400; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
-}
-
-export function cardsPerDay(env: Env): number {
-  const set = Number(env.GATE_CARDS_PER_DAY ?? '');
-  return Number.isInteger(set) && set >= 0 && set <= 1000 ? set : CARDS_PER_DAY;
 }
 
 /** The card's addresses on the site that was asked. */
@@ -111,6 +105,13 @@ async function store(env: Env, id: string, words: string, saidAt: Date, site: st
 }
 
 export async function makeCard(request: Request, env: Env, visitor: Visitor): Promise<Response> {
+  try {
+    cardLimitsFrom(env);
+  } catch (error) {
+    if (!(error instanceof GateConfigError)) throw error;
+    console.error(`gate: ${error.message}`);
+    return problem('gate-unavailable', { retryAfterSeconds: 60 });
+  }
   const body = await readJsonObject(request, 1024);
   if (!body.ok) return problem('bad-request', { detail: body.detail });
   const asked = judge(vMakeCardBody, body.value);
@@ -134,11 +135,12 @@ export async function makeCard(request: Request, env: Env, visitor: Visitor): Pr
       retryAfterSeconds: 5,
     });
   }
-  const checked = cardWords(words.words, blocklistFrom(env.GATE_CARD_BLOCKLIST));
+  const limits = cardLimitsFrom(env);
+  const checked = cardWords(words.words, blocklistFrom(limits.blocklist));
   if (!checked.ok) return problem('card-refused', { detail: REFUSAL_REASONS[checked.refusal] });
   const shelf = env.CARD_SHELF.getByName(shelfFor(visitor));
   const source = `${from}:${conversationId}:${line}`;
-  const claim = await shelf.claim(visitor.key, source, cardsPerDay(env));
+  const claim = await shelf.claim(visitor.key, source, limits.perDay);
   if (claim.kind === 'made') {
     if (await env.CARDS.head(downKey(claim.card.id))) {
       return problem('card-refused', { detail: TAKEN_DOWN });
