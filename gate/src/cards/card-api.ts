@@ -86,10 +86,7 @@ async function store(env: Env, id: string, words: string, saidAt: Date, site: st
   }
   if (png) {
     await env.CARDS.put(imageKey(id), png, {
-      httpMetadata: {
-        contentType: 'image/png',
-        cacheControl: 'public, max-age=31536000, immutable',
-      },
+      httpMetadata: { contentType: 'image/png' },
     });
   }
   const stored: StoredCard = {

@@ -12,7 +12,11 @@ import { cardDate } from './card-words';
 
 /** How long a share page may be kept (in the Worker's cache and by anyone on the way). */
 const PAGE_MAX_AGE_S = 300;
-const IMAGE_CACHE = 'public, max-age=31536000, immutable';
+/**
+ * A card's image never changes: browsers and crawlers keep it a year. Shared caches, the Worker's
+ * own in each data centre among them, keep it 5 minutes, so a takedown reaches every one of them.
+ */
+const IMAGE_CACHE = `public, max-age=31536000, immutable, s-maxage=${PAGE_MAX_AGE_S}`;
 /** The site's own card, for a card that could not be drawn. */
 const DEFAULT_CARD = '/og-image.png';
 
