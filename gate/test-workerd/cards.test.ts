@@ -366,8 +366,11 @@ describe('the limits', () => {
     await madeCard(await cardOfCall(callId, 1));
     expect((await cardOfCall(callId, 2)).status).toBe(422);
     await madeCard(await cardOfCall(callId, 3));
-    const third = await cardOfCall(callId, 4);
+    const reads = world.provider.lookedUp.length;
+    const third = await cardOfCall(callId, 5);
     expect(third.status).toBe(429);
+    // Refused on the shelf, before the provider is asked.
+    expect(world.provider.lookedUp).toHaveLength(reads);
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
     // A card already made is given again, limit or not.
     expect((await cardOfCall(callId, 1)).status).toBe(200);

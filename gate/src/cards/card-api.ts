@@ -54,25 +54,45 @@ function settings(env: Env) {
   };
 }
 
-/** The words of the line, from the provider; null when the visitor has not proven it theirs. */
-async function lineWords(
+/**
+ * How to read the line's words from the provider, once the visitor has proven the conversation
+ * theirs; null when they have not.
+ */
+async function lineReader(
   request: Request,
   env: Env,
   visitor: Visitor,
   from: 'call' | 'chat',
   id: string,
   line: number,
-): Promise<LineWords | null> {
+): Promise<(() => Promise<LineWords>) | null> {
   if (from === 'call') {
     if (!(await proves(env, 'card-call', id, cookie(request, CARD_COOKIE)))) return null;
-    return callLine(settings(env), id, line);
+    return () => callLine(settings(env), id, line);
   }
   const headers = judge(vMakeCardHeaders, headersOf(request, vMakeCardHeaders));
   const secret = headers.ok ? headers.value['Chat-Secret'] : undefined;
   if (!(await proves(env, 'chat', `${id}:${visitor.key}`, secret))) return null;
-  const desk = env.TEXT_DESK.getByName(deskFor(visitor));
-  const providerChat = await desk.replyOf(visitor.key, id, line);
-  return providerChat ? chatLine(settings(env), providerChat) : { ok: false, kind: 'not-found' };
+  return async () => {
+    const desk = env.TEXT_DESK.getByName(deskFor(visitor));
+    const providerChat = await desk.replyOf(visitor.key, id, line);
+    return providerChat ? chatLine(settings(env), providerChat) : { ok: false, kind: 'not-found' };
+  };
+}
+
+/** Why no card came of the line's words, as the visitor is told. */
+function wordsRefusal(words: Exclude<LineWords, { ok: true }>): Response {
+  if (words.kind === 'not-found') return problem('not-found', { detail: NOT_MADE });
+  if (words.kind === 'not-ready') {
+    return problem('card-not-ready', {
+      detail: "Pepa's words are written down as the call ends: ask again in a moment",
+      retryAfterSeconds: words.retryAfterSeconds,
+    });
+  }
+  return problem('provider-error', {
+    detail: "Pepa's words could not be read from the provider",
+    retryAfterSeconds: 5,
+  });
 }
 
 /** Draws and stores card `id`; a card that cannot be drawn is kept, shown as the site's own. */
@@ -114,27 +134,14 @@ export async function makeCard(request: Request, env: Env, visitor: Visitor): Pr
   const asked = judge(vMakeCardBody, body.value);
   if (!asked.ok) return problem('bad-request', { detail: asked.detail });
   const { from, conversationId, line } = asked.value;
-  const words = await lineWords(request, env, visitor, from, conversationId, line);
-  if (!words) {
+  const read = await lineReader(request, env, visitor, from, conversationId, line);
+  if (!read) {
     countEdgeRefusal(env, 'not-found', '/api/cards');
     return problem('not-found', { detail: NOT_MADE });
   }
-  if (!words.ok) {
-    if (words.kind === 'not-found') return problem('not-found', { detail: NOT_MADE });
-    if (words.kind === 'not-ready') {
-      return problem('card-not-ready', {
-        detail: "Pepa's words are written down as the call ends: ask again in a moment",
-        retryAfterSeconds: words.retryAfterSeconds,
-      });
-    }
-    return problem('provider-error', {
-      detail: "Pepa's words could not be read from the provider",
-      retryAfterSeconds: 5,
-    });
-  }
+  // The shelf first: a card made before is given again, and a visitor at their day's limit is
+  // told so, with no provider read.
   const limits = cardLimitsFrom(env);
-  const checked = cardWords(words.words, blocklistFrom(limits.blocklist));
-  if (!checked.ok) return problem('card-refused', { detail: REFUSAL_REASONS[checked.refusal] });
   const shelf = env.CARD_SHELF.getByName(shelfFor(visitor));
   const source = `${from}:${conversationId}:${line}`;
   const claim = await shelf.claim(visitor.key, source, limits.perDay);
@@ -153,8 +160,13 @@ export async function makeCard(request: Request, env: Env, visitor: Visitor): Pr
       retryAfterSeconds: claim.retryAfterSeconds,
     });
   }
-  const id = await newCardId(env);
+  let made = false;
   try {
+    const words = await read();
+    if (!words.ok) return wordsRefusal(words);
+    const checked = cardWords(words.words, blocklistFrom(limits.blocklist));
+    if (!checked.ok) return problem('card-refused', { detail: REFUSAL_REASONS[checked.refusal] });
+    const id = await newCardId(env);
     const stored = await store(env, id, checked.words, words.saidAt, new URL(request.url).host);
     const card: Card = {
       id,
@@ -166,9 +178,10 @@ export async function makeCard(request: Request, env: Env, visitor: Visitor): Pr
       drawn: stored.drawn,
     };
     await shelf.made(source, card);
+    made = true;
     return json(card, 201);
-  } catch (error) {
-    await shelf.unmade(visitor.key, source);
-    throw error;
+  } finally {
+    // No card came of it (not found, not ready, refused, a fault): the visitor's count back.
+    if (!made) await shelf.unmade(visitor.key, source);
   }
 }
