@@ -40,9 +40,11 @@ export default defineProject({
   ],
   test: {
     name: 'gate-workerd',
-    root: import.meta.dirname,
-    include: ['test-workerd/**/*.test.ts'],
-    setupFiles: ['test-workerd/setup.ts'],
+    // The repository's root, so the WebAssembly and fonts of node_modules/ are inside it: the
+    // pool's module loader does not follow Vite's /@fs/ paths to files outside the root.
+    root: resolve(import.meta.dirname, '..'),
+    include: ['gate/test-workerd/**/*.test.ts'],
+    setupFiles: ['gate/test-workerd/setup.ts'],
     // Some tests walk a hundred visitors through the Worker and the court, or a visitor through
     // a hundred requests: on a machine shared with other suites that has taken past 20 s.
     testTimeout: 60_000,

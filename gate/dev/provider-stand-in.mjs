@@ -16,6 +16,7 @@ import { createServer, request as httpRequest, Agent } from 'node:http';
 import { callRecord, roomName } from './stand-in-calls.mjs';
 import { createChatStandIn } from './stand-in-chat.mjs';
 import { CORS, readBody, send } from './stand-in-http.mjs';
+import { roomRoutes } from './stand-in-rooms.mjs';
 import {
   siteverify,
   TURNSTILE_DUMMY_TOKEN,
@@ -268,6 +269,7 @@ export async function startProviderStandIn({
       createdAt: Date.now(),
       messagesLost: false,
       gateToldAt: null,
+      messages: [],
       assistantOverrides:
         requestBody?.assistantOverrides?.metadata &&
         typeof requestBody.assistantOverrides.metadata === 'object'
@@ -302,25 +304,7 @@ export async function startProviderStandIn({
     };
   }
 
-  /**
-   * @param {import('node:http').ServerResponse} res
-   * @param {Buffer} body
-   */
-  async function roomLeft(res, body) {
-    let roomUrl;
-    try {
-      roomUrl = JSON.parse(body.toString('utf8') || '{}').roomUrl;
-    } catch {
-      return send(res, 400, { message: 'The body must be JSON' }, CORS);
-    }
-    if (typeof roomUrl !== 'string') {
-      return send(res, 400, { message: 'roomUrl is required' }, CORS);
-    }
-    const id = callsByRoom.get(roomUrl);
-    if (!id) return send(res, 404, { message: 'No call in that room' }, CORS);
-    endCall(id, 'customer-ended-call');
-    return send(res, 204, undefined, CORS);
-  }
+  const rooms = roomRoutes({ calls, callsByRoom, endCall });
 
   /**
    * @param {import('node:http').IncomingMessage} req
@@ -329,11 +313,12 @@ export async function startProviderStandIn({
   async function handle(req, res) {
     const receivedAt = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path === '/__demo/rooms/left') {
+    if (path === '/__demo/rooms/left' || path === '/__demo/rooms/said') {
       if (req.method === 'OPTIONS') return send(res, 204, undefined, CORS);
       if (req.method !== 'POST')
         return send(res, 405, undefined, { ...CORS, allow: 'POST, OPTIONS' });
-      return roomLeft(res, await readBody(req));
+      const body = await readBody(req);
+      return path === '/__demo/rooms/left' ? rooms.left(res, body) : rooms.said(res, body);
     }
     if (path === '/turnstile/v0/siteverify') {
       if (req.method !== 'POST') return send(res, 405, undefined, { allow: 'POST' });

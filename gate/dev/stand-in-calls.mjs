@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
  *   assistantOverrides: { metadata: object } | null,
  *   messagesLost: boolean,
  *   gateToldAt: number | null,
+ *   messages: { role: 'bot' | 'user', message: string, time: number, endTime: number, secondsFromStart: number }[],
  * }} StandInCall
  */
 
@@ -39,5 +40,8 @@ export function callRecord(base, call) {
     ...(call.endedAt ? { endedAt: call.endedAt, endedReason: call.endedReason } : {}),
     ...(call.assistantOverrides ? { assistantOverrides: call.assistantOverrides } : {}),
     cost: call.cost,
+    // What was said, as the simulated room reported it.
+    messages: call.messages,
+    artifact: { messages: call.messages },
   };
 }

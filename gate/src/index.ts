@@ -19,7 +19,7 @@ import { GateConfigError, limitsFrom, missingSecrets, textLimitsFrom } from './c
 import type { CourtAnswer } from './court';
 import { believe } from './provider-numbers';
 import { leaseTagOf } from './provider';
-import { bearer, json, problem, readJsonObject } from './problem';
+import { bearer, cookie, json, problem, readJsonObject } from './problem';
 import { headersOf, judge, queryOf } from './contract';
 import {
   countEdgeRefusal,
@@ -32,9 +32,12 @@ import {
 } from './edge';
 import { identify, type Visitor } from './visitor';
 import { endChat, handedChat, sendChatMessage, startChat } from './text-api';
+import { cardCookieFor, makeCard } from './cards/card-api';
+import { serveCard, takeDownCard } from './cards/card-page';
 
 export { Court } from './court';
 export { ReplyPlaces, TextDesk } from './text-desk';
+export { CardShelf } from './cards/card-shelf';
 
 /** How long a visitor over the edge limiter's rate is asked to wait (its window). */
 const EDGE_RETRY_SECONDS = 10;
@@ -61,14 +64,18 @@ async function toResponse(
 ): Promise<Response> {
   if (answer.kind === 'admitted') {
     const token = await prove(env, 'rating', answer.call.id);
-    const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
-    return json(
+    const https = new URL(request.url).protocol === 'https:';
+    const secure = https ? '; Secure' : '';
+    const admitted = json(
       { status: 'admitted', call: answer.call, waitedSeconds: answer.waitedSeconds },
       201,
       {
         'set-cookie': `${RATING_COOKIE}=${token}; Path=/api/ratings; Max-Age=86400; HttpOnly; SameSite=Strict${secure}`,
       },
     );
+    // The right to make cards of this call's lines, sent only to /api/cards.
+    admitted.headers.append('set-cookie', await cardCookieFor(env, answer.call.id, https));
+    return admitted;
   }
   if (answer.kind === 'waiting') {
     const ticket = { ...answer.ticket, secret: await ticketSecret(env, answer.ticket.id, visitor) };
@@ -90,15 +97,6 @@ async function toResponse(
       : { retryAfterSeconds: answer.retryAfterSeconds }),
     ...(answer.reopensAt === undefined ? {} : { reopensAt: answer.reopensAt }),
   });
-}
-
-/** The value of one cookie of the request. */
-function cookie(request: Request, name: string): string | null {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return null;
 }
 
 /** The gate is configured to admit anyone: its secrets set and its limits valid. */
@@ -295,25 +293,28 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
   const path = url.pathname;
   const ticket = /^\/api\/tickets\/([^/]+)$/.exec(path);
   const chat = /^\/api\/chats\/([^/]+)$/.exec(path);
+  const card = /^\/api\/cards\/([^/]+)$/.exec(path);
   const message = /^\/api\/chats\/([^/]+)\/messages$/.exec(path);
   const allowed =
     path === '/api/calls' ||
     path === '/api/ratings' ||
     path === '/api/provider-events' ||
     path === '/api/chats' ||
+    path === '/api/cards' ||
     message
       ? 'POST'
       : path === '/api/report'
         ? 'GET'
         : ticket
           ? 'POST, DELETE'
-          : chat
+          : chat || card
             ? 'DELETE'
             : null;
   if (!allowed) return problem('not-found');
   if (!allowed.split(', ').includes(request.method)) return notAllowed(allowed);
   if (path === '/api/provider-events') return providerEvent(request, env);
   if (path === '/api/report') return report(url, request, env);
+  if (card) return takeDownCard(request, env, card[1] ?? '');
   // What a visitor's page asks: the edge limiter first, per visitor, before anything is read.
   const visitor = await identify(request, env.GATE_VISITOR_SALT ?? '');
   if (!visitor) return problem('bad-request', { detail: 'The visitor has no address' });
@@ -334,6 +335,10 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
     return endChat(request, env, chat?.[1] ?? '', visitor);
   }
   if (path === '/api/ratings') return rateCall(request, env);
+  if (path === '/api/cards') {
+    const notReady = unready(env);
+    return notReady ?? makeCard(request, env, visitor);
+  }
   // A ticket id is plain URL-safe text: anything escaped, well formed or not, is not one.
   const pathSchema = request.method === 'DELETE' ? vLeaveLinePath : vCheckInPath;
   const params = judge(pathSchema, { ticketId: ticket?.[1] ?? '' });
@@ -353,6 +358,15 @@ export default {
       } catch (error) {
         console.error('gate: unexpected error', error);
         return problem('gate-unavailable', { retryAfterSeconds: 5 });
+      }
+    }
+    if (url.pathname.startsWith('/q/')) {
+      try {
+        return await serveCard(request, env, url.pathname);
+      } catch (error) {
+        // A share page never answers 5xx: the site's own card stands in for one it cannot read.
+        console.error('gate: a share page failed', error);
+        return Response.redirect(new URL('/', request.url).href, 302);
       }
     }
     if (!env.ASSETS) return new Response('Not found', { status: 404 });

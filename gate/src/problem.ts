@@ -21,6 +21,7 @@ const TITLES: Record<ProblemCode, string> = {
   'text-busy': 'Pepa is answering as many messages as she can right now',
   'card-not-ready': "Pepa's words are not written down yet",
   'card-refused': 'Those words cannot go on a card',
+  'card-gone': 'That card was taken down',
 };
 
 export const STATUS: Record<ProblemCode, number> = {
@@ -41,6 +42,7 @@ export const STATUS: Record<ProblemCode, number> = {
   'text-busy': 503,
   'card-not-ready': 409,
   'card-refused': 422,
+  'card-gone': 410,
 };
 
 export function problem(
@@ -128,4 +130,13 @@ export function bearer(request: Request): string | null {
   const header = request.headers.get('authorization') ?? '';
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   return match?.[1]?.trim() ?? null;
+}
+
+/** The value of one cookie of the request. */
+export function cookie(request: Request, name: string): string | null {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return null;
 }

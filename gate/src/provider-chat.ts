@@ -45,7 +45,7 @@ export const realClock: RetryClock = {
   random: () => Math.random(),
 };
 
-function clientFor(settings: ChatSettings) {
+export function clientFor(settings: ChatSettings) {
   return createClient(
     createConfig({
       baseUrl: (settings.apiUrl ?? PROVIDER_API).replace(/\/+$/, ''),

@@ -132,7 +132,7 @@ describe('the contract check of a stream', () => {
         path,
         stream([
           { type: 'words', text: 'Ribbit' },
-          { type: 'done', turnsLeft: 3 },
+          { type: 'done', turnsLeft: 3, line: 2 },
         ]),
       ),
     ).toEqual([]);
@@ -144,7 +144,7 @@ describe('the contract check of a stream', () => {
         'POST',
         path,
         stream([
-          { type: 'done', turnsLeft: -1 },
+          { type: 'done', turnsLeft: -1, line: 1 },
           { type: 'words', text: 'a', mood: 'glad' },
         ]),
       ),

@@ -129,7 +129,8 @@ export async function answerDrift(
       faults.push(`the ${name} header "${value}" does not fit its schema`);
     }
   }
-  const text = await response.text();
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
   if (!answer.content) {
     if (text !== '') faults.push(`a ${response.status} has no body, yet one came`);
     return faults;
@@ -139,6 +140,15 @@ export async function answerDrift(
   if (!content) {
     const allowed = Object.keys(answer.content).join(', ');
     return [...faults, `the body is "${mediaType}", not ${allowed}`];
+  }
+  if (mediaType === 'image/png') {
+    // A PNG is its eight-byte signature, then its chunks.
+    const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+    const isPng = signature.every((byte, n) => bytes[n] === byte);
+    return isPng ? faults : [...faults, 'the body is not a PNG'];
+  }
+  if (mediaType === 'text/html') {
+    return /^<!doctype html>/i.test(text) ? faults : [...faults, 'the body is not an HTML page'];
   }
   if (mediaType === 'text/event-stream') {
     // A stream's schema is its events': each event's data, as JSON.

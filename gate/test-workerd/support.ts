@@ -42,6 +42,8 @@ export interface ProviderCall {
   cost?: number;
   createdAt?: string;
   assistantOverrides?: Record<string, unknown>;
+  /** What the provider recorded of the call (its messages), once it has. */
+  artifact?: { messages: Record<string, unknown>[] };
 }
 
 /** The provider's chat as the tests stub it: what it answers, and what it was asked. */
@@ -62,6 +64,8 @@ export interface ChatWorld {
   /** Chats whose streamed request the gate aborted. */
   aborted: string[];
   lookedUp: string[];
+  /** What `GET /chat/{id}` answers of each chat (besides its cost): a test may rewrite one. */
+  records: Map<string, Record<string, unknown>>;
 }
 
 /** What the stubbed outside world answers, and what it was asked. */
@@ -94,6 +98,7 @@ function freshChat(): ChatWorld {
     requests: [],
     aborted: [],
     lookedUp: [],
+    records: new Map(),
   };
 }
 
@@ -216,7 +221,9 @@ async function providerChat(request: Request, url: URL): Promise<Response> {
     const id = decodeURIComponent(url.pathname.slice('/chat/'.length));
     chat.lookedUp.push(id);
     if (chat.cost === null) return Response.json({ message: 'down' }, { status: 503 });
-    return Response.json({ id, orgId: 'org', cost: chat.cost, output: [], messages: [] });
+    const kept = chat.records.get(id);
+    if (!kept) return Response.json({ message: 'Not Found' }, { status: 404 });
+    return Response.json({ id, orgId: 'org', cost: chat.cost, ...kept });
   }
   const body = (await request.json()) as Record<string, unknown>;
   chat.requests.push({ body, authorization: request.headers.get('authorization') });
@@ -230,6 +237,16 @@ async function providerChat(request: Request, url: URL): Promise<Response> {
   }
   chatSeq += 1;
   const id = `chat-${chatSeq}`;
+  const reply = chat.reply.join('');
+  chat.records.set(id, {
+    input: body.input,
+    output: [{ role: 'assistant', content: reply }],
+    messages: [
+      { role: 'user', content: body.input },
+      { role: 'assistant', content: reply },
+    ],
+    createdAt: new Date().toISOString(),
+  });
   const encoder = new TextEncoder();
   const piece = (delta: string) =>
     encoder.encode(`data: ${JSON.stringify({ id, path: 'chat.output[0].content', delta })}\n\n`);
@@ -284,6 +301,8 @@ const tickets = new Map<string, { secret: string; address: string }>();
 const chats = new Map<string, { secret: string; address: string }>();
 /** The rating cookie each admitted call came with. */
 const ratingCookies = new Map<string, string>();
+/** The card cookie each admitted call came with, and the address it was given to. */
+export const cardCookies = new Map<string, { cookie: string; address: string }>();
 let testRun = 0;
 
 /** Each test: a fresh court with nothing stored, the test bindings, the clock at T0. */
@@ -294,6 +313,7 @@ export function resetWorld(): void {
   world.chat = freshChat();
   tickets.clear();
   ratingCookies.clear();
+  cardCookies.clear();
   world.siteverify = { mode: 'pass', forms: [] };
   world.provider = {
     createFails: null,
@@ -387,6 +407,8 @@ async function remember(answer: Response, address: string): Promise<void> {
     const cookie = /pepa_rating=([^;]+)/.exec(answer.headers.get('set-cookie') ?? '')?.[1];
     const admitted = (await answer.clone().json()) as { call?: { id?: string } };
     if (cookie && admitted.call?.id) ratingCookies.set(admitted.call.id, cookie);
+    const card = /pepa_card=([^;]+)/.exec(answer.headers.get('set-cookie') ?? '')?.[1];
+    if (card && admitted.call?.id) cardCookies.set(admitted.call.id, { cookie: card, address });
   }
   if (answer.status === 200 || answer.status === 202) {
     const waiting = (await answer.clone().json()) as { ticket?: { id: string; secret: string } };

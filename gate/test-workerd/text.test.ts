@@ -98,7 +98,7 @@ describe('a message and its reply', () => {
       { type: 'words', text: 'Ribbit! ' },
       { type: 'words', text: 'A fine ' },
       { type: 'words', text: 'question.' },
-      { type: 'done', turnsLeft: 39 },
+      { type: 'done', turnsLeft: 39, line: 1 },
     ]);
     expect(world.chat.requests[0]).toEqual({
       body: { assistantId: 'test-pepa-assistant', input: 'Who are you?', stream: true },
@@ -360,7 +360,11 @@ describe('the provider’s refusals', () => {
     expect(got[0]).toEqual({ type: 'words', text: 'Ribbit! ' });
     expect(got.at(-1)).toMatchObject({ type: 'failed', problem: { code: 'provider-error' } });
     world.chat.breaks = false;
-    expect(await events(await say(chat, 'Again'))).toContainEqual({ type: 'done', turnsLeft: 39 });
+    expect(await events(await say(chat, 'Again'))).toContainEqual({
+      type: 'done',
+      turnsLeft: 39,
+      line: 1,
+    });
   });
 });
 

@@ -73,7 +73,7 @@ export type Waiting = {
 
 export type Problem = {
     type?: string;
-    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated' | 'chat-gone' | 'reply-in-flight' | 'message-too-long' | 'text-busy' | 'card-not-ready' | 'card-refused';
+    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated' | 'chat-gone' | 'reply-in-flight' | 'message-too-long' | 'text-busy' | 'card-not-ready' | 'card-refused' | 'card-gone';
     title: string;
     status?: number;
     detail?: string;
@@ -902,7 +902,7 @@ export type GetCardImageErrors = {
      */
     404: Problem;
     /**
-     * The card was taken down.
+     * The card was taken down (code `card-gone`).
      */
     410: Problem;
 };

@@ -55,7 +55,8 @@ export const vProblem = v.object({
         'message-too-long',
         'text-busy',
         'card-not-ready',
-        'card-refused'
+        'card-refused',
+        'card-gone'
     ]),
     title: v.string(),
     status: v.optional(v.pipe(v.number(), v.integer())),
@@ -186,7 +187,7 @@ export const vChatStreamEvent = v.union([
 
 export const vMakeCardRequest = v.strictObject({
     from: v.picklist(['call', 'chat']),
-    conversationId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,64}$/)),
+    conversationId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)),
     line: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))
 });
 

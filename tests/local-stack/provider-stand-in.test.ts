@@ -217,6 +217,47 @@ describe('the provider stand-in', () => {
     expect(unknownRoom.status).toBe(404);
   });
 
+  it("records what the page's simulated room said, and answers it as the call's messages", async () => {
+    const provider = await standIn();
+    const { id, webCallUrl } = (await (await createWebCall(provider.url)).json()) as {
+      id: string;
+      webCallUrl: string;
+    };
+    const say = (line: Record<string, unknown>) =>
+      fetch(`${provider.url}/__demo/rooms/said`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:5173' },
+        body: JSON.stringify({ roomUrl: webCallUrl, ...line }),
+      });
+    const at = Date.now();
+    expect((await say({ role: 'bot', message: 'Ribbit, welcome!', time: at })).status).toBe(204);
+    expect((await say({ role: 'user', message: 'Hello Pepa', time: at + 1000 })).status).toBe(204);
+    expect((await say({ role: 'assistant', message: 'x', time: at })).status).toBe(400);
+    expect((await say({ role: 'bot', message: 'x' })).status).toBe(400);
+    const unknown = await fetch(`${provider.url}/__demo/rooms/said`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        roomUrl: 'https://pepa-demo.daily.co/nobody',
+        role: 'bot',
+        message: 'x',
+        time: at,
+      }),
+    });
+    expect(unknown.status).toBe(404);
+    const call = (await (
+      await fetch(`${provider.url}/call/${id}`, {
+        headers: { authorization: 'Bearer private-key' },
+      })
+    ).json()) as { artifact: { messages: unknown[] }; messages: unknown[] };
+    const said = [
+      { role: 'bot', message: 'Ribbit, welcome!', time: at, endTime: at },
+      { role: 'user', message: 'Hello Pepa', time: at + 1000, endTime: at + 1000 },
+    ];
+    expect(call.artifact.messages).toMatchObject(said);
+    expect(call.messages).toMatchObject(said);
+  });
+
   it('ends a call at its maximum duration', async () => {
     const provider = await standIn();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

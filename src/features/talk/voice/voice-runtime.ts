@@ -90,6 +90,16 @@ function tellStandInRoomLeft(roomUrl: string): void {
   }).catch(() => undefined);
 }
 
+/** Tells the demo's stand-in provider a line said in a simulated room, as the provider records it. */
+function tellStandInSpoken(roomUrl: string, line: { role: string; message: string; time: number }) {
+  void fetch(`${siteConfig.voice.apiUrl}/__demo/rooms/said`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ roomUrl, ...line }),
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
 /** What the page joins rooms with: the call objects and the microphone they send. */
 interface RoomRuntime {
   createDailyCall: DailyCallFactory;
@@ -124,6 +134,8 @@ export const loadRoomFactory = lazyOnce<RoomRuntime>(
                 // The provider hears the visitor leave; the demo's stand-in provider then tells
                 // the gate the call ended, as the provider's server messages would.
                 onRoomLeft: tellStandInRoomLeft,
+                // …and records what was said, which cards of the call's lines are made from.
+                onSpoken: tellStandInSpoken,
               }),
               openMicrophone: createSimulatorMicrophone(knobs),
             };

@@ -97,6 +97,19 @@ export interface SimulatorOptions {
    * provider's side hears, so the demo's stand-in provider can end the call as the provider would.
    */
   onRoomLeft?: (roomUrl: string) => void;
+  /**
+   * A line was said in a room (its final transcript): what the provider records of a call, so
+   * the demo's stand-in provider can answer `GET /call/{id}` with the messages spoken.
+   */
+  onSpoken?: (roomUrl: string, line: SpokenLine) => void;
+}
+
+/** A line of a call as the provider records it: `bot` for the assistant, `user` for the visitor. */
+export interface SpokenLine {
+  role: 'bot' | 'user';
+  message: string;
+  /** When it was said (ms since the epoch). */
+  time: number;
 }
 
 /**

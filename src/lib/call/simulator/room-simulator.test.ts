@@ -274,6 +274,20 @@ describe('the simulated room with the call object', () => {
     expect(onRoomLeft.mock.calls).toEqual([['https://pepa.daily.co/room-1']]);
   });
 
+  it("tells the provider side each line said, as the provider records a call's messages", async () => {
+    const onSpoken = vi.fn();
+    const { h } = setup({ onSpoken });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 100);
+    expect(onSpoken.mock.calls).toEqual([
+      [
+        'https://pepa.daily.co/room-1',
+        { role: 'bot', message: PEPA_DEMO_PERSONA.firstMessage, time: expect.any(Number) },
+      ],
+    ]);
+    await h.call.stop();
+  });
+
   it('does not tell the provider side of a room the visitor never joined', async () => {
     const onRoomLeft = vi.fn();
     const { h } = setup({ onRoomLeft, faults: ['join-failure'] });

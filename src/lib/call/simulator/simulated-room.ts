@@ -73,6 +73,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
   private recordingRequested = false;
   private roomUrl: string | null = null;
   private readonly onRoomLeft: ((roomUrl: string) => void) | undefined;
+  private readonly onSpoken: SimulatorOptions['onSpoken'];
 
   constructor(
     private readonly callObjectOptions: DailyCallObjectOptions,
@@ -84,6 +85,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     this.timings = { ...DEFAULT_SIMULATOR_TIMINGS, ...options.timings };
     this.scale = options.timeScale ?? 1;
     this.onRoomLeft = options.onRoomLeft;
+    this.onSpoken = options.onSpoken;
     this.audioFactory = options.audio ?? (canUseWebAudio() ? createWebAudioVoice : undefined);
     this.getUserMedia =
       options.getUserMedia ??
@@ -269,6 +271,12 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
   }
 
   sendServer(message: Record<string, unknown>): void {
+    if (this.phase !== 'joined') return;
+    const { type, role, transcriptType, transcript } = message;
+    if (type === 'transcript' && transcriptType === 'final' && typeof transcript === 'string') {
+      const line = { role: role === 'assistant' ? 'bot' : 'user', message: transcript } as const;
+      if (this.roomUrl !== null) this.onSpoken?.(this.roomUrl, { ...line, time: Date.now() });
+    }
     this.sendRaw(JSON.stringify(message));
   }
 

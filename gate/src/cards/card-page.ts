@@ -1,0 +1,163 @@
+/**
+ * What a shared card serves: its page `/q/{id}` (HTML that needs no script, with the tags X and
+ * Telegram read), its image `/q/{id}/card.png`, and the owner's takedown. An id the gate did not
+ * make is a 404 before anything is read; both answers are kept in the Worker's cache, and a
+ * takedown purges them.
+ */
+import { sameSecret } from '../edge';
+import { bearer, problem } from '../problem';
+import { cardKey, cardUrls, downKey, imageKey, type StoredCard } from './card-api';
+import { isCardId } from './card-ids';
+import { cardDate } from './card-render';
+
+/** How long a share page may be kept (in the Worker's cache and by anyone on the way). */
+const PAGE_MAX_AGE_S = 300;
+const IMAGE_CACHE = 'public, max-age=31536000, immutable';
+/** The site's own card, for a card that could not be drawn. */
+const DEFAULT_CARD = '/og-image.png';
+
+const STYLE = `body{margin:0;min-height:100vh;background:#06130c;color:#f6f0dd;font:18px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;display:flex;align-items:center;justify-content:center}main{max-width:760px;width:100%;padding:24px;box-sizing:border-box}img{width:100%;height:auto;border-radius:16px;border:1px solid #9a7220}blockquote{margin:24px 0 8px;font-size:1.35rem}p{color:#c3cdbf;margin:0 0 24px}a{display:inline-block;background:#e2b84a;color:#06130c;font-weight:700;text-decoration:none;padding:14px 22px;border-radius:999px}a:focus-visible{outline:3px solid #f6f0dd;outline-offset:3px}h1{font-size:1rem;letter-spacing:.2em;color:#f5e1a0;margin:0 0 16px}`;
+
+let styleHash: Promise<string> | null = null;
+
+/** The page's one inline style, allowed by its hash: no script, and no other style, may run. */
+function contentSecurityPolicy(): Promise<string> {
+  styleHash ??= crypto.subtle
+    .digest('SHA-256', new TextEncoder().encode(STYLE))
+    .then((digest) => btoa(String.fromCharCode(...new Uint8Array(digest))));
+  return styleHash.then(
+    (hash) =>
+      `default-src 'none'; img-src 'self'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  );
+}
+
+function escape(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (char) =>
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
+}
+
+async function page(status: number, title: string, body: string, head = ''): Promise<Response> {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title>${head}<style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+  return new Response(html, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': status === 200 ? `public, max-age=${PAGE_MAX_AGE_S}` : 'no-store',
+      'content-security-policy': await contentSecurityPolicy(),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+    },
+  });
+}
+
+const WAY_IN = '<a href="/#talk">Talk to Pepa</a>';
+
+function missing(gone: boolean): Promise<Response> {
+  return gone
+    ? page(
+        410,
+        'This card was taken down',
+        `<h1>$PEPA</h1><p>The court took this card down.</p>${WAY_IN}`,
+      )
+    : page(404, 'No such card', `<h1>$PEPA</h1><p>There is no card here.</p>${WAY_IN}`);
+}
+
+async function read(env: Env, id: string): Promise<StoredCard | null> {
+  const object = await env.CARDS.get(cardKey(id));
+  return object ? ((await object.json()) as StoredCard) : null;
+}
+
+/** The share page's HTML for a stored card. */
+async function sharePage(request: Request, id: string, card: StoredCard): Promise<Response> {
+  const { pageUrl, imageUrl } = cardUrls(request, id);
+  const origin = new URL(request.url).origin;
+  const image = card.drawn ? imageUrl : `${origin}${DEFAULT_CARD}`;
+  const title = 'Pepa said…';
+  const quote = `“${card.words}”`;
+  const when = cardDate(new Date(card.saidAt));
+  const meta = [
+    ['property', 'og:type', 'article'],
+    ['property', 'og:site_name', '$PEPA'],
+    ['property', 'og:title', title],
+    ['property', 'og:description', quote],
+    ['property', 'og:url', pageUrl],
+    ['property', 'og:image', image],
+    ['property', 'og:image:type', 'image/png'],
+    ['property', 'og:image:width', '1200'],
+    ['property', 'og:image:height', '630'],
+    ['property', 'og:image:alt', quote],
+    ['name', 'twitter:card', 'summary_large_image'],
+    ['name', 'twitter:title', title],
+    ['name', 'twitter:description', quote],
+    ['name', 'twitter:image', image],
+    ['name', 'description', quote],
+  ]
+    .map(([kind, name, value]) => `<meta ${kind}="${name}" content="${escape(value ?? '')}">`)
+    .join('');
+  const head = `<link rel="canonical" href="${escape(pageUrl)}">${meta}`;
+  const body = `<h1>PEPA SAID</h1><img src="${escape(image)}" width="1200" height="630" alt="${escape(quote)}"><blockquote>${escape(quote)}</blockquote><p>Pepa, on <time datetime="${escape(card.saidAt)}">${escape(when)}</time></p>${WAY_IN}`;
+  return page(200, `${title} ${quote}`, body, head);
+}
+
+/** `GET /q/{id}` and `GET /q/{id}/card.png`, from the Worker's cache when it has them. */
+export async function serveCard(request: Request, env: Env, path: string): Promise<Response> {
+  const match = /^\/q\/([^/]+)(\/card\.png)?$/.exec(path);
+  const id = match?.[1] ?? '';
+  const wantsImage = Boolean(match?.[2]);
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
+  }
+  if (!match || !(await isCardId(env, id))) {
+    return wantsImage ? problem('not-found') : missing(false);
+  }
+  const cache = caches.default;
+  const key = new Request(new URL(path, request.url).href);
+  const cached = await cache.match(key);
+  if (cached) return cached;
+  const answer = wantsImage ? await image(env, request, id) : await shareOf(env, request, id);
+  if (answer.status === 200) await cache.put(key, answer.clone());
+  return answer;
+}
+
+async function shareOf(env: Env, request: Request, id: string): Promise<Response> {
+  const card = await read(env, id);
+  if (!card) return missing(Boolean(await env.CARDS.head(downKey(id))));
+  return sharePage(request, id, card);
+}
+
+async function image(env: Env, request: Request, id: string): Promise<Response> {
+  const png = await env.CARDS.get(imageKey(id));
+  if (png) {
+    return new Response(png.body, {
+      headers: {
+        'content-type': 'image/png',
+        'cache-control': IMAGE_CACHE,
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  }
+  if (await env.CARDS.head(downKey(id))) return problem('card-gone');
+  if (await env.CARDS.head(cardKey(id))) {
+    return Response.redirect(new URL(DEFAULT_CARD, request.url).href, 302);
+  }
+  return problem('not-found');
+}
+
+/** `DELETE /api/cards/{id}`: for the owner, the card gone from storage and from the cache. */
+export async function takeDownCard(request: Request, env: Env, id: string): Promise<Response> {
+  const token = env.GATE_ADMIN_TOKEN ?? '';
+  if (!token || !sameSecret(bearer(request) ?? '', token)) return problem('unauthorized');
+  if (!(await isCardId(env, id)) || !(await env.CARDS.head(cardKey(id)))) {
+    return problem('not-found');
+  }
+  await env.CARDS.put(downKey(id), new Date().toISOString());
+  await env.CARDS.delete([cardKey(id), imageKey(id)]);
+  const cache = caches.default;
+  for (const path of [`/q/${id}`, `/q/${id}/card.png`]) {
+    await cache.delete(new Request(new URL(path, request.url).href));
+  }
+  return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+}
