@@ -75,6 +75,10 @@ export default defineConfig({
       // after which it answers 'court-closed'. The cap has its own tests (the gate's, and the
       // refusal in talk-field); here it must never be what a test runs into.
       GATE_DAILY_BUDGET_USD: process.env.GATE_DAILY_BUDGET_USD ?? '100000',
+      // Every visitor of the suite is 127.0.0.1, and a card's tests make about eight cards a run
+      // (more with `--repeat-each`): the demo's ten a day is the gate's tests' to check, not a
+      // limit a browser test should meet.
+      GATE_CARDS_PER_DAY: process.env.GATE_CARDS_PER_DAY ?? '1000',
     },
     timeout: 180_000,
     reuseExistingServer: false,

@@ -14,9 +14,13 @@ import { retryAfterMs } from './retry-after';
 export type { CourtCall };
 export { createCallMutation } from '../../generated/gate/@tanstack/react-query.gen';
 
-/** A failed gate request. `status` is 0 when there was no answer; `code` is the gate's own. */
+/**
+ * A failed gate request. `status` is 0 when there was no answer; `code` is the gate's own, and
+ * `detail` its problem's own words for people (why a card was refused), when it gave them.
+ */
 export class GateApiError extends Error implements CallErrorSource {
   override readonly name = 'GateApiError';
+  readonly detail: string | null;
 
   constructor(
     message: string,
@@ -25,9 +29,10 @@ export class GateApiError extends Error implements CallErrorSource {
     readonly code: string | null,
     readonly retryAfterMs: number | null,
     readonly reopensAt: string | null = null,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; detail?: string | null },
   ) {
     super(message, options);
+    this.detail = options?.detail ?? null;
   }
 
   toCallError(): CallError {
@@ -78,6 +83,7 @@ export function toGateApiError(
     code,
     header ?? fromBody,
     typeof body.reopensAt === 'string' ? body.reopensAt : null,
+    { detail: typeof body.detail === 'string' && body.detail.trim() ? body.detail.trim() : null },
   );
 }
 

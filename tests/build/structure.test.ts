@@ -20,13 +20,15 @@ const TALK = 'src/features/talk';
  * The parts of Talk to Pepa (its folders), and the parts each one's modules may import: the section composes
  * the rest; the call's state and runtime (voice/) know only the way out of a failed load; the
  * text conversation (text/) uses the runtime's bot check, the guards and the failure words; the
- * guards and recovery stand alone. `test/` is the parts' shared test kit.
+ * call's controls and the text conversation offer sharing Pepa's lines (share/), which, like the
+ * guards and recovery, stands alone. `test/` is the parts' shared test kit.
  */
 const TALK_PARTS: Record<string, readonly string[]> = {
   section: ['voice', 'controls', 'page-tools', 'guards', 'recovery', 'text'],
-  controls: ['voice', 'guards'],
-  text: ['voice', 'guards', 'recovery'],
+  controls: ['voice', 'guards', 'share'],
+  text: ['voice', 'guards', 'recovery', 'share'],
   'page-tools': ['voice'],
+  share: [],
   guards: [],
   recovery: [],
   voice: ['recovery'],

@@ -4,7 +4,8 @@ import { CallTimeLeft, ConnectionQuality } from './call-meters';
 import { DevicePicker } from './device-picker';
 import type { SwitchDevice } from './device-switch';
 import type { TalkPhase } from '../voice/voice-state';
-import { CallTranscript, LiveCaptions } from './transcript-panel';
+import { useShareHost } from '../share/share-button';
+import { CallTranscript, LiveCaptions, type CallShare } from './transcript-panel';
 import { TypeToPepa } from './type-to-pepa';
 import { transcriptAfterCall, type VoiceState } from '../voice/voice-state';
 
@@ -42,6 +43,8 @@ export interface CallControlsProps {
   afterCaptions?: ReactNode;
   /** After a call, above its transcript: the rating. */
   afterCall?: ReactNode;
+  /** The call whose lines are shown, when Pepa's lines can be shared (through the gate). */
+  shareCallId?: string | null;
 }
 
 /** Everything a live call adds under the button: controls, captions and notices. */
@@ -60,6 +63,7 @@ export function CallControls({
   modeSwitch,
   afterCaptions,
   afterCall,
+  shareCallId = null,
 }: CallControlsProps) {
   const connected = phase === 'listening' || phase === 'speaking';
   // While the connection is restored the call keeps its surface (the draft, the focus, the
@@ -67,6 +71,10 @@ export function CallControls({
   const reconnecting = phase === 'reconnecting';
   const inCall = connected || reconnecting;
   const lastLine = state.transcript.at(-1);
+  // Kept here, which outlives the captions: a call that ends under the dialog leaves it open.
+  const shareHost = useShareHost();
+  const share: CallShare | null =
+    shareCallId === null ? null : { callId: shareCallId, open: shareHost.open };
   return (
     <div className="relative mx-auto mt-6 flex max-w-md flex-col items-center gap-4">
       {inCall && (
@@ -110,7 +118,7 @@ export function CallControls({
 
       {phase !== 'idle' && phase !== 'ending' && !state.typing && <HeadphonesTip />}
 
-      {phase !== 'idle' && phase !== 'waiting' && <LiveCaptions state={state} />}
+      {phase !== 'idle' && phase !== 'waiting' && <LiveCaptions state={state} share={share} />}
 
       {afterCaptions}
 
@@ -156,8 +164,10 @@ export function CallControls({
       {phase === 'idle' && afterCall}
 
       {phase === 'idle' && transcriptAfterCall(state).length > 0 && (
-        <CallTranscript lines={transcriptAfterCall(state)} />
+        <CallTranscript lines={transcriptAfterCall(state)} share={share} />
       )}
+
+      {shareHost.dialog}
     </div>
   );
 }

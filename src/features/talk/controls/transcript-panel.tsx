@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
 import { useFollowNewest } from '../../../components/ui/use-follow-newest';
+import { ShareLineButton, type OpenShare } from '../share/share-button';
 import {
   captionText,
   transcriptText,
@@ -25,12 +26,58 @@ const SPEAKER_CLASS: Record<Speaker, string> = {
   user: 'text-court-300',
 };
 
+/** Sharing a call's lines: the call they are of, and the dialog that shares one. */
+export interface CallShare {
+  callId: string;
+  open: OpenShare;
+}
+
+/**
+ * Each of Pepa's lines' place among her lines (1 for her first): the place a card of it is asked
+ * for by, as the provider numbers the lines it recorded her saying.
+ */
+export function pepaLinePlaces(lines: readonly TranscriptLine[]): Map<number, number> {
+  const places = new Map<number, number>();
+  for (const line of lines) if (line.role === 'assistant') places.set(line.id, places.size + 1);
+  return places;
+}
+
+/** The Share button after one of Pepa's finished lines, when the call's lines can be shared. */
+function ShareButtonOf({
+  line,
+  places,
+  share,
+}: {
+  line: TranscriptLine;
+  places: Map<number, number>;
+  share: CallShare | null;
+}) {
+  const place = places.get(line.id);
+  if (!share || place === undefined) return null;
+  return (
+    <ShareLineButton
+      shared={{
+        line: { from: 'call', conversationId: share.callId, line: place },
+        words: line.text,
+      }}
+      onShare={share.open}
+    />
+  );
+}
+
 /**
  * The captions of a live call: every finished line, then what each side is saying right now as
  * it forms (dimmed). The panel is bounded and scrolls; screen readers hear finished lines only.
  */
-export function LiveCaptions({ state }: { state: VoiceState }) {
+export function LiveCaptions({
+  state,
+  share = null,
+}: {
+  state: VoiceState;
+  share?: CallShare | null;
+}) {
   const { transcript, partials } = state;
+  const places = pepaLinePlaces(transcript);
   const forming = (['user', 'assistant'] as const).filter((role) => partials[role]);
   const follow = useFollowNewest(`${transcript.length}:${partials.user}:${partials.assistant}`);
   return (
@@ -49,6 +96,7 @@ export function LiveCaptions({ state }: { state: VoiceState }) {
         <p key={line.id} className={SPEAKER_CLASS[line.role]}>
           <span className="font-semibold">{SPEAKER[line.role]}</span>
           {captionText(line.text)}
+          <ShareButtonOf line={line} places={places} share={share} />
         </p>
       ))}
       {/* Words still forming: shown, not announced (the finished line is). */}
@@ -73,7 +121,14 @@ type CopyState = 'idle' | 'copied' | 'refused';
  * After a call the whole conversation stays readable, and can be copied or saved as text, until
  * the next call starts. Nothing leaves the browser.
  */
-export function CallTranscript({ lines }: { lines: readonly TranscriptLine[] }) {
+export function CallTranscript({
+  lines,
+  share = null,
+}: {
+  lines: readonly TranscriptLine[];
+  share?: CallShare | null;
+}) {
+  const places = pepaLinePlaces(lines);
   const [copy, setCopy] = useState<CopyState>('idle');
   const [announcement, setAnnouncement] = useState('');
   const textRef = useRef<HTMLDivElement>(null);
@@ -140,6 +195,7 @@ export function CallTranscript({ lines }: { lines: readonly TranscriptLine[] }) 
           <p key={line.id} className={SPEAKER_CLASS[line.role]}>
             <span className="font-semibold">{SPEAKER[line.role]}</span>
             {line.text}
+            <ShareButtonOf line={line} places={places} share={share} />
           </p>
         ))}
       </div>

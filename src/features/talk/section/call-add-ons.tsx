@@ -60,6 +60,9 @@ export function useCallAddOns({
   // The call the rating is for: set when a call starts, cleared by Skip or the next start, so
   // no call is ever offered the rating twice.
   const [ratingFor, setRatingFor] = useState<string | null>(null);
+  // The call whose lines are on screen, for their cards: set when a call starts, kept after it
+  // ends (its transcript stays) and through a start that fails (which keeps its lines).
+  const [shownCall, setShownCall] = useState<string | null>(null);
   const { reset } = guard;
 
   useEffect(
@@ -88,13 +91,18 @@ export function useCallAddOns({
     [sendText, thought],
   );
 
-  const onStarted = useCallback((webCall: unknown) => setRatingFor(callIdOf(webCall)), []);
+  const onStarted = useCallback((webCall: unknown) => {
+    setRatingFor(callIdOf(webCall));
+    setShownCall(callIdOf(webCall));
+  }, []);
   const inHold = hold.mode === 'hold' && !state.typing;
   const cardShown = { ...shown, contract: shown.contract || guard.masked };
 
   return {
     onSendText,
     onStarted,
+    /** The call whose lines are shown (during the call and after it), or null before any. */
+    shownCall,
     /** After a device switch: the microphone goes back to what the mode says. */
     reapplyMicrophone: hold.reapply,
     /** The muted line under the status: in hold mode the hold hint says it instead. */

@@ -342,6 +342,8 @@ function VoiceChatPanel({
         modeSwitch={addOns.modeSwitch}
         afterCaptions={addOns.afterCaptions}
         afterCall={addOns.afterCall}
+        // Cards are made by the gate, of calls it admitted.
+        shareCallId={siteConfig.voice.route === 'gate' ? addOns.shownCall : null}
       />
     </TalkPanel>
   );

@@ -87,6 +87,19 @@ describe('the chat door', () => {
     expect(await request?.clone().json()).toEqual({ text: 'Hello, Pepa' });
   });
 
+  it("keeps the reply's place from its done, by which a card of it is asked for", async () => {
+    answers.push(() => streamed(['data: {"type":"done","turnsLeft":6,"line":3}\n\n']));
+    expect((await send()).end).toEqual({ type: 'done', turnsLeft: 6, line: 3 });
+  });
+
+  it.each(['0', '2.5', '"3"', 'null'])(
+    'takes a done whose place is %s as a finished reply without a place',
+    async (line) => {
+      answers.push(() => streamed([`data: {"type":"done","turnsLeft":6,"line":${line}}\n\n`]));
+      expect((await send()).end).toEqual({ type: 'done', turnsLeft: 6 });
+    },
+  );
+
   it('sends a message once when the gate refuses it, and says why with its code and wait', async () => {
     answers.push(
       () => problem(503, 'text-busy', { 'retry-after': '20' }),

@@ -18,9 +18,14 @@ import { isRecord } from '../../../lib/is-record';
 
 export type { Chat, ChatPass };
 
-/** How a reply ended: finished, broken off by the provider, or stopped by the visitor. */
+/**
+ * How a reply ended: finished (with its place in the chat, by which a card of it is asked for),
+ * broken off by the provider, or stopped by the visitor.
+ */
 export type ReplyEnd =
-  { type: 'done'; turnsLeft: number } | { type: 'failed'; problem: Problem } | { type: 'stopped' };
+  | { type: 'done'; turnsLeft: number; line?: number }
+  | { type: 'failed'; problem: Problem }
+  | { type: 'stopped' };
 
 /** What the chat needs of the world: each part replaceable in tests. */
 export interface ChatDoor {
@@ -52,7 +57,11 @@ function readEvent(data: unknown): StreamEvent | null {
     return { type: 'words', text: data.text };
   }
   if (data.type === 'done' && typeof data.turnsLeft === 'number') {
-    return { type: 'done', turnsLeft: data.turnsLeft };
+    // A reply without its place still stands: only its card cannot be asked for.
+    const line = data.line;
+    return typeof line === 'number' && Number.isInteger(line) && line >= 1
+      ? { type: 'done', turnsLeft: data.turnsLeft, line }
+      : { type: 'done', turnsLeft: data.turnsLeft };
   }
   if (data.type === 'failed' && isRecord(data.problem) && typeof data.problem.code === 'string') {
     return { type: 'failed', problem: data.problem as Problem };

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GateApiError } from '../../../api/gate-client';
 import { SHIELD_NOT_SENT } from '../guards/seed-shield';
+import { loadShareDialog } from '../share/share-button';
 import { LINK_MASK, MASKED_NOTE } from '../guards/site-facts';
 import type { Chat, ChatDoor, ChatPass, ReplyEnd } from './chat-door';
 import {
@@ -275,6 +276,55 @@ describe('the chat panel', () => {
     expect(session.pass()?.id).toBe(`${CHAT.id}2`);
     expect(within(log()).getByText('First')).toBeInTheDocument();
     expect(field()).toHaveValue('Second');
+  });
+
+  it("offers Share on Pepa's finished replies only, each shared with the chat that wrote it", async () => {
+    const { user } = await renderPanel();
+    const reply = async (text: string, end: ReplyEnd) => {
+      await say(user, text);
+      act(() => lastReply().words(`Answer to ${text}.`));
+      await act(async () => {
+        lastReply().finish(end);
+        await vi.advanceTimersByTimeAsync(0);
+      });
+    };
+    await reply('First', { type: 'done', turnsLeft: 9, line: 1 });
+    await reply('Second', { type: 'done', turnsLeft: 8 });
+    await say(user, 'Third');
+    act(() => lastReply().words('Answer to Third'));
+    await user.click(screen.getByRole('button', { name: CHAT_STOP }));
+    await flush();
+    act(() => session.end());
+    await act(async () => {
+      await session.fresh();
+    });
+    await reply('Fourth', { type: 'done', turnsLeft: 9, line: 1 });
+
+    const shares = within(log()).getAllByRole('button', { name: /^Share this line of Pepa's/ });
+    expect(shares.map((button) => button.closest('li')?.textContent)).toEqual([
+      expect.stringContaining('Answer to First.'),
+      expect.stringContaining('Answer to Fourth.'),
+    ]);
+
+    // The dialog's chunk, as a visitor's first Share loads it (here ahead, outside the fake clock).
+    await loadShareDialog();
+    const asked: Request[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((request: Request) => {
+        asked.push(request.clone());
+        return new Promise<Response>(() => undefined);
+      }),
+    );
+    await user.click(shares[1]!);
+    await screen.findByRole('dialog');
+    await flush();
+    expect(asked[0]?.headers.get('chat-secret')).toBe(CHAT.secret);
+    expect(await asked[0]?.json()).toEqual({
+      from: 'chat',
+      conversationId: `${CHAT.id}2`,
+      line: 1,
+    });
   });
 
   it('shows how many messages are left once they run low, and offers a fresh chat at none', async () => {

@@ -18,6 +18,7 @@ import { buttonClass } from '../../../components/ui/button-styles';
 import { useFollowNewest } from '../../../components/ui/use-follow-newest';
 import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
 import { SITE_LINKS } from '../guards/use-caption-guard';
+import { ShareLineButton, useShareHost } from '../share/share-button';
 import { chatBotCheck } from '../voice/voice-runtime';
 import { gateChatDoor } from './chat-door';
 import { ChatSession, type ChatLine } from './chat-session';
@@ -71,6 +72,7 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
   const headingId = useId();
   const noticeId = useId();
   const follow = useFollowNewest(`${lines.length}:${writing.length}`);
+  const share = useShareHost();
 
   // The chat starts when the panel opens (a bot check, then the gate's chat).
   useEffect(() => {
@@ -154,6 +156,20 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
                     {item.cut === 'stopped' ? CHAT_STOPPED : CHAT_BROKEN}
                   </span>
                 )}
+                {item.card && (
+                  <ShareLineButton
+                    shared={{
+                      line: {
+                        from: 'chat',
+                        conversationId: item.card.chat.id,
+                        line: item.card.line,
+                        chatSecret: item.card.chat.secret,
+                      },
+                      words: item.text,
+                    }}
+                    onShare={share.open}
+                  />
+                )}
               </li>
             ))}
           </ol>
@@ -196,6 +212,7 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
           )}
         </p>
       )}
+      {share.dialog}
       {turnsLeft !== null && turnsLeft > 0 && turnsLeft <= TURNS_LOW && (
         <p className="mt-2 text-xs text-mist">{turnsLeftText(turnsLeft)}</p>
       )}

@@ -20,6 +20,11 @@ export interface ChatLine {
   text: string;
   /** Pepa's reply was stopped by the visitor, or broke off, before its end. */
   cut?: 'stopped' | 'broken';
+  /**
+   * A finished reply of Pepa's: the chat that wrote it and its place there (the `done` event's
+   * `line`), by which a card of its words is asked for.
+   */
+  card?: { chat: ChatPass; line: number };
 }
 
 /** Why the last thing the visitor asked for did not happen, in the panel's words. */
@@ -250,12 +255,10 @@ export class ChatSession {
       writing: '',
       notice: null,
     });
-    const pepaLine = (cut?: ChatLine['cut']): ChatLine[] => {
+    const pepaLine = (end?: Pick<ChatLine, 'cut'> | Pick<ChatLine, 'card'>): ChatLine[] => {
       if (reply.trim() === '') return [];
       const guarded = guardReply(reply, this.official);
-      return [
-        { id: this.nextId++, role: 'pepa', text: guarded.text.trim(), ...(cut ? { cut } : {}) },
-      ];
+      return [{ id: this.nextId++, role: 'pepa', text: guarded.text.trim(), ...end }];
     };
     let end: ReplyEnd;
     try {
@@ -272,7 +275,7 @@ export class ChatSession {
       const heard = reply.trim() !== '';
       // Refused before a word: the message was not said, so it leaves the conversation.
       const lines = heard
-        ? [...this.snapshot.lines, ...pepaLine('broken')]
+        ? [...this.snapshot.lines, ...pepaLine({ cut: 'broken' })]
         : this.snapshot.lines.filter((line) => line !== visitorLine);
       this.update({
         phase: notice.fresh ? 'ended' : 'open',
@@ -288,7 +291,7 @@ export class ChatSession {
     if (end.type === 'stopped') {
       this.update({
         phase: 'open',
-        lines: [...this.snapshot.lines, ...pepaLine('stopped')],
+        lines: [...this.snapshot.lines, ...pepaLine({ cut: 'stopped' })],
         writing: '',
       });
       return 'stopped';
@@ -297,7 +300,7 @@ export class ChatSession {
       // What arrived stands; the message was not counted, and may be sent again.
       this.update({
         phase: 'open',
-        lines: [...this.snapshot.lines, ...pepaLine('broken')],
+        lines: [...this.snapshot.lines, ...pepaLine({ cut: 'broken' })],
         writing: '',
         notice: chatNotice(failureOfProblem(end.problem), this.snapshot.maxChars),
       });
@@ -305,7 +308,10 @@ export class ChatSession {
     }
     this.update({
       phase: 'open',
-      lines: [...this.snapshot.lines, ...pepaLine()],
+      lines: [
+        ...this.snapshot.lines,
+        ...pepaLine(end.line === undefined ? {} : { card: { chat, line: end.line } }),
+      ],
       writing: '',
       turnsLeft: end.turnsLeft,
       notice: end.turnsLeft === 0 ? { text: CHAT_TEXT.noTurnsLeft, fresh: true } : null,
