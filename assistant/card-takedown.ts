@@ -3,8 +3,8 @@
  * /api/cards/{id}` with `GATE_ADMIN_TOKEN`, through the gate's generated client). Its page then
  * answers 410, its image is deleted, and the Worker's cached copies are purged.
  */
-import { createClient, createConfig } from '../generated/gate/client';
 import { takeDownCard } from '../generated/gate/sdk.gen';
+import { ownerClient, SET_ADMIN_TOKEN, TOKEN_REFUSED, unreachable } from './owner-client';
 import { gateOrigin } from './sync';
 
 /** Thrown with a one-line message the script prints as is. */
@@ -45,39 +45,17 @@ export interface TakedownOptions {
 export async function takeDown(options: TakedownOptions): Promise<string> {
   const { origin, id } = cardAddress(options.address);
   const token = options.token?.trim();
-  if (!token) {
-    throw new TakedownError(
-      'Set GATE_ADMIN_TOKEN to the token put on the Worker (`wrangler secret put GATE_ADMIN_TOKEN`); never as a VITE_ variable.',
-    );
-  }
-  const client = createClient(
-    createConfig({
-      baseUrl: origin,
-      auth: () => token,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    }),
-  );
+  if (!token) throw new TakedownError(SET_ADMIN_TOKEN);
+  const client = ownerClient(origin, token, options.fetch);
   const answer = await takeDownCard({ client, path: { cardId: id } }).catch((error: unknown) => ({
     response: undefined,
     error,
   }));
-  if (!answer.response) {
-    const cause = answer.error;
-    const reason =
-      cause instanceof Error
-        ? cause.cause instanceof Error
-          ? cause.cause.message
-          : cause.message
-        : String(cause);
-    throw new TakedownError(`Cannot reach the gate at ${origin} (${reason}).`);
-  }
+  // The client answers a network failure with the error and no response.
+  if (!answer.response) throw new TakedownError(unreachable(origin, answer.error));
   const status = answer.response.status;
   if (status === 204) return `Card ${id} is down: its page answers 410 and its image is gone.`;
-  if (status === 401) {
-    throw new TakedownError(
-      'The gate refused GATE_ADMIN_TOKEN (HTTP 401): use the token put with `wrangler secret put GATE_ADMIN_TOKEN`.',
-    );
-  }
+  if (status === 401) throw new TakedownError(TOKEN_REFUSED);
   if (status === 404)
     throw new TakedownError(`The gate has no card ${id} (already down, or never made).`);
   throw new TakedownError(`The gate answered HTTP ${status}; try again in a minute.`);

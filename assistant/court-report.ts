@@ -2,9 +2,9 @@
  * `npm run court:report`: the court gate's daily totals (`GET /api/report`, for the owner only,
  * with `GATE_ADMIN_TOKEN`), through the gate's generated client, printed as a table a day.
  */
-import { createClient, createConfig } from '../generated/gate/client';
 import { getReport } from '../generated/gate/sdk.gen';
 import type { DayTotals, Report } from '../generated/gate/types.gen';
+import { ownerClient, SET_ADMIN_TOKEN, TOKEN_REFUSED, unreachable } from './owner-client';
 import { gateOrigin } from './sync';
 
 /** Thrown with a one-line message the script prints as is. */
@@ -45,39 +45,18 @@ export async function fetchReport(options: ReportOptions): Promise<Report> {
   const origin = gateOrigin(raw);
   if ('problem' in origin) throw new ReportError(`${origin.problem}.`);
   const token = options.token?.trim();
-  if (!token) {
-    throw new ReportError(
-      'Set GATE_ADMIN_TOKEN to the token put on the Worker (`wrangler secret put GATE_ADMIN_TOKEN`); never as a VITE_ variable.',
-    );
-  }
-  const client = createClient(
-    createConfig({
-      baseUrl: origin.origin,
-      auth: () => token,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    }),
-  );
+  if (!token) throw new ReportError(SET_ADMIN_TOKEN);
+  const client = ownerClient(origin.origin, token, options.fetch);
   let answer;
   try {
     answer = await getReport({ client, query: { days: options.days ?? 7 } });
   } catch (error) {
-    throw new ReportError(
-      `Cannot reach the gate at ${origin.origin} (${error instanceof Error ? error.message : String(error)}).`,
-    );
+    throw new ReportError(unreachable(origin.origin, error));
   }
-  if (!answer.response) {
-    // The client answers a network failure with the error and no response.
-    const cause = answer.error as unknown;
-    throw new ReportError(
-      `Cannot reach the gate at ${origin.origin} (${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}).`,
-    );
-  }
+  // The client answers a network failure with the error and no response.
+  if (!answer.response) throw new ReportError(unreachable(origin.origin, answer.error));
   const status = answer.response.status;
-  if (status === 401) {
-    throw new ReportError(
-      `The gate refused GATE_ADMIN_TOKEN (HTTP 401): use the token put with \`wrangler secret put GATE_ADMIN_TOKEN\`.`,
-    );
-  }
+  if (status === 401) throw new ReportError(TOKEN_REFUSED);
   if (answer.error || !answer.data) {
     const detail = (answer.error as { detail?: string; title?: string } | undefined) ?? {};
     const why = detail.detail ?? detail.title;

@@ -1,12 +1,10 @@
 // npm run card:takedown against a small local stand-in for the gate's `DELETE /api/cards/{id}`.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScript } from './run-script';
 import { cardAddress, takeDown } from '../../assistant/card-takedown';
 
-const root = resolve(import.meta.dirname, '../..');
 const TOKEN = 'admin-token-'.padEnd(40, 'z');
 const CARD = 'AbCdEfGhIjKlMnOp0123456789_-AbCd';
 const GONE = 'GoneGoneGoneGone0123456789_-AbCd';
@@ -39,19 +37,8 @@ afterAll(async () => {
   await new Promise((done) => server.close(done));
 });
 
-function run(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-    const child = spawn(process.execPath, ['scripts/card-takedown.mjs', ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => done({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], env: Record<string, string>) =>
+  runScript('scripts/card-takedown.mjs', args, env);
 
 describe('npm run card:takedown', () => {
   it('takes the card of a share address down with the admin token, and says so', async () => {

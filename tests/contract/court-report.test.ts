@@ -1,13 +1,11 @@
 // npm run court:report against a small local stand-in for the gate's `GET /api/report`.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScript } from './run-script';
 import { fetchReport, formatReport, parseDays, ReportError } from '../../assistant/court-report';
 import type { Report } from '../../generated/gate/types.gen';
 
-const root = resolve(import.meta.dirname, '../..');
 const TOKEN = 'admin-token-'.padEnd(40, 'z');
 
 const REPORT: Report = {
@@ -80,19 +78,8 @@ afterAll(async () => {
   await new Promise((done) => server.close(done));
 });
 
-function runReport(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-    const child = spawn(process.execPath, ['scripts/court-report.mjs', ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => done({ code, stdout, stderr }));
-  });
-}
+const runReport = (args: string[], env: Record<string, string>) =>
+  runScript('scripts/court-report.mjs', args, env);
 
 describe('npm run court:report', () => {
   it('asks the gate for N days with the admin token and prints a row a day and a total', async () => {
