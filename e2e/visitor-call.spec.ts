@@ -237,6 +237,9 @@ test.describe('a call that respects the visitor', () => {
     });
   });
 
+  /** The most Tab stops a walk between the call's controls may take before it has failed. */
+  const CALL_STOPS = 30;
+
   test('a walk through the call by keyboard only: the focus never falls to the page', async ({
     page,
   }) => {
@@ -261,10 +264,11 @@ test.describe('a call that respects the visitor', () => {
     await expect(talk(page).status).toHaveText(CONNECTED, { timeout: 15_000 });
     await expect(end).toBeFocused();
 
-    // Tab on to the typing field; every stop on the way is a control of the call.
+    // Tab on to the typing field; every stop on the way is a control of the call (each of
+    // Pepa's finished lines in the captions has its Share button).
     for (
       let press = 0;
-      press < 12 && !(await field.evaluate((el) => el === document.activeElement));
+      press < CALL_STOPS && !(await field.evaluate((el) => el === document.activeElement));
       press += 1
     ) {
       await page.keyboard.press('Tab');
@@ -303,7 +307,7 @@ test.describe('a call that respects the visitor', () => {
     // Back to End Call, and the call ends by the one deliberate press.
     for (
       let press = 0;
-      press < 12 && !(await end.evaluate((el) => el === document.activeElement));
+      press < CALL_STOPS && !(await end.evaluate((el) => el === document.activeElement));
       press += 1
     ) {
       await page.keyboard.press('Shift+Tab');
