@@ -364,7 +364,7 @@ export default {
       try {
         return await serveCard(request, env, url.pathname);
       } catch (error) {
-        // A share page never answers 5xx: the site's own card stands in for one it cannot read.
+        // A share page never answers 5xx: one that cannot be read sends its visitor home.
         console.error('gate: a share page failed', error);
         return Response.redirect(new URL('/', request.url).href, 302);
       }

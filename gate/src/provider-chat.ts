@@ -45,6 +45,15 @@ export const realClock: RetryClock = {
   random: () => Math.random(),
 };
 
+/** The provider's chat settings as the Worker's environment gives them. */
+export function chatSettingsFrom(env: Env): ChatSettings {
+  return {
+    privateKey: env.VAPI_PRIVATE_KEY ?? '',
+    assistantId: env.VAPI_ASSISTANT_ID ?? '',
+    apiUrl: env.VAPI_API_URL,
+  };
+}
+
 export function clientFor(settings: ChatSettings) {
   return createClient(
     createConfig({

@@ -13,6 +13,7 @@ import { textLimitsFrom, type TextLimits } from './config';
 import { nextUtcMidnight, utcDay } from './court-money';
 import {
   chatCost,
+  chatSettingsFrom,
   openChatStream,
   realClock,
   turnRequest,
@@ -101,11 +102,7 @@ export class TextDesk extends DurableObject<Env> {
   }
 
   private settings(): ChatSettings {
-    return {
-      privateKey: this.env.VAPI_PRIVATE_KEY ?? '',
-      assistantId: this.env.VAPI_ASSISTANT_ID ?? '',
-      apiUrl: this.env.VAPI_API_URL,
-    };
+    return chatSettingsFrom(this.env);
   }
 
   private chat(id: string): ChatRow | null {

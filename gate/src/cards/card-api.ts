@@ -14,6 +14,7 @@ import type { Visitor } from '../visitor';
 import { newCardId } from './card-ids';
 import { shelfFor } from './card-shelf';
 import { callLine, chatLine, type LineWords } from './card-source';
+import { chatSettingsFrom } from '../provider-chat';
 import { blocklistFrom, cardWords, REFUSAL_REASONS } from './card-words';
 
 /** The cookie that carries the right to make cards of the last call admitted. */
@@ -46,14 +47,6 @@ export function cardUrls(request: Request, id: string) {
   return { pageUrl: `${origin}/q/${id}`, imageUrl: `${origin}/q/${id}/card.png` };
 }
 
-function settings(env: Env) {
-  return {
-    privateKey: env.VAPI_PRIVATE_KEY ?? '',
-    assistantId: env.VAPI_ASSISTANT_ID ?? '',
-    apiUrl: env.VAPI_API_URL,
-  };
-}
-
 /**
  * How to read the line's words from the provider, once the visitor has proven the conversation
  * theirs; null when they have not.
@@ -68,7 +61,7 @@ async function lineReader(
 ): Promise<(() => Promise<LineWords>) | null> {
   if (from === 'call') {
     if (!(await proves(env, 'card-call', id, cookie(request, CARD_COOKIE)))) return null;
-    return () => callLine(settings(env), id, line);
+    return () => callLine(chatSettingsFrom(env), id, line);
   }
   const headers = judge(vMakeCardHeaders, headersOf(request, vMakeCardHeaders));
   const secret = headers.ok ? headers.value['Chat-Secret'] : undefined;
@@ -76,7 +69,9 @@ async function lineReader(
   return async () => {
     const desk = env.TEXT_DESK.getByName(deskFor(visitor));
     const providerChat = await desk.replyOf(visitor.key, id, line);
-    return providerChat ? chatLine(settings(env), providerChat) : { ok: false, kind: 'not-found' };
+    return providerChat
+      ? chatLine(chatSettingsFrom(env), providerChat)
+      : { ok: false, kind: 'not-found' };
   };
 }
 
