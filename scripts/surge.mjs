@@ -43,6 +43,9 @@
 // visitors' check-in interval, or the flood more than doubled the court's load (or the viral
 // minute was too short to leave whole seconds with it and without it to compare).
 //
+// The visitors, attackers and owner speak to the Worker's own socket, not through wrangler's dev
+// proxy (SURGE_VIA_PROXY=1 does); the stand-in's server messages still go through it.
+//
 // Options (environment): SURGE_VISITORS (10000), SURGE_ADDRESSES (2000), SURGE_ARRIVAL_SECONDS
 // (60), SURGE_TIME_SCALE (10: provider seconds per real second), SURGE_SEED, SURGE_FLOOD (1; 0
 // for none), and the gate's GATE_* limits (GATE_MAX_CONCURRENT_CALLS, GATE_DAILY_BUDGET_USD,
@@ -67,21 +70,8 @@ import {
 import { attackerAllowances, courtLoad, idlePlaces } from './lib/surge-measures.mjs';
 import { surgeFailures, surgeLine, surgeRows, tableLines } from './lib/surge-report.mjs';
 import { FIELD, textDay } from './lib/surge-text.mjs';
-
-/**
- * @param {string} name
- * @param {number} fallback
- */
-const numberFrom = (name, fallback) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) {
-    console.error(`surge: ${name} must be a positive number (got "${raw}")`);
-    process.exit(2);
-  }
-  return value;
-};
+import { numberFrom } from './lib/surge-options.mjs';
+import { stackCpuMeter } from './lib/stack-cpu.mjs';
 
 const VISITORS = numberFrom('SURGE_VISITORS', 10_000);
 const ADDRESSES = numberFrom('SURGE_ADDRESSES', 2_000);
@@ -190,6 +180,13 @@ const stack = await startCourtStack({
   },
 });
 const standIn = stack.standIn;
+const viaProxy = process.env.SURGE_VIA_PROXY === '1' || stack.workerUrl === null;
+const gateUrl = new URL(viaProxy ? stack.url : (stack.workerUrl ?? stack.url));
+console.log(
+  viaProxy
+    ? `surge: the gate through wrangler's dev proxy at ${gateUrl.origin}`
+    : `surge: the gate on the Worker's own socket at ${gateUrl.origin} (wrangler's dev proxy skipped)`,
+);
 let stopping = false;
 /** @param {number} code */
 async function shutdown(code) {
@@ -207,7 +204,7 @@ const agents = surgeAgents(SOCKETS, FLOOD_SOCKETS);
 let closedAt = Infinity;
 /** A line has formed: some visitor was given a ticket. */
 let lineFormed = false;
-const call = gateCaller(new URL(stack.url), agents.line, (answer) => {
+const call = gateCaller(gateUrl, agents.line, (answer) => {
   if (answer.body?.code === 'court-closed') closedAt = Math.min(closedAt, Date.now());
   if (answer.status === 202) lineFormed = true;
 });
@@ -231,6 +228,7 @@ const finish = () => {
 const loopDelay = monitorEventLoopDelay({ resolution: 20 });
 loopDelay.enable();
 const records = surgeRecords();
+const cpu = stackCpuMeter({ sitePort });
 const began = performance.now();
 const startedAtMs = Date.now();
 const textSurge = textDay({
@@ -241,7 +239,7 @@ const textSurge = textDay({
   startedAtMs,
   arrivalMs: ARRIVAL_MS,
   call,
-  gate: new URL(stack.url),
+  gate: gateUrl,
   random,
   sleep,
   token: TOKEN,
@@ -307,6 +305,7 @@ if (ARRIVAL_MS > performance.now() - began) await sleep(ARRIVAL_MS - (performanc
 floodRunning.on = false;
 await floodDone;
 const viralEndedAtMs = Date.now();
+const viralCpu = cpu.line();
 const loadReport = await call('GET', '/api/report?days=1', {
   headers: { authorization: `Bearer ${stack.secrets.GATE_ADMIN_TOKEN}` },
   agent: agents.owner,
@@ -441,6 +440,7 @@ console.log(
   `  This script's own event loop late p50 / p99 / max: ${(loopDelay.percentile(50) / 1e6).toFixed(0)} / ` +
     `${(loopDelay.percentile(99) / 1e6).toFixed(0)} / ${(loopDelay.max / 1e6).toFixed(0)} ms`,
 );
+console.log(`  Processor time in the viral minute: ${viralCpu}`);
 for (const odd of records.oddAnswers) console.log(`  (an answer without a problem code: ${odd})`);
 const failures = surgeFailures(outcome);
 for (const failure of failures) console.error(`surge: FAILED: ${failure}`);

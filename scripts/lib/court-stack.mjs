@@ -95,6 +95,30 @@ export async function withEdgeLimit(configPath, outPath, limit) {
   return outPath;
 }
 
+/**
+ * Where the Worker itself listens, behind wrangler's dev proxy, as wrangler 4.86's DevEnv tells its
+ * proxy on each reload (`reloadComplete`'s `proxyData.userWorkerUrl`); the proxy is still told.
+ * A request sent there skips only the proxy: its URL is the socket's (the gate's site hosts
+ * include 127.0.0.1), and its CF-Connecting-IP is kept. Returns a reader of the latest address,
+ * or of null when the DevEnv has no such hook (another wrangler), so that a caller falls back
+ * to the proxy.
+ * @param {import('wrangler').unstable_DevEnv} devEnv
+ * @returns {() => string | null}
+ */
+function workerSocketOf(devEnv) {
+  /** @type {string | null} */
+  let latest = null;
+  const proxy = devEnv.proxy;
+  if (typeof proxy?.onReloadComplete !== 'function') return () => null;
+  const tellProxy = proxy.onReloadComplete.bind(proxy);
+  proxy.onReloadComplete = (event) => {
+    const at = event.proxyData?.userWorkerUrl;
+    if (at) latest = `${at.protocol}//${at.hostname}:${at.port}`;
+    tellProxy(event);
+  };
+  return () => latest;
+}
+
 /** Anything answers HTTP at `url`. @param {string} url */
 async function answers(url) {
   try {
@@ -126,7 +150,11 @@ async function answers(url) {
  *   running gate; the court's line and calls live in the Durable Object's storage (persisted
  *   in a temporary folder), which a reload keeps. `edgeLimit`: the edge limiter's requests per
  *   visitor per period instead of wrangler.jsonc's (the demo's pages all come from one address).
- * @returns {Promise<{ url: string, standInUrl: string, standIn: Awaited<ReturnType<typeof startProviderStandIn>>, secrets: typeof DEMO_SECRETS, stop: () => Promise<void> }>}
+ * `url` is wrangler's dev server, the address a browser is given: a proxy of wrangler's own (its
+ * live reload and inspector) in front of the Worker, in a second workerd process. `workerUrl` is
+ * the Worker's own socket, with nothing of wrangler's in between, as a request meets it on
+ * Cloudflare (null when wrangler did not say it; see workerSocketOf).
+ * @returns {Promise<{ url: string, workerUrl: string | null, standInUrl: string, standIn: Awaited<ReturnType<typeof startProviderStandIn>>, secrets: typeof DEMO_SECRETS, stop: () => Promise<void> }>}
  */
 export async function startCourtStack({
   sitePort,
@@ -178,8 +206,10 @@ export async function startCourtStack({
     // Miniflare would fetch Cloudflare's request metadata (`request.cf`) from the network; its
     // built-in stand-in does for a local run.
     process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
-    const { unstable_startWorker: startWorker } = await import('wrangler');
-    const worker = await startWorker({
+    const { unstable_DevEnv: DevEnv } = await import('wrangler');
+    const devEnv = new DevEnv();
+    const ownSocket = workerSocketOf(devEnv);
+    const worker = await devEnv.startWorker({
       config:
         edgeLimit === null
           ? WRANGLER_CONFIG
@@ -224,6 +254,7 @@ export async function startCourtStack({
     let stopped;
     return {
       url,
+      workerUrl: ownSocket(),
       standInUrl: standIn.url,
       standIn,
       secrets,
