@@ -217,3 +217,55 @@ test.describe('a tap before the app starts', () => {
     expect(calls).toEqual([]);
   });
 });
+
+test.describe("a press before the voice chat's code has arrived", () => {
+  test('moves the keyboard focus to End Call without letting it fall to the page', async ({
+    page,
+  }) => {
+    await installCallProbe(page);
+    // Every moment the page changes while watched, whether the focus was on the page's body.
+    await page.addInitScript(() => {
+      const record = { watching: false, fell: [] as string[] };
+      (window as unknown as { __focusRecord: typeof record }).__focusRecord = record;
+      document.addEventListener('DOMContentLoaded', () => {
+        new MutationObserver(() => {
+          const active = document.activeElement;
+          if (record.watching && (active === null || active === document.body)) {
+            record.fell.push(
+              document.querySelector('#talk [role="status"]')?.textContent?.trim() ?? '(none)',
+            );
+          }
+        }).observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/voice-chat-[^/]+\.js$/, async (route: Route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`/?simScale=${FAST}`);
+    await waitForHydration(page);
+    const talk = page.locator('#talk');
+    const start = talk.getByRole('button', { name: 'Start Talking' });
+    await start.focus();
+    await page.evaluate(() => {
+      (window as unknown as { __focusRecord: { watching: boolean } }).__focusRecord.watching = true;
+    });
+    await page.keyboard.press('Enter');
+    await expect(talk.getByRole('status')).not.toHaveText('Ready to chat');
+    release();
+
+    const end = talk.getByRole('button', { name: 'End Call' });
+    await expect(talk.getByRole('status')).toHaveText(CONNECTED, { timeout: 20_000 });
+    await expect(end).toBeFocused();
+    const fell = await page.evaluate(
+      () => (window as unknown as { __focusRecord: { fell: string[] } }).__focusRecord.fell,
+    );
+    expect(fell).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect(talk.getByRole('status')).toHaveText('Ready to chat');
+  });
+});

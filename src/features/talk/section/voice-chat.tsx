@@ -6,7 +6,7 @@
  * idle.
  */
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
 import { chatHeaders, createCallMutation } from '../../../api/gate-client';
@@ -248,12 +248,16 @@ function VoiceChatPanel({
     else if (cooldownUntil === null) start();
   };
 
-  // The visitor pressed 'Start Talking' before this chunk arrived: start now, keep the focus.
+  // The visitor pressed 'Start Talking' before this chunk arrived: start now, keep the focus. The
+  // button they pressed went with the panel this one replaced, in this same commit: the focus
+  // moves here before anything else runs (an effect would leave it on the page meanwhile).
   const autoStarted = useRef(false);
+  useLayoutEffect(() => {
+    if (pressedAt !== undefined && !autoStarted.current) primaryRef.current?.focus();
+  }, [pressedAt]);
   useEffect(() => {
     if (pressedAt === undefined || autoStarted.current) return;
     autoStarted.current = true;
-    primaryRef.current?.focus();
     start();
   }, [pressedAt, start]);
 
