@@ -319,6 +319,34 @@ test.describe('a call that respects the visitor', () => {
     expect((await visitorRecord(page)).focusFell).toEqual([]);
   });
 
+  test("a press before the voice chat's code has arrived moves the focus to End Call, never to the page", async ({
+    page,
+  }) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/voice-chat-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await open(page);
+    const { start, end, status } = talk(page);
+    await start.focus();
+    await page.evaluate(() => {
+      window.__visitorRecord!.watchFocus = true;
+    });
+    await page.keyboard.press('Enter');
+    await expect(status).not.toHaveText('Ready to chat');
+    release();
+
+    await expect(status).toHaveText(CONNECTED, { timeout: 20_000 });
+    await expect(end).toBeFocused();
+    expect((await visitorRecord(page)).focusFell).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect(status).toHaveText('Ready to chat');
+  });
+
   test.describe('when Pepa ends the call while the visitor types @once', () => {
     test('the focus lands on Start Talking, not on the page', async ({ page }) => {
       await open(page, `simScale=${FAST}&sim=server-end`);
