@@ -84,23 +84,28 @@ function descendants(root, sitePort, hz) {
       // Gone between the listing and the read.
     }
   }
+  /** @type {Map<number, number[]>} */
+  const children = new Map();
+  for (const [pid, { ppid }] of all) {
+    const siblings = children.get(ppid);
+    if (siblings) siblings.push(pid);
+    else children.set(ppid, [pid]);
+  }
   /** @type {Map<number, { role: StackRole, seconds: number }>} */
   const found = new Map();
-  const within = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, stat] of all) {
-      if (within.has(pid) || !within.has(stat.ppid)) continue;
-      within.add(pid);
-      grew = true;
-      let commandLine = '';
-      try {
-        commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      } catch {
-        // Gone: counted as other.
-      }
-      found.set(pid, { role: roleOf(commandLine, sitePort), seconds: stat.ticks / hz });
+  const waiting = [...(children.get(root) ?? [])];
+  for (let pid = waiting.pop(); pid !== undefined; pid = waiting.pop()) {
+    waiting.push(...(children.get(pid) ?? []));
+    let commandLine = '';
+    try {
+      commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      // Gone: counted as other.
     }
+    found.set(pid, {
+      role: roleOf(commandLine, sitePort),
+      seconds: (all.get(pid)?.ticks ?? 0) / hz,
+    });
   }
   return found;
 }
@@ -118,7 +123,7 @@ function machineTimes() {
 }
 
 /**
- * A meter of the stack under this process: `mark()` at a span's start, `line()` at its end.
+ * A meter of the stack under this process, from now: `line()` at the span's end.
  * @param {{ sitePort: number }} options
  */
 export function stackCpuMeter({ sitePort }) {
@@ -129,11 +134,8 @@ export function stackCpuMeter({ sitePort }) {
     children: descendants(process.pid, sitePort, hz),
     machine: machineTimes(),
   });
-  let start = take();
+  const start = take();
   return {
-    mark() {
-      start = take();
-    },
     /** The span's shares, one line for the report. */
     line() {
       const end = take();
