@@ -81,6 +81,13 @@ const NOT_SOURCES =
 export const TYPECHECK_CACHE = join('.cache', 'typecheck');
 
 /**
+ * The lists of paths a compiler's saved state keeps, relative to its own folder: the files it
+ * checked, and the package.json files it read or looked for (TypeScript 7 keeps these to know
+ * when a dependency changed).
+ */
+const STATE_PATH_LISTS = ['fileNames', 'packageJsons', 'missingPackageJsons'];
+
+/**
  * A compiler's saved state (a .tsbuildinfo) moved from one checkout's typecheck cache to
  * another's. It names its files relative to its own folder: the checkout's own files keep their
  * place in the tree, and the dependencies (node_modules, which a candidate links to the
@@ -102,11 +109,15 @@ export function movedBuildInfo(text, from, to) {
     return undefined;
   }
   if (typeof state !== 'object' || state === null || !('fileNames' in state)) return undefined;
-  const { fileNames } = state;
-  if (!Array.isArray(fileNames) || !fileNames.every((name) => typeof name === 'string')) {
-    return undefined;
-  }
-  const moved = fileNames.map((/** @type {string} */ name) => {
+  /** @type {Record<string, unknown>} */
+  const fields = { ...state };
+  const lists = STATE_PATH_LISTS.filter((key) => key in fields);
+  /** @param {unknown} list */
+  const isPathList = (list) =>
+    Array.isArray(list) && list.every((name) => typeof name === 'string');
+  if (!lists.every((key) => isPathList(fields[key]))) return undefined;
+  /** @param {string} name */
+  const move = (name) => {
     const absolute = resolve(from.dir, name);
     const inTree = relative(from.root, absolute);
     const own =
@@ -115,8 +126,9 @@ export function movedBuildInfo(text, from, to) {
       !inTree.split(sep).includes('node_modules');
     const target = own ? join(to.root, inTree) : realLocation(absolute);
     return relative(to.dir, target).split(sep).join('/');
-  });
-  return JSON.stringify({ ...state, fileNames: moved });
+  };
+  for (const key of lists) fields[key] = /** @type {string[]} */ (fields[key]).map(move);
+  return JSON.stringify(fields);
 }
 
 /** @param {string} path */

@@ -15,7 +15,9 @@ import {
 } from '../../scripts/lib/spec-project-checks.mjs';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
-const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+// The compiler `npm run typecheck` runs (TypeScript 7; the 5.x package beside it is the library
+// ESLint and the client generator load).
+const tsc = join(repoRoot, 'node_modules', 'typescript-native', 'bin', 'tsc');
 
 describe('a typecheck cache moved to another tree', () => {
   it("keeps the tree's own files in their place and the dependencies at their real location", () => {
@@ -42,11 +44,37 @@ describe('a typecheck cache moved to another tree', () => {
     });
   });
 
+  it('moves the package.json files the compiler read or looked for with its files', () => {
+    const state = {
+      fileNames: ['lib.es5.d.ts', '../../src/app.ts'],
+      packageJsons: ['../../node_modules/react/package.json', '../../package.json'],
+      missingPackageJsons: ['../../src/package.json'],
+      version: '7.0.2',
+    };
+    const moved = movedBuildInfo(
+      JSON.stringify(state),
+      { root: '/checkout', dir: '/checkout/.cache/typecheck' },
+      { root: '/tmp/candidate/project', dir: '/tmp/candidate/project/.cache/typecheck' },
+    );
+    expect(JSON.parse(moved ?? '{}')).toEqual({
+      fileNames: ['lib.es5.d.ts', '../../src/app.ts'],
+      packageJsons: [
+        '../../../../../checkout/node_modules/react/package.json',
+        '../../package.json',
+      ],
+      missingPackageJsons: ['../../src/package.json'],
+      version: '7.0.2',
+    });
+  });
+
   it('is not used when it was cut short or is not a compiler state', () => {
     const places = { root: '/a', dir: '/a/.cache/typecheck' };
     expect(movedBuildInfo('{"fileNames":["../../src/app.ts"', places, places)).toBeUndefined();
     expect(movedBuildInfo('{"files":[]}', places, places)).toBeUndefined();
     expect(movedBuildInfo('{"fileNames":[1]}', places, places)).toBeUndefined();
+    expect(
+      movedBuildInfo('{"fileNames":[],"packageJsons":[null]}', places, places),
+    ).toBeUndefined();
   });
 });
 
