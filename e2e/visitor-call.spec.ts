@@ -240,6 +240,16 @@ test.describe('a call that respects the visitor', () => {
   /** The most Tab stops a walk between the call's controls may take before it has failed. */
   const CALL_STOPS = 30;
 
+  /** What has the focus, as a walk's record names it: its tag and its accessible text. */
+  function focusedName(page: Page) {
+    return page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el) return 'nothing';
+      const label = el.getAttribute('aria-label') ?? el.textContent ?? '';
+      return `${el.tagName.toLowerCase()} "${label.trim().slice(0, 40)}"`;
+    });
+  }
+
   test('a walk through the call by keyboard only: the focus never falls to the page', async ({
     page,
   }) => {
@@ -266,14 +276,16 @@ test.describe('a call that respects the visitor', () => {
 
     // Tab on to the typing field; every stop on the way is a control of the call (each of
     // Pepa's finished lines in the captions has its Share button).
+    const walkedToField: string[] = [];
     for (
       let press = 0;
       press < CALL_STOPS && !(await field.evaluate((el) => el === document.activeElement));
       press += 1
     ) {
       await page.keyboard.press('Tab');
+      walkedToField.push(await focusedName(page));
     }
-    await expect(field).toBeFocused();
+    await expect(field, `Tab stops: ${walkedToField.join(', ')}`).toBeFocused();
     await page.keyboard.type('Hello Pepa');
     await page.keyboard.press('Enter');
     await expect(talk(page).captions.getByText('You: Hello Pepa', { exact: true })).toBeVisible();
@@ -305,14 +317,20 @@ test.describe('a call that respects the visitor', () => {
     await expect(end).toBeVisible();
 
     // Back to End Call, and the call ends by the one deliberate press.
+    const walkedToEnd: string[] = [];
     for (
       let press = 0;
       press < CALL_STOPS && !(await end.evaluate((el) => el === document.activeElement));
       press += 1
     ) {
       await page.keyboard.press('Shift+Tab');
+      walkedToEnd.push(await focusedName(page));
     }
-    await expect(end).toBeFocused();
+    const fell = (await visitorRecord(page)).focusFell;
+    await expect(
+      end,
+      `Shift+Tab stops: ${walkedToEnd.join(', ')}; the focus fell to the page during: ${fell.join(', ')}`,
+    ).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(talk(page).status).toHaveText('Ready to chat');
     await expect(start).toBeFocused();
