@@ -60,7 +60,14 @@ run_step() {
     "format") npm run --silent format:check ;;
     "openapi lint") npm run --silent spec:lint ;;
     "generated client is up to date") npm run --silent generate:check ;;
-    "unit, contract and gate tests") npm run --silent test -- --maxWorkers="$vitest_workers" ;;
+    "contract, local-stack and build tests")
+      npm run --silent test -- --project contract --project local-stack --project build \
+        --maxWorkers="$vitest_workers"
+      ;;
+    "unit and gate tests")
+      npm run --silent test -- --project unit --project gate-rules --project gate-workerd \
+        --maxWorkers="$vitest_workers"
+      ;;
     "demo build for the browser suites")
       MOCK_PORT="$E2E_MOCK_PORT" node scripts/build.mjs --demo --out="$E2E_SITE_DIR"
       ;;
@@ -89,12 +96,14 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-engines.sh
 took "browsers" $((SECONDS - started))
 
-# Vitest runs one test file at a time (VITEST_WORKERS sets more): its contract and local-stack files
-# each start Prism, workerd or the whole court stack, and on two cores two of them side by side
-# have failed a start-up bound, so the second core goes to tsc, ESLint, Prettier and the builds.
+# Vitest runs in two processes, each one file at a time (VITEST_WORKERS sets more per process).
+# The files that start Prism, the court stack or a build (contract, local-stack, build) run one
+# after another in one: on two cores two of them side by side have failed a start-up bound. The
+# components in jsdom and the gate's tests (in Node and in workerd) run in the other, after the
+# type check and the builds, beside ESLint and Prettier.
 vitest_workers="${VITEST_WORKERS:-1}"
-together "unit, contract and gate tests" \
-  "typecheck;demo build for the browser suites;production build and byte budgets" \
+together "contract, local-stack and build tests" \
+  "typecheck;demo build for the browser suites;production build and byte budgets;unit and gate tests" \
   "lint;format;openapi lint;generated client is up to date"
 step "dependency audit"
 started=$SECONDS
