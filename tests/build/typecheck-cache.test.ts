@@ -20,6 +20,16 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 const tsc = join(repoRoot, 'node_modules', 'typescript-native', 'bin', 'tsc');
 
 describe('a typecheck cache moved to another tree', () => {
+  /** A state of the checkout at /checkout, moved to a candidate's copy of it, read back. */
+  function movedToCandidate(state: object): unknown {
+    const moved = movedBuildInfo(
+      JSON.stringify(state),
+      { root: '/checkout', dir: '/checkout/.cache/typecheck' },
+      { root: '/tmp/candidate/project', dir: '/tmp/candidate/project/.cache/typecheck' },
+    );
+    return moved === undefined ? undefined : JSON.parse(moved);
+  }
+
   it("keeps the tree's own files in their place and the dependencies at their real location", () => {
     const state = {
       fileNames: [
@@ -29,12 +39,7 @@ describe('a typecheck cache moved to another tree', () => {
       ],
       version: '5.9.3',
     };
-    const moved = movedBuildInfo(
-      JSON.stringify(state),
-      { root: '/checkout', dir: '/checkout/.cache/typecheck' },
-      { root: '/tmp/candidate/project', dir: '/tmp/candidate/project/.cache/typecheck' },
-    );
-    expect(JSON.parse(moved ?? '{}')).toEqual({
+    expect(movedToCandidate(state)).toEqual({
       fileNames: [
         '../../../../../checkout/node_modules/typescript/lib/lib.es5.d.ts',
         '../../src/app.ts',
@@ -51,12 +56,7 @@ describe('a typecheck cache moved to another tree', () => {
       missingPackageJsons: ['../../src/package.json'],
       version: '7.0.2',
     };
-    const moved = movedBuildInfo(
-      JSON.stringify(state),
-      { root: '/checkout', dir: '/checkout/.cache/typecheck' },
-      { root: '/tmp/candidate/project', dir: '/tmp/candidate/project/.cache/typecheck' },
-    );
-    expect(JSON.parse(moved ?? '{}')).toEqual({
+    expect(movedToCandidate(state)).toEqual({
       fileNames: ['lib.es5.d.ts', '../../src/app.ts'],
       packageJsons: [
         '../../../../../checkout/node_modules/react/package.json',
