@@ -1,6 +1,7 @@
-import type { Page, Route } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { installCallProbe } from './support/call-probe';
 import { expect, test, waitForHydration } from './support/fixtures';
+import { holdRequests } from './support/held-requests';
 
 /** The simulated room, twice as fast. */
 const FAST = 0.5;
@@ -75,16 +76,8 @@ async function recordTimeline(page: Page) {
  * Holds the app's entry script until `release` is called: the page paints and waits, as it
  * does on a slow phone, for as long as the test needs to tap.
  */
-async function holdTheApp(page: Page) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route: Route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
+function holdTheApp(page: Page) {
+  return holdRequests(page, /\/assets\/index-[^/]+\.js$/);
 }
 
 /** A CPU four times slower, as a mid-range phone's. */

@@ -2,6 +2,7 @@ import type { Page, Route } from '@playwright/test';
 import { callResources, installCallProbe, waitPastDoubleTap } from './support/call-probe';
 import { routeClosedCourt } from './support/court-answers';
 import { expect, test } from './support/fixtures';
+import { holdRequests } from './support/held-requests';
 import { talk } from './support/talk';
 import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
 
@@ -166,14 +167,7 @@ test.describe('a start whose waits overlap @phone-only', () => {
   test('the microphone prompt comes at the tap, before the call request is answered', async ({
     page,
   }) => {
-    let releaseRequest!: () => void;
-    const requestHeld = new Promise<void>((resolve) => {
-      releaseRequest = resolve;
-    });
-    await page.route('**/api/calls', async (route) => {
-      await requestHeld;
-      await route.continue();
-    });
+    const releaseRequest = await holdRequests(page, '**/api/calls');
     await open(page);
     await talk(page).start.tap();
     await expect.poll(() => page.evaluate(() => window.__fastStart!.microphoneRequests)).toBe(1);

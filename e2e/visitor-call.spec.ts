@@ -9,6 +9,7 @@ import {
   waitPastDoubleTap,
 } from './support/call-probe';
 import { expect, test } from './support/fixtures';
+import { holdRequests } from './support/held-requests';
 import { talk } from './support/talk';
 
 /** The simulated room, twice as fast. */
@@ -340,14 +341,7 @@ test.describe('a call that respects the visitor', () => {
   test("a press before the voice chat's code has arrived moves the focus to End Call, never to the page", async ({
     page,
   }) => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/voice-chat-[^/]+\.js$/, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdRequests(page, /\/assets\/voice-chat-[^/]+\.js$/);
     await open(page);
     const { start, end, status } = talk(page);
     await start.focus();
