@@ -30,6 +30,11 @@ declare global {
       watchFocus: boolean;
       /** A microphone that cannot be opened (NotReadableError), set by the test. */
       brokenMicrophone: string | null;
+      /**
+       * Set by the test: every microphone opened from now on hears nothing, as for a visitor who
+       * only types (the room's fake microphone beeps, and the room takes beeps for speech).
+       */
+      quietMicrophone: boolean;
     };
   }
 }
@@ -47,6 +52,7 @@ async function installVisitorRecorder(page: Page) {
       microphones: [] as string[],
       watchFocus: false,
       brokenMicrophone: null as string | null,
+      quietMicrophone: false,
     };
     window.__visitorRecord = record;
     const status = () =>
@@ -64,7 +70,20 @@ async function installVisitorRecorder(page: Page) {
       if (record.brokenMicrophone !== null && wanted === record.brokenMicrophone) {
         throw new DOMException('Could not start audio source', 'NotReadableError');
       }
-      return original(constraints);
+      const stream = await original(constraints);
+      if (!record.quietMicrophone) return stream;
+      // The page gets a silent track in place of the microphone's; stopping it stops the
+      // microphone's, so the call's release of the microphone is still what ends it.
+      const context = new AudioContext();
+      const [silent] = context.createMediaStreamDestination().stream.getAudioTracks();
+      if (!silent) return stream;
+      const stopSilent = silent.stop.bind(silent);
+      silent.stop = () => {
+        stopSilent();
+        for (const track of stream.getTracks()) track.stop();
+        void context.close();
+      };
+      return new MediaStream([silent]);
     };
 
     const checkFocus = () => {
@@ -266,8 +285,12 @@ test.describe('a call that respects the visitor', () => {
       await page.keyboard.press('Tab');
     }
     await expect(start).toBeFocused();
+    // A visitor who only types: with the room's beeping fake microphone, the room would hear
+    // the demo's spoken turns at its own pace, and one of them asks Pepa to show the Pond, which
+    // rightly takes the focus there (the visitor is not typing) in the middle of the walk.
     await page.evaluate(() => {
       window.__visitorRecord!.watchFocus = true;
+      window.__visitorRecord!.quietMicrophone = true;
     });
 
     await page.keyboard.press('Enter');
@@ -332,10 +355,16 @@ test.describe('a call that respects the visitor', () => {
       end,
       `Shift+Tab stops: ${walkedToEnd.join(', ')}; the focus fell to the page during: ${fell.join(', ')}`,
     ).toBeFocused();
+    // The room heard only what was typed.
+    expect((await captionLines(page)).filter((l) => l.startsWith('You: '))).toEqual([
+      'You: Hello Pepa',
+    ]);
     await page.keyboard.press('Enter');
     await expect(talk(page).status).toHaveText('Ready to chat');
     await expect(start).toBeFocused();
     expect((await visitorRecord(page)).focusFell).toEqual([]);
+    // The microphone behind the silence was released with the call.
+    await expect.poll(async () => (await callResources(page)).liveTracks).toBe(0);
   });
 
   test("a press before the voice chat's code has arrived moves the focus to End Call, never to the page", async ({
