@@ -1,6 +1,7 @@
 /**
  * What the page does when Pepa shows a section: a scroll (smooth unless the visitor asked for
- * reduced motion), a brief highlight, and the focus moved there unless the visitor is typing.
+ * reduced motion), a brief highlight, and the focus moved there unless the visitor is typing or
+ * has a dialog open.
  */
 import type { PageSection } from './page-tools';
 
@@ -33,6 +34,14 @@ export function isTyping(active: Element | null): boolean {
   return active instanceof HTMLElement && active.isContentEditable && active.textContent !== '';
 }
 
+/**
+ * A modal dialog is open (the share dialog): the focus belongs inside it until the visitor closes
+ * it, and the section behind it is seen once they do.
+ */
+export function dialogOpen(doc: Document): boolean {
+  return doc.querySelector('[aria-modal="true"]') !== null;
+}
+
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 }
@@ -50,7 +59,7 @@ export function showSection(id: PageSection, doc: Document = document): (() => v
     block: 'start',
   });
   section.setAttribute(HIGHLIGHT_ATTRIBUTE, '');
-  if (!isTyping(doc.activeElement)) {
+  if (!isTyping(doc.activeElement) && !dialogOpen(doc)) {
     // Focusable by script only, so it reads as the place the visitor is now, without a tab stop.
     if (!section.hasAttribute('tabindex')) section.setAttribute('tabindex', '-1');
     section.focus({ preventScroll: true });

@@ -149,6 +149,27 @@ describe('Pepa acts on the page', () => {
     expect(field).toHaveValue('where is');
   });
 
+  it('leaves the focus in a dialog the visitor has open, and still scrolls the page behind it', async () => {
+    const { user } = renderPage();
+    await startCall(user);
+    const dialog = document.createElement('div');
+    dialog.setAttribute('role', 'dialog');
+    dialog.setAttribute('aria-modal', 'true');
+    const close = document.createElement('button');
+    close.textContent = 'Close';
+    dialog.append(close);
+    document.body.append(dialog);
+    try {
+      close.focus();
+      call.message(toolCalls({ name: 'show_section', arguments: { section: 'pond' } }));
+      expect(scrolled).toEqual([{ id: 'pond', behavior: 'smooth' }]);
+      expect(document.getElementById('pond')).toHaveAttribute(HIGHLIGHT_ATTRIBUTE);
+      expect(close).toHaveFocus();
+    } finally {
+      dialog.remove();
+    }
+  });
+
   it('drops unknown tools and bad arguments with a debug log, doing and saying nothing', async () => {
     const debug = vi.spyOn(console, 'debug').mockImplementation(() => undefined);
     const { user } = renderPage();
