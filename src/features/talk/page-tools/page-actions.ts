@@ -38,7 +38,7 @@ export function isTyping(active: Element | null): boolean {
  * A modal dialog is open (the share dialog): the focus belongs inside it until the visitor closes
  * it, and the section behind it is seen once they do.
  */
-export function dialogOpen(doc: Document): boolean {
+function dialogOpen(doc: Document): boolean {
   return doc.querySelector('[aria-modal="true"]') !== null;
 }
 
