@@ -90,17 +90,10 @@ test.describe("the visitor's Pepa", () => {
     await start.click();
     await expectStatusesSeen(page, ['Connecting to Pepa...', 'Listening...']);
 
-    // Pepa's greeting forms word by word before it lands as a line.
     // The finished line (not the dimmed partial): the greeting has landed.
     await expect(
       captions.locator('p:not([aria-hidden])').filter({ hasText: 'Ribbit! Welcome to my court' }),
     ).toBeVisible();
-    const partials = await page.evaluate(
-      () => (window as unknown as { __partials: string[] }).__partials,
-    );
-    expect(partials.some((text) => text.startsWith('Pepa: Ribbit!') && text.endsWith('…'))).toBe(
-      true,
-    );
 
     // The limit as time left, and how the connection is.
     await expect(section.locator('[data-call-timer]')).toHaveText(/^0[23]:\d\d left$/);
@@ -125,6 +118,20 @@ test.describe("the visitor's Pepa", () => {
     await typeField.press('Enter');
     await expect(captions.getByText('You: Should I buy?', { exact: true })).toBeVisible();
     await expectAnswered(page, 'Should I buy?');
+    // Pepa's words form before her lines land: a dimmed start of one of her finished lines was
+    // shown first. In the fast room a line's partial comes 300-600 ms before its final, and a
+    // renderer the busy machine holds back that long draws only the final, so the check takes
+    // every line she has said by now (the greeting, her answers), not the greeting alone.
+    const pepaLines = (await captionLines(page)).filter((line) => line.startsWith('Pepa: '));
+    const formed = (
+      await page.evaluate(() => (window as unknown as { __partials: string[] }).__partials)
+    )
+      .filter((text) => text.startsWith('Pepa: ') && text.endsWith('…'))
+      .map((text) => text.slice(0, -1));
+    expect(
+      formed.some((start) => pepaLines.some((line) => line.startsWith(start) && line !== start)),
+      `partials ${JSON.stringify(formed)}; lines ${JSON.stringify(pepaLines)}`,
+    ).toBe(true);
     // Phone first: the status, the controls and the latest caption fit on one screen below the
     // navigation bar (4rem), so a visitor never scrolls to follow the call.
     const span = await page.evaluate(() => {
