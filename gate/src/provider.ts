@@ -54,6 +54,9 @@ export function leaseTagOf(call: unknown): string | null {
 
 const PROVIDER_TIMEOUT_MS = 10_000;
 
+/** How a call handed a chat opens: with a first line the model writes from the prompt. */
+export const HANDOVER_OPENING = 'assistant-speaks-first-with-model-generated-message';
+
 function clientFor(settings: ProviderSettings) {
   return createClient(
     createConfig({
@@ -66,7 +69,8 @@ function clientFor(settings: ProviderSettings) {
 /**
  * `POST /call/web` for Pepa, with what must not be the visitor's to choose fixed here: the
  * assistant, the call's maximum duration, a room that outlives a dropped visitor, the lease it
- * is held under as the call's metadata, and what the visitor said with Pepa by text, if anything.
+ * is held under as the call's metadata, and what the visitor said with Pepa by text, if anything
+ * (`chatSoFar` from text-records.ts: quoted data, never lines of her prompt).
  */
 export async function createCourtCall(
   settings: ProviderSettings,
@@ -81,9 +85,11 @@ export async function createCourtCall(
         maxDurationSeconds: settings.maxCallSeconds,
         // The tag that finds the call again if its answer is lost (see findCallByLease).
         metadata: { gateLease: leaseId },
-        // What the visitor and Pepa said by text before this call (the gate's own record of
-        // it): her prompt carries on from it.
-        ...(chatSoFar ? { variableValues: { chatSoFar } } : {}),
+        // What the visitor and Pepa said by text before this call: the gate's own record of it,
+        // as quoted data her prompt places after its rules (docs/decisions/0009). Her first line
+        // is then the model's, written from the prompt, so she picks up where the chat left off
+        // rather than greeting the visitor cold.
+        ...(chatSoFar ? { variableValues: { chatSoFar }, firstMessageMode: HANDOVER_OPENING } : {}),
       },
       roomDeleteOnUserLeaveEnabled: false,
     },

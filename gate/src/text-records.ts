@@ -56,7 +56,59 @@ export function keptLines(lines: readonly SaidLine[]): SaidLine[] {
   return kept;
 }
 
-/** What was said, as the call's assistant is given it. */
+/** At most this much of the encoded chat is handed to a call (escapes can lengthen the text). */
+export const HANDED_OVER_CHARS = 9000;
+
+/** One line of a chat as a call is given it: who said it, and the words as they were. */
+export interface HandedOverLine {
+  by: 'visitor' | 'pepa';
+  text: string;
+}
+
+/**
+ * What was said, as a call's assistant is given it: quoted data, never lines of a prompt. A JSON
+ * list of `{"by", "text"}`, oldest first, whose texts have every character that could end the
+ * prompt's fence or start a template (`<`, `>`, `&`, `{`, `}`) escaped, as JSON escapes quotes and
+ * line breaks: nothing a visitor typed can close the list, forge an entry of Pepa's or begin a line
+ * of its own. Pepa's entries are the desk's record of her replies; the page sends none of this.
+ * The oldest entries are left out first when the encoding would pass `HANDED_OVER_CHARS` (and the
+ * newest alone is cut from its start).
+ */
 export function chatSoFar(lines: readonly SaidLine[]): string {
-  return lines.map((line) => `${line.who === 'pepa' ? 'Pepa' : 'Guest'}: ${line.text}`).join('\n');
+  const entries: string[] = [];
+  let chars = 2;
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    const line = lines[i];
+    if (!line) continue;
+    let entry = quotedEntry({ by: line.who, text: line.text });
+    if (chars + entry.length + 1 > HANDED_OVER_CHARS) {
+      if (entries.length > 0) break;
+      entry = newestCut(line);
+    }
+    entries.unshift(entry);
+    chars += entry.length + 1;
+  }
+  return `[${entries.join(',')}]`;
+}
+
+/** Characters JSON leaves as they are that must not appear in the quoted chat. */
+const UNQUOTED = /[<>&{}\u2028\u2029]/g;
+
+function quotedEntry(line: HandedOverLine): string {
+  const text = JSON.stringify(line.text).replace(
+    UNQUOTED,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `{"by":${JSON.stringify(line.by)},"text":${text}}`;
+}
+
+/** The newest line alone, its end kept (whole characters) within the bound. */
+function newestCut(line: SaidLine): string {
+  let characters = Array.from(line.text);
+  let entry = quotedEntry({ by: line.who, text: line.text });
+  while (entry.length + 3 > HANDED_OVER_CHARS && characters.length > 0) {
+    characters = characters.slice(Math.ceil(characters.length / 8));
+    entry = quotedEntry({ by: line.who, text: characters.join('') });
+  }
+  return entry;
 }
