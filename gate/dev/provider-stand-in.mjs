@@ -13,7 +13,7 @@
 // provider sees it.
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, Agent } from 'node:http';
-import { callRecord, roomName } from './stand-in-calls.mjs';
+import { callRecord, keptOverrides, roomName } from './stand-in-calls.mjs';
 import { createChatStandIn } from './stand-in-chat.mjs';
 import { CORS, readBody, send } from './stand-in-http.mjs';
 import { roomRoutes } from './stand-in-rooms.mjs';
@@ -270,11 +270,7 @@ export async function startProviderStandIn({
       messagesLost: false,
       gateToldAt: null,
       messages: [],
-      assistantOverrides:
-        requestBody?.assistantOverrides?.metadata &&
-        typeof requestBody.assistantOverrides.metadata === 'object'
-          ? { metadata: requestBody.assistantOverrides.metadata }
-          : null,
+      assistantOverrides: keptOverrides(requestBody),
     };
     let lastsMs = maxSeconds * 1000;
     let reason = 'exceeded-max-duration';
@@ -313,6 +309,10 @@ export async function startProviderStandIn({
   async function handle(req, res) {
     const receivedAt = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/__demo/rooms/opening') {
+      if (req.method === 'OPTIONS') return send(res, 204, undefined, CORS);
+      return rooms.opening(res, req.method, req.url ?? '/');
+    }
     if (path === '/__demo/rooms/left' || path === '/__demo/rooms/said') {
       if (req.method === 'OPTIONS') return send(res, 204, undefined, CORS);
       if (req.method !== 'POST')

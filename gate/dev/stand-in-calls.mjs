@@ -14,12 +14,82 @@ import { randomUUID } from 'node:crypto';
  *   cost: number,
  *   timer: NodeJS.Timeout | undefined,
  *   createdAt: number,
- *   assistantOverrides: { metadata: object } | null,
+ *   assistantOverrides: KeptOverrides | null,
  *   messagesLost: boolean,
  *   gateToldAt: number | null,
  *   messages: { role: 'bot' | 'user', message: string, time: number, endTime: number, secondsFromStart: number }[],
  * }} StandInCall
  */
+
+/**
+ * What the stand-in keeps of a call's overrides, as the provider keeps them with the call: the
+ * gate's tag, the chat handed over and how the call opens.
+ * @typedef {{ metadata?: object, variableValues?: Record<string, unknown>, firstMessageMode?: string }} KeptOverrides
+ */
+
+/** The opening the model writes from its prompt (the gate asks it of a call handed a chat). */
+export const MODEL_WRITES_OPENING = 'assistant-speaks-first-with-model-generated-message';
+
+/**
+ * The stand-in's model, opening a call handed a chat: it reads the quoted chat as data and picks
+ * up from it. Like the prompt asks of Pepa, it repeats nothing the visitor typed.
+ */
+export const HANDOVER_OPENING_LINE =
+  'Ribbit, now we can talk by voice, honoured guest! Carrying on from our chat: where were we?';
+
+/**
+ * @param {any} requestBody a `POST /call/web` body
+ * @returns {KeptOverrides | null}
+ */
+export function keptOverrides(requestBody) {
+  const overrides = requestBody?.assistantOverrides;
+  if (!overrides || typeof overrides !== 'object') return null;
+  /** @type {KeptOverrides} */
+  const kept = {};
+  if (overrides.metadata && typeof overrides.metadata === 'object') {
+    kept.metadata = overrides.metadata;
+  }
+  if (overrides.variableValues && typeof overrides.variableValues === 'object') {
+    kept.variableValues = overrides.variableValues;
+  }
+  if (typeof overrides.firstMessageMode === 'string') {
+    kept.firstMessageMode = overrides.firstMessageMode;
+  }
+  return Object.keys(kept).length > 0 ? kept : null;
+}
+
+/**
+ * The chat a call was handed, read as the model reads it: a list of who said what; null when the
+ * call was handed none (or none it can read).
+ * @param {StandInCall} call
+ * @returns {{ by: 'visitor' | 'pepa', text: string }[] | null}
+ */
+export function chatHandedTo(call) {
+  const quoted = call.assistantOverrides?.variableValues?.chatSoFar;
+  if (typeof quoted !== 'string') return null;
+  try {
+    const entries = JSON.parse(quoted);
+    return Array.isArray(entries) &&
+      entries.every(
+        (entry) =>
+          (entry?.by === 'visitor' || entry?.by === 'pepa') && typeof entry.text === 'string',
+      )
+      ? entries
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Pepa's first line in a call, when the model writes it (a call handed a chat); null: the
+ * assistant's stored first message.
+ * @param {StandInCall} call
+ */
+export function openingOf(call) {
+  if (call.assistantOverrides?.firstMessageMode !== MODEL_WRITES_OPENING) return null;
+  return chatHandedTo(call)?.length ? HANDOVER_OPENING_LINE : null;
+}
 
 /** A short, URL-safe room name. */
 export function roomName() {

@@ -1,7 +1,9 @@
 // @ts-check
 // What the demo's simulated rooms tell the stand-in provider, as the real provider would know it
 // of its own rooms: that the visitor left (the call ends), and each line said (the call's record,
-// which `GET /call/{id}` answers with and cards are made from).
+// which `GET /call/{id}` answers with and cards are made from); and what they ask of it: how Pepa
+// opens the call (a line the model writes from a chat handed over, as the provider's would).
+import { openingOf } from './stand-in-calls.mjs';
 import { CORS, send } from './stand-in-http.mjs';
 
 /** @typedef {import('./stand-in-calls.mjs').StandInCall} StandInCall */
@@ -43,6 +45,20 @@ export function roomRoutes({ calls, callsByRoom, endCall }) {
       if (!id) return send(res, 404, { message: 'No call in that room' }, CORS);
       endCall(id, 'customer-ended-call');
       return send(res, 204, undefined, CORS);
+    },
+    /**
+     * `GET /__demo/rooms/opening?roomUrl=…`: `{ firstMessage }`, Pepa's first line in that room
+     * when the model writes it (the call was handed a chat), or null for the stored one.
+     * @param {import('node:http').ServerResponse} res
+     * @param {string | undefined} method
+     * @param {string} url
+     */
+    opening(res, method, url) {
+      if (method !== 'GET') return send(res, 405, undefined, { ...CORS, allow: 'GET, OPTIONS' });
+      const roomUrl = new URL(url, 'http://stand-in').searchParams.get('roomUrl') ?? '';
+      const call = calls.get(callsByRoom.get(roomUrl) ?? '');
+      if (!call) return send(res, 404, { message: 'No call in that room' }, CORS);
+      return send(res, 200, { firstMessage: openingOf(call) }, CORS);
     },
     /**
      * `POST /__demo/rooms/said` `{ roomUrl, role, message, time }`: a line for the call's record.
