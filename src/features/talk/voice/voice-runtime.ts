@@ -100,6 +100,18 @@ function tellStandInSpoken(roomUrl: string, line: { role: string; message: strin
   }).catch(() => undefined);
 }
 
+/**
+ * Asks the demo's stand-in provider how Pepa opens the call in a simulated room: a line from the
+ * chat the gate handed the call, or null for her stored first message.
+ */
+async function askStandInOpening(roomUrl: string): Promise<string | null> {
+  const query = new URLSearchParams({ roomUrl });
+  const answer = await fetch(`${siteConfig.voice.apiUrl}/__demo/rooms/opening?${query}`);
+  if (!answer.ok) return null;
+  const { firstMessage } = (await answer.json()) as { firstMessage?: unknown };
+  return typeof firstMessage === 'string' ? firstMessage : null;
+}
+
 /** What the page joins rooms with: the call objects and the microphone they send. */
 interface RoomRuntime {
   createDailyCall: DailyCallFactory;
@@ -136,6 +148,8 @@ export const loadRoomFactory = lazyOnce<RoomRuntime>(
                 onRoomLeft: tellStandInRoomLeft,
                 // …and records what was said, which cards of the call's lines are made from.
                 onSpoken: tellStandInSpoken,
+                // …and opens a call handed a chat from the chat, as the provider's model would.
+                openingFor: askStandInOpening,
               }),
               openMicrophone: createSimulatorMicrophone(knobs),
             };

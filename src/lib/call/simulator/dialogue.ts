@@ -17,6 +17,8 @@ export interface ScriptStage {
   hush(): void;
   /** The assistant closes the room. */
   leave(): void;
+  /** Pepa's first line when the provider's model wrote it (a chat handed over); null: her own. */
+  opening(): string | null;
 }
 
 /**
@@ -60,7 +62,8 @@ export class PepaScript {
   greet(): void {
     if (this.greeted) return;
     this.greeted = true;
-    this.speak(this.persona.firstMessage, this.stage.timings.greetingMs, this.afterGreeting);
+    const first = this.stage.opening() ?? this.persona.firstMessage;
+    this.speak(first, this.stage.timings.greetingMs, this.afterGreeting);
   }
 
   visitorStarted(): void {

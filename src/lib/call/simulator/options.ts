@@ -102,6 +102,12 @@ export interface SimulatorOptions {
    * the demo's stand-in provider can answer `GET /call/{id}` with the messages spoken.
    */
   onSpoken?: (roomUrl: string, line: SpokenLine) => void;
+  /**
+   * Asked as a room is joined: Pepa's first line there when the provider's model writes it (a
+   * call the gate handed a chat opens from the chat). Null, a failure or an answer that comes
+   * after the greeting is due: the persona's first message.
+   */
+  openingFor?: (roomUrl: string) => Promise<string | null>;
 }
 
 /** A line of a call as the provider records it: `bot` for the assistant, `user` for the visitor. */

@@ -74,6 +74,9 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
   private roomUrl: string | null = null;
   private readonly onRoomLeft: ((roomUrl: string) => void) | undefined;
   private readonly onSpoken: SimulatorOptions['onSpoken'];
+  private readonly openingFor: SimulatorOptions['openingFor'];
+  /** Pepa's first line here when the provider's model wrote it (a chat handed over). */
+  private opening: string | null = null;
 
   constructor(
     private readonly callObjectOptions: DailyCallObjectOptions,
@@ -86,6 +89,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     this.scale = options.timeScale ?? 1;
     this.onRoomLeft = options.onRoomLeft;
     this.onSpoken = options.onSpoken;
+    this.openingFor = options.openingFor;
     this.audioFactory = options.audio ?? (canUseWebAudio() ? createWebAudioVoice : undefined);
     this.getUserMedia =
       options.getUserMedia ??
@@ -111,6 +115,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
         },
         hush: () => this.audio?.hush(),
         leave: () => this.leaveMeeting(),
+        opening: () => this.opening,
       },
       options.persona,
       () => playScenarios(this.faults, 'after-greeting', this),
@@ -123,6 +128,10 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     if (this.phase !== 'new') throw new Error(`Cannot join a room that is ${this.phase}`);
     this.phase = 'joining';
     this.roomUrl = options.url;
+    void this.openingFor?.(options.url).then(
+      (line) => (this.opening = line),
+      () => undefined,
+    );
     await this.acquireMicrophone();
     await this.wait(this.timings.joinMs);
     try {
