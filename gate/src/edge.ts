@@ -74,6 +74,24 @@ export async function withinEdgeLimit(env: Env, key: string): Promise<boolean> {
   return success;
 }
 
+/**
+ * What a refused owner's token (at `/api/report` or a card's takedown) weighs on the edge
+ * limiter, in requests: at 60 a window, a visitor guessing the token meets the limiter after six
+ * guesses, and is held there for everything else they ask until the window passes. The owner's
+ * commands send the right token once a run, and pay one request for it like anyone.
+ */
+export const REFUSED_TOKEN_WEIGHT = 10;
+
+/**
+ * Spends `requests` more of the edge limiter's allowance of `key` (a request that weighs more
+ * than one). Without the binding there is nothing to spend.
+ */
+export async function spendEdgeLimit(env: Env, key: string, requests: number): Promise<void> {
+  const limiter = env.API_LIMITER;
+  if (!limiter) return;
+  await Promise.all(Array.from({ length: requests }, () => limiter.limit({ key })));
+}
+
 /** A refusal decided in the Worker, counted without asking the court. */
 export function countEdgeRefusal(env: Env, code: string, path: string): void {
   env.GATE_REFUSALS?.writeDataPoint({ blobs: [code, path], doubles: [1], indexes: [code] });

@@ -27,7 +27,9 @@ import {
   proves,
   rememberedFull,
   rememberFull,
+  REFUSED_TOKEN_WEIGHT,
   sameSecret,
+  spendEdgeLimit,
   withinEdgeLimit,
 } from './edge';
 import { identify, type Visitor } from './visitor';
@@ -262,9 +264,25 @@ async function rateCall(request: Request, env: Env): Promise<Response> {
   return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
 }
 
-async function report(url: URL, request: Request, env: Env): Promise<Response> {
-  const token = env.GATE_ADMIN_TOKEN ?? '';
-  if (!token || !sameSecret(bearer(request) ?? '', token)) return problem('unauthorized');
+/**
+ * Whether a request to the owner's paths carries the owner's token (compared in constant time).
+ * One that does not is counted, and weighs on its visitor's edge allowance as
+ * REFUSED_TOKEN_WEIGHT requests: guessing the token meets the limiter within a few tries.
+ */
+async function ownerProven(
+  request: Request,
+  env: Env,
+  visitor: Visitor,
+  path: string,
+): Promise<boolean> {
+  if (sameSecret(bearer(request) ?? '', env.GATE_ADMIN_TOKEN ?? '')) return true;
+  countEdgeRefusal(env, 'unauthorized', path);
+  await spendEdgeLimit(env, visitor.key, REFUSED_TOKEN_WEIGHT - 1);
+  return false;
+}
+
+/** `GET /api/report`, once the owner's token is proven. */
+async function report(url: URL, env: Env): Promise<Response> {
   const query = judge(vGetReportQuery, queryOf(url, vGetReportQuery));
   if (!query.ok) return problem('bad-request', { detail: query.detail });
   const totals = await court(env).report(query.value.days);
@@ -282,6 +300,11 @@ async function report(url: URL, request: Request, env: Env): Promise<Response> {
     courtLoad: totals.load,
   };
   return json(body);
+}
+
+/** The path a refusal is counted under: without its ids, so each family of paths is one count. */
+function refusalPath(path: string): string {
+  return path.replace(/^\/api\/(tickets|chats|cards)\/.*$/, '/api/$1');
 }
 
 function notAllowed(allowed: string): Response {
@@ -312,19 +335,20 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
             : null;
   if (!allowed) return problem('not-found');
   if (!allowed.split(', ').includes(request.method)) return notAllowed(allowed);
+  // The provider's servers, not a visitor: their secret is all they are asked for.
   if (path === '/api/provider-events') return providerEvent(request, env);
-  if (path === '/api/report') return report(url, request, env);
-  if (card) return takeDownCard(request, env, card[1] ?? '');
-  // What a visitor's page asks: the edge limiter first, per visitor, before anything is read.
+  // Everything else, the owner's paths included: the edge limiter first, per visitor, before
+  // anything is read.
   const visitor = await identify(request, env.GATE_VISITOR_SALT ?? '');
   if (!visitor) return problem('bad-request', { detail: 'The visitor has no address' });
+  const counted = refusalPath(path);
   if (!(await withinEdgeLimit(env, visitor.key))) {
-    countEdgeRefusal(
-      env,
-      'rate-limited',
-      ticket ? '/api/tickets' : chat || message ? '/api/chats' : path,
-    );
+    countEdgeRefusal(env, 'rate-limited', counted);
     return problem('rate-limited', { retryAfterSeconds: EDGE_RETRY_SECONDS });
+  }
+  if (path === '/api/report' || card) {
+    if (!(await ownerProven(request, env, visitor, counted))) return problem('unauthorized');
+    return card ? takeDownCard(request, env, card[1] ?? '') : report(url, env);
   }
   if (path === '/api/calls') return createCall(request, env, visitor);
   if (path === '/api/chats' || message || chat) {

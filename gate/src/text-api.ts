@@ -21,6 +21,7 @@ import type { ChatHandover } from './court';
 import { countEdgeRefusal, prove, proves } from './edge';
 import { json, problem, readJsonObject } from './problem';
 import { deskFor, refusalResponse } from './text-records';
+import { hasVisibleCharacter } from './visible-text';
 import type { Visitor } from './visitor';
 
 /** A message's body is read no further than this (the contract's longest text, in UTF-8). */
@@ -102,8 +103,10 @@ export async function sendChatMessage(
     });
   }
   if (!message.ok) return problem('bad-request', { detail: message.detail });
-  if (message.value.text.trim() === '') {
-    return problem('bad-request', { detail: 'text is empty' });
+  // Nothing a reader would see (spaces, zero-width or direction characters, lone marks) is no
+  // message: refused here, before the desk counts a turn or the provider bills a reply.
+  if (!hasVisibleCharacter(message.value.text)) {
+    return problem('bad-request', { detail: 'text has no visible character' });
   }
   const turn = new Request('https://desk/turn', {
     method: 'POST',

@@ -2,7 +2,7 @@
  * A reply's stream, relayed: the provider's server-sent events read as they come and passed on
  * as the gate's own (Pepa's words, then `done` or `failed`), a comment every second while the
  * provider is quiet (a write that finds the visitor gone), and the reply settled once however it
- * ends: finished, broken off, or stopped by the visitor.
+ * ends: finished, broken off, ended at the gate's own bounds, or stopped by the visitor.
  */
 import type { ChatStreamEvent } from '../../generated/gate/types.gen';
 import { EventStreamReader, eventOf } from './event-stream';
@@ -12,6 +12,33 @@ import { STATUS } from './problem';
 export const STREAM_IDLE_MS = 20_000;
 /** While the provider is quiet, the stream says so this often (and finds a visitor gone). */
 export const HEARTBEAT_MS = 1000;
+
+/**
+ * The most of one reply the gate relays, in characters (code points). Pepa's `maxTokens` (150,
+ * assistant/pepa.ts) makes some 600 characters of prose; this bound is the gate's own, should the
+ * provider or the assistant's settings let a reply run on. Past it the reply is ended.
+ */
+export const REPLY_MAX_CHARS = 1200;
+/** The longest a reply may take from the provider's first answer before the gate ends it. */
+export const REPLY_MAX_MS = 30_000;
+
+/**
+ * The head of `text` that fits in `room` characters (code points), cut between graphemes: a
+ * letter and its marks, or an emoji sequence, are never parted.
+ */
+export function headWithin(text: string, room: number): string {
+  let head = '';
+  let used = 0;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(
+    text,
+  )) {
+    const size = [...segment].length;
+    if (used + size > room) break;
+    head += segment;
+    used += size;
+  }
+  return head;
+}
 
 /** How a reply ended. */
 export type ReplyEnd = 'done' | 'failed' | 'stopped';
@@ -38,6 +65,8 @@ export function relayReply(
   const events = new EventStreamReader();
   let providerChat: string | null = null;
   let said = '';
+  let saidChars = 0;
+  const startedAt = Date.now();
   let finishing: Promise<ReplySettled> | null = null;
   const finish = (how: ReplyEnd): Promise<ReplySettled> => {
     finishing ??= settle(how, providerChat, said);
@@ -64,15 +93,27 @@ export function relayReply(
   };
   const send = (out: ReadableStreamDefaultController<Uint8Array>, event: ChatStreamEvent) =>
     out.enqueue(encoder.encode(eventOf(event)));
-  const failed = (): ChatStreamEvent => ({
+  const failed = (detail = "Pepa's text service broke off her reply"): ChatStreamEvent => ({
     type: 'failed',
     problem: {
       code: 'provider-error',
       title: 'The voice service could not create the call',
       status: STATUS['provider-error'],
-      detail: "Pepa's text service broke off her reply",
+      detail,
     },
   });
+  /**
+   * The reply passed a bound of the gate's own: the provider's request ends, and the visitor is
+   * told as for a reply broken off. What was relayed stands, is recorded, and is charged.
+   */
+  const endAtBound = async (out: ReadableStreamDefaultController<Uint8Array>, bound: string) => {
+    console.warn(`gate: a reply passed the gate's bound on its ${bound} and was ended`);
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+    await finish('failed');
+    send(out, failed(`Pepa's reply ran past the longest the gate lets one run (${bound})`));
+    out.close();
+  };
   return new ReadableStream<Uint8Array>({
     pull: async (out) => {
       for (;;) {
@@ -87,6 +128,11 @@ export function relayReply(
             return;
           }
           chunk = 'idle';
+        }
+        // Time is checked before anything more is relayed: a piece that comes late is not.
+        if (Date.now() - startedAt >= REPLY_MAX_MS) {
+          await endAtBound(out, 'time');
+          return;
         }
         if (chunk === 'tick') {
           // A comment while Pepa thinks: a visitor who left is found at the next write.
@@ -105,6 +151,7 @@ export function relayReply(
           : events.feed(decoder.decode(chunk.value, { stream: true }));
         let sent = false;
         let ended = chunk.done;
+        let tooLong = false;
         for (const data of datas) {
           if (data.trim() === '[DONE]') {
             ended = true;
@@ -118,10 +165,23 @@ export function relayReply(
           }
           if (typeof piece.id === 'string' && piece.id) providerChat ??= piece.id;
           if (typeof piece.delta === 'string' && piece.delta) {
-            said += piece.delta;
-            send(out, { type: 'words', text: piece.delta });
-            sent = true;
+            const size = [...piece.delta].length;
+            tooLong = saidChars + size > REPLY_MAX_CHARS;
+            const words = tooLong
+              ? headWithin(piece.delta, REPLY_MAX_CHARS - saidChars)
+              : piece.delta;
+            if (words) {
+              said += words;
+              saidChars += tooLong ? [...words].length : size;
+              send(out, { type: 'words', text: words });
+              sent = true;
+            }
+            if (tooLong) break;
           }
+        }
+        if (tooLong) {
+          await endAtBound(out, 'length');
+          return;
         }
         if (ended) {
           await reader.cancel().catch(() => undefined);

@@ -114,7 +114,7 @@ describe('provider messages with numbers out of range', () => {
       }),
     });
     const report = await api('/api/report?days=1', {
-      headers: { authorization: 'Bearer test-admin-token' },
+      headers: { authorization: 'Bearer test-admin-token', 'cf-connecting-ip': '203.0.113.200' },
     });
     const text = await report.text();
     expect(text).not.toContain('null');

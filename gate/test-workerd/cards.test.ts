@@ -80,7 +80,7 @@ function crawl(path: string, agent = TWITTERBOT) {
 function takeDown(id: string, token = 'test-admin-token') {
   return api(`/api/cards/${id}`, {
     method: 'DELETE',
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${token}`, 'cf-connecting-ip': '203.0.113.200' },
   });
 }
 

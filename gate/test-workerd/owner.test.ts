@@ -13,8 +13,11 @@ import {
   type ProblemBody,
 } from './support';
 
+/** The owner's report, asked from the owner's own address. */
 const report = (query = '', authorization: string | null = 'Bearer test-admin-token') =>
-  api(`/api/report${query}`, { headers: authorization ? { authorization } : {} });
+  api(`/api/report${query}`, {
+    headers: { 'cf-connecting-ip': '203.0.113.200', ...(authorization ? { authorization } : {}) },
+  });
 
 describe('ratings', () => {
   it('counts one rating per ended call: 204, then 404 for the same call', async () => {

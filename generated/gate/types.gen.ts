@@ -221,7 +221,7 @@ export type ChatStarted = {
 
 export type ChatMessage = {
     /**
-     * What the visitor typed. Longer than the chat's `maxMessageChars` is refused (413) unsent.
+     * What the visitor typed. Longer than the chat's `maxMessageChars` is refused (413) unsent; so is one with no visible character (only spaces, format, invisible or direction characters, variation selectors or marks with nothing to mark: 400 `bad-request`), and neither costs a turn.
      */
     text: string;
 };
@@ -252,7 +252,7 @@ export type ChatFailed = {
 };
 
 /**
- * One event of a reply's stream: the `data` of each `text/event-stream` event is one of these as JSON. Words arrive as Pepa's reply is written; the stream ends with `done`, or with `failed` when the provider broke off (what arrived before it stands, and the message is not counted).
+ * One event of a reply's stream: the `data` of each `text/event-stream` event is one of these as JSON. Words arrive as Pepa's reply is written; the stream ends with `done`, or with `failed` (code `provider-error`) when the provider broke off or the reply passed the gate's own bounds on a reply's length (1,200 characters) and time (30 s): what arrived before it stands, the reply is charged at what it cost, and the message is not counted.
  */
 export type ChatStreamEvent = ({
     type: 'words';
@@ -744,6 +744,10 @@ export type GetReportErrors = {
      * Missing or wrong credentials.
      */
     401: Problem;
+    /**
+     * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
+     */
+    429: Problem;
 };
 
 export type GetReportError = GetReportErrors[keyof GetReportErrors];
@@ -830,6 +834,10 @@ export type TakeDownCardData = {
 
 export type TakeDownCardErrors = {
     /**
+     * The request is malformed.
+     */
+    400: Problem;
+    /**
      * Missing or wrong credentials.
      */
     401: Problem;
@@ -837,6 +845,10 @@ export type TakeDownCardErrors = {
      * No such card (code `not-found`).
      */
     404: Problem;
+    /**
+     * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
+     */
+    429: Problem;
 };
 
 export type TakeDownCardError = TakeDownCardErrors[keyof TakeDownCardErrors];

@@ -171,7 +171,7 @@ export const vChatFailed = v.strictObject({
 });
 
 /**
- * One event of a reply's stream: the `data` of each `text/event-stream` event is one of these as JSON. Words arrive as Pepa's reply is written; the stream ends with `done`, or with `failed` when the provider broke off (what arrived before it stands, and the message is not counted).
+ * One event of a reply's stream: the `data` of each `text/event-stream` event is one of these as JSON. Words arrive as Pepa's reply is written; the stream ends with `done`, or with `failed` (code `provider-error`) when the provider broke off or the reply passed the gate's own bounds on a reply's length (1,200 characters) and time (30 s): what arrived before it stands, the reply is charged at what it cost, and the message is not counted.
  */
 export const vChatStreamEvent = v.union([
     v.intersect([v.object({
