@@ -171,6 +171,21 @@ describe('the chat panel', () => {
     expect(within(log()).queryByText(/abandon/)).toBeNull();
   });
 
+  it('keeps Send unavailable for a draft with nothing to see, and sends none of it', async () => {
+    const { user } = await renderPanel();
+    const send = screen.getByRole('button', { name: CHAT_SEND });
+    expect(send).toHaveAttribute('aria-disabled', 'true');
+    await user.type(field(), '\u200b\u202e\ufe0f \u3164');
+    expect(send).toHaveAttribute('aria-disabled', 'true');
+    await user.click(send);
+    await user.keyboard('{Enter}');
+    await flush();
+    expect(door.replies).toHaveLength(0);
+    expect(field()).toHaveValue('\u200b\u202e\ufe0f \u3164');
+    await user.type(field(), 'a');
+    expect(send).not.toHaveAttribute('aria-disabled');
+  });
+
   it('says the limit for a message that is too long, unsent, and keeps the draft', async () => {
     const { user } = await renderPanel();
     const long = 'ribbit '.repeat(8).trim();

@@ -21,7 +21,7 @@ import { SITE_LINKS } from '../guards/use-caption-guard';
 import { ShareLineButton, useShareHost } from '../share/share-button';
 import { chatBotCheck } from '../voice/voice-runtime';
 import { gateChatDoor } from './chat-door';
-import { ChatSession, type ChatLine } from './chat-session';
+import { ChatSession, hasVisibleText, type ChatLine } from './chat-session';
 
 export { TurnOffer, TURN_MISSED } from './turn-offer';
 export { ChatSession };
@@ -80,8 +80,8 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
   }, [session]);
 
   const writingNow = phase === 'writing';
-  const line = draft.trim();
-  const blocked = line === '' || writingNow || phase === 'starting';
+  // A draft of only spaces or invisible characters is nothing to send.
+  const blocked = !hasVisibleText(draft) || writingNow || phase === 'starting';
 
   const send = async () => {
     if (blocked) return;

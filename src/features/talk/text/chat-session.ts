@@ -84,6 +84,17 @@ function withWait(text: string, failure: ChatFailure): string {
   return `${text} ${CHAT_TEXT.tryAgainIn(Math.max(1, Math.ceil(failure.retryAfterMs / 1000)))}`;
 }
 
+/**
+ * Characters that draw nothing on their own (format and default-ignorable characters, white
+ * space, controls, marks with no letter, blank Braille): the gate refuses a message of only these.
+ */
+const DRAWS_NOTHING = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{White_Space}\p{Cc}\p{M}\u2800]/gu;
+
+/** Whether a draft shows anything to a reader: one that does not is never sent. */
+export function hasVisibleText(text: string): boolean {
+  return text.replace(DRAWS_NOTHING, '') !== '';
+}
+
 /** A gate problem in the panel's words. */
 export function chatNotice(failure: ChatFailure, maxChars: number | null): ChatNotice {
   switch (failure.code) {
@@ -228,7 +239,7 @@ export class ChatSession {
   async send(raw: string): Promise<SendResult> {
     const text = raw.trim();
     const { phase, maxChars, turnsLeft } = this.snapshot;
-    if (text === '' || phase === 'writing' || phase === 'starting') return 'refused';
+    if (!hasVisibleText(text) || phase === 'writing' || phase === 'starting') return 'refused';
     if (containsSecret(text)) {
       this.update({ notice: { text: '', shield: true } });
       return 'refused';
