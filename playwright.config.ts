@@ -79,6 +79,8 @@ export default defineConfig({
       // (more with `--repeat-each`): the demo's ten a day is the gate's tests' to check, not a
       // limit a browser test should meet.
       GATE_CARDS_PER_DAY: process.env.GATE_CARDS_PER_DAY ?? '1000',
+      // …and the one network's (every visitor is 127.0.0.1's /24) the same.
+      GATE_CARDS_NETWORK_PER_DAY: process.env.GATE_CARDS_NETWORK_PER_DAY ?? '1000',
     },
     timeout: 180_000,
     reuseExistingServer: false,

@@ -14,6 +14,7 @@ import {
   gateLimitsFrom,
   isTurnstileTestKey,
   MADE_UP_SECRETS,
+  siteOriginOf,
   WRANGLER_CONFIG,
   wranglerVars,
 } from './gate-settings';
@@ -218,6 +219,36 @@ function gateUrlRow(env: Env): { row: DoctorRow; origin?: string } {
   };
 }
 
+/** The origin every card names: set, an origin, and the one the gate answers on. */
+async function siteOriginRow(env: Env, wranglerConfig: string): Promise<DoctorRow> {
+  const read = await wranglerVars(wranglerConfig);
+  const values = 'problem' in read ? env : effectiveGateVars(env, read.vars).values;
+  const check = 'Site origin';
+  let origin: string;
+  try {
+    origin = siteOriginOf(values);
+  } catch (error) {
+    return {
+      check,
+      status: 'fail',
+      gate: true,
+      detail: `${error instanceof Error ? error.message : String(error)}: no quote card can be made`,
+      fix: `Export GATE_SITE_ORIGIN, the site's public origin that cards print and link to (e.g. https://pepa.example), for \`npm run deploy\`, or set it in ${wranglerConfig} "vars".`,
+    };
+  }
+  const gate = env.GATE_URL?.trim() ? gateOrigin(env.GATE_URL) : undefined;
+  if (gate && 'origin' in gate && gate.origin !== origin) {
+    return {
+      check,
+      status: 'warn',
+      gate: true,
+      detail: `cards name ${origin}, but the gate is at ${gate.origin}`,
+      fix: 'Cards link to their pages on GATE_SITE_ORIGIN: use the origin the Worker answers on.',
+    };
+  }
+  return { check, status: 'ok', gate: true, detail: `${origin}, printed on every card` };
+}
+
 export interface GateCheckContext {
   env: Env;
   wranglerConfig?: string;
@@ -246,7 +277,7 @@ export async function gateChecks(context: GateCheckContext): Promise<GateChecks>
   const limits = await limitsRow(env, context.wranglerConfig ?? WRANGLER_CONFIG);
   rows.push(limits.row, siteKeyRow(env));
   const url = gateUrlRow(env);
-  rows.push(url.row);
+  rows.push(url.row, await siteOriginRow(env, context.wranglerConfig ?? WRANGLER_CONFIG));
 
   const notChecked = (check: string, why: string, fix: string): DoctorRow => ({
     check,

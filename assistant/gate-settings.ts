@@ -40,8 +40,11 @@ export const GATE_OVERRIDABLE_VARS = [
   'GATE_CHAT_VISITOR_DAILY_USD',
   'GATE_MAX_CONCURRENT_REPLIES',
   'GATE_CARDS_PER_DAY',
+  'GATE_CARDS_NETWORK_PER_DAY',
+  'GATE_CARDS_PER_CONVERSATION',
   'GATE_CARD_BLOCKLIST',
   'GATE_SITE_HOSTS',
+  'GATE_SITE_ORIGIN',
 ] as const;
 
 export const WRANGLER_CONFIG = 'gate/wrangler.jsonc';
@@ -95,8 +98,17 @@ const gateConfig = (await import(/* @vite-ignore */ GATE_CONFIG_MODULE)) as {
   limitsFrom: LimitsFrom;
   textLimitsFrom: (env: Record<string, string | undefined>) => unknown;
   cardLimitsFrom: (env: Record<string, string | undefined>) => unknown;
+  siteOriginFrom: (env: Record<string, string | undefined>) => string;
   REQUIRED_SECRETS: readonly string[];
 };
+
+/**
+ * The site's origin cards print and link to (`GATE_SITE_ORIGIN`), checked by the gate's own
+ * parser; throws its message when it is unset or not an origin.
+ */
+export function siteOriginOf(env: Record<string, string | undefined>): string {
+  return gateConfig.siteOriginFrom(env);
+}
 
 /**
  * What the gate cannot run without (gate/wrangler.jsonc `secrets.required`, as the gate itself

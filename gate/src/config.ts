@@ -31,7 +31,7 @@ const _everySecretListed: [Unlisted] extends [never] ? true : Unlisted = true;
 type TextName = { [K in keyof Env]: Env[K] extends string ? K : never }[keyof Env];
 type LimitVar = Exclude<Extract<TextName, `GATE_${string}`>, SecretName>;
 /** The variables that hold a number. */
-type NumberVar = Exclude<LimitVar, 'GATE_SITE_HOSTS' | 'GATE_CARD_BLOCKLIST'>;
+type NumberVar = Exclude<LimitVar, 'GATE_SITE_HOSTS' | 'GATE_CARD_BLOCKLIST' | 'GATE_SITE_ORIGIN'>;
 /** What the settings are read from: the Worker's env, or the owner's shell (Node). */
 export type Settings = Partial<Record<LimitVar | SecretName, string | undefined>>;
 
@@ -171,9 +171,14 @@ export function textLimitsFrom(env: Settings): TextLimits {
   };
 }
 
-/** Quote cards' limits: cards a visitor may make a UTC day, and the owner's blocklist. */
+/**
+ * Quote cards' limits: cards a visitor, their network (/24 or /48) and one conversation may make
+ * a UTC day, and the owner's blocklist.
+ */
 export interface CardLimits {
   perDay: number;
+  networkPerDay: number;
+  perConversation: number;
   blocklist: string | undefined;
 }
 
@@ -181,8 +186,50 @@ export interface CardLimits {
 export function cardLimitsFrom(env: Settings): CardLimits {
   return {
     perDay: number(env, 'GATE_CARDS_PER_DAY', { min: 0, max: 1000, integer: true }),
+    networkPerDay: number(env, 'GATE_CARDS_NETWORK_PER_DAY', {
+      min: 0,
+      max: 100_000,
+      integer: true,
+    }),
+    perConversation: number(env, 'GATE_CARDS_PER_CONVERSATION', {
+      min: 0,
+      max: 1000,
+      integer: true,
+    }),
     blocklist: env.GATE_CARD_BLOCKLIST,
   };
+}
+
+/** Hosts a local run may serve the site from over plain HTTP. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The site's own origin (`GATE_SITE_ORIGIN`), the one a card prints and links to whatever host a
+ * request named: `https://` and nothing after the host, or `http://` on this machine's loopback;
+ * throws {@link GateConfigError} when it is unset or not one.
+ */
+export function siteOriginFrom(env: Settings): string {
+  const raw = env.GATE_SITE_ORIGIN?.trim();
+  if (!raw) throw new GateConfigError('GATE_SITE_ORIGIN is not set');
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Not an address at all: refused below with the rest.
+  }
+  const local = url?.protocol === 'http:' && LOOPBACK.has(url.hostname);
+  if (
+    !url ||
+    (url.protocol !== 'https:' && !local) ||
+    url.username ||
+    url.password ||
+    url.origin !== raw.toLowerCase().replace(/\/$/, '')
+  ) {
+    throw new GateConfigError(
+      `GATE_SITE_ORIGIN must be the site's origin, https://host with nothing after it (got "${raw}")`,
+    );
+  }
+  return url.origin;
 }
 
 /** The secrets the gate cannot run without, by name, that are missing. */

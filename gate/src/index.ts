@@ -35,7 +35,8 @@ import {
 import { identify, type Visitor } from './visitor';
 import { endChat, handedChat, sendChatMessage, startChat } from './text-api';
 import { cardCookieFor, makeCard } from './cards/card-api';
-import { serveCard, takeDownCard } from './cards/card-page';
+import { serveCard } from './cards/card-page';
+import { takeDownCard, takeDownWords } from './cards/card-takedown';
 
 export { Court } from './court';
 export { ReplyPlaces, TextDesk } from './text-desk';
@@ -76,7 +77,7 @@ async function toResponse(
       },
     );
     // The right to make cards of this call's lines, sent only to /api/cards.
-    admitted.headers.append('set-cookie', await cardCookieFor(env, answer.call.id, https));
+    admitted.headers.append('set-cookie', await cardCookieFor(env, answer.call.id, visitor, https));
     return admitted;
   }
   if (answer.kind === 'waiting') {
@@ -324,6 +325,7 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
     path === '/api/provider-events' ||
     path === '/api/chats' ||
     path === '/api/cards' ||
+    path === '/api/card-takedowns' ||
     message
       ? 'POST'
       : path === '/api/report'
@@ -346,8 +348,9 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
     countEdgeRefusal(env, 'rate-limited', counted);
     return problem('rate-limited', { retryAfterSeconds: EDGE_RETRY_SECONDS });
   }
-  if (path === '/api/report' || card) {
+  if (path === '/api/report' || card || path === '/api/card-takedowns') {
     if (!(await ownerProven(request, env, visitor, counted))) return problem('unauthorized');
+    if (path === '/api/card-takedowns') return takeDownWords(request, env);
     return card ? takeDownCard(request, env, card[1] ?? '') : report(url, env);
   }
   if (path === '/api/calls') return createCall(request, env, visitor);

@@ -15,4 +15,6 @@ export const TEST_BINDINGS = {
   GATE_VISITOR_CONCURRENT: '1',
   GATE_VISITOR_STARTS_PER_WINDOW: '3',
   GATE_VISITOR_WINDOW_SECONDS: '600',
+  // The origin cards name, whatever host a test's request came to.
+  GATE_SITE_ORIGIN: 'https://pepa.test',
 } as const;

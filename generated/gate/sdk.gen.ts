@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { CheckInData, CheckInErrors, CheckInResponses, CreateCallData, CreateCallErrors, CreateCallResponses, EndChatData, EndChatErrors, EndChatResponses, GetCardImageData, GetCardImageErrors, GetCardImageResponses, GetReportData, GetReportErrors, GetReportResponses, GetSharePageData, GetSharePageErrors, GetSharePageResponses, LeaveLineData, LeaveLineErrors, LeaveLineResponses, MakeCardData, MakeCardErrors, MakeCardResponses, RateCallData, RateCallErrors, RateCallResponses, ReceiveProviderEventData, ReceiveProviderEventErrors, ReceiveProviderEventResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponse, SendChatMessageResponses, StartChatData, StartChatErrors, StartChatResponses, TakeDownCardData, TakeDownCardErrors, TakeDownCardResponses } from './types.gen';
+import type { CheckInData, CheckInErrors, CheckInResponses, CreateCallData, CreateCallErrors, CreateCallResponses, EndChatData, EndChatErrors, EndChatResponses, GetCardImageData, GetCardImageErrors, GetCardImageResponses, GetReportData, GetReportErrors, GetReportResponses, GetSharePageData, GetSharePageErrors, GetSharePageResponses, LeaveLineData, LeaveLineErrors, LeaveLineResponses, MakeCardData, MakeCardErrors, MakeCardResponses, RateCallData, RateCallErrors, RateCallResponses, ReceiveProviderEventData, ReceiveProviderEventErrors, ReceiveProviderEventResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponse, SendChatMessageResponses, StartChatData, StartChatErrors, StartChatResponses, TakeDownCardData, TakeDownCardErrors, TakeDownCardResponses, TakeDownWordsData, TakeDownWordsErrors, TakeDownWordsResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -138,12 +138,27 @@ export const makeCard = <ThrowOnError extends boolean = false>(options: Options<
 /**
  * Take a card down
  *
- * For the owner: the card's page answers 410 from now on, its image is deleted, and what the Worker cached of both is purged.
+ * For the owner: the card's words (folded) can never be carded again, by any visitor, from any call or chat; the card, and every other card of the same words, answers 410 from now on, its image is deleted, and what the Worker cached of both is purged.
  */
 export const takeDownCard = <ThrowOnError extends boolean = false>(options: Options<TakeDownCardData, ThrowOnError>) => (options.client ?? client).delete<TakeDownCardResponses, TakeDownCardErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/cards/{cardId}',
     ...options
+});
+
+/**
+ * Take words down
+ *
+ * For the owner: words (folded) no card may carry from now on, blocked before any card of them is made; every card already made of them is taken down as `DELETE /api/cards/{cardId}` takes one down.
+ */
+export const takeDownWords = <ThrowOnError extends boolean = false>(options: Options<TakeDownWordsData, ThrowOnError>) => (options.client ?? client).post<TakeDownWordsResponses, TakeDownWordsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/card-takedowns',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

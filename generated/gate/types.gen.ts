@@ -306,6 +306,24 @@ export type Card = {
     drawn: boolean;
 };
 
+export type TakedownRequest = {
+    /**
+     * The words to take down, as a card would carry them; folded before they are stored.
+     */
+    words: string;
+};
+
+export type Takedown = {
+    /**
+     * The words taken down, folded (the form every card check matches on).
+     */
+    words: string;
+    /**
+     * The cards taken down: the one named, and every other card of the same words.
+     */
+    cards: Array<string>;
+};
+
 /**
  * The ticket's id, as the line gave it.
  */
@@ -855,12 +873,45 @@ export type TakeDownCardError = TakeDownCardErrors[keyof TakeDownCardErrors];
 
 export type TakeDownCardResponses = {
     /**
-     * The card is down.
+     * What was taken down: the words, folded as every card check reads them, which no card may carry from now on, and every card that carried them.
      */
-    204: void;
+    200: Takedown;
 };
 
 export type TakeDownCardResponse = TakeDownCardResponses[keyof TakeDownCardResponses];
+
+export type TakeDownWordsData = {
+    body: TakedownRequest;
+    path?: never;
+    query?: never;
+    url: '/api/card-takedowns';
+};
+
+export type TakeDownWordsErrors = {
+    /**
+     * The request is malformed.
+     */
+    400: Problem;
+    /**
+     * Missing or wrong credentials.
+     */
+    401: Problem;
+    /**
+     * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
+     */
+    429: Problem;
+};
+
+export type TakeDownWordsError = TakeDownWordsErrors[keyof TakeDownWordsErrors];
+
+export type TakeDownWordsResponses = {
+    /**
+     * What was taken down: the words, folded as every card check reads them, which no card may carry from now on, and every card that carried them.
+     */
+    200: Takedown;
+};
+
+export type TakeDownWordsResponse = TakeDownWordsResponses[keyof TakeDownWordsResponses];
 
 export type GetSharePageData = {
     body?: never;

@@ -202,6 +202,15 @@ export const vCard = v.strictObject({
     drawn: v.boolean()
 });
 
+export const vTakedownRequest = v.strictObject({
+    words: v.pipe(v.string(), v.minLength(1), v.maxLength(2000))
+});
+
+export const vTakedown = v.strictObject({
+    words: v.string(),
+    cards: v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/)))
+});
+
 /**
  * The ticket's id, as the line gave it.
  */
@@ -365,9 +374,16 @@ export const vTakeDownCardPath = v.object({
 });
 
 /**
- * The card is down.
+ * What was taken down: the words, folded as every card check reads them, which no card may carry from now on, and every card that carried them.
  */
-export const vTakeDownCardResponse = v.void();
+export const vTakeDownCardResponse = vTakedown;
+
+export const vTakeDownWordsBody = vTakedownRequest;
+
+/**
+ * What was taken down: the words, folded as every card check reads them, which no card may carry from now on, and every card that carried them.
+ */
+export const vTakeDownWordsResponse = vTakedown;
 
 export const vGetSharePagePath = v.object({
     cardId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))

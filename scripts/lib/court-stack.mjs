@@ -227,6 +227,8 @@ export async function startCourtStack({
             // answers on 127.0.0.1.
             GATE_SITE_HOSTS: env.GATE_SITE_HOSTS || 'localhost,127.0.0.1',
             ...gateVars(env, vars),
+            // Cards name the local stack's own origin, not a deployed site's from the shell.
+            GATE_SITE_ORIGIN: vars.GATE_SITE_ORIGIN ? String(vars.GATE_SITE_ORIGIN) : url,
           },
           'plain_text',
         ),

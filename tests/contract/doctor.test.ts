@@ -189,6 +189,7 @@ const GATE = {
   VAPI_PRIVATE_KEY: 'secret',
   TURNSTILE_SECRET_KEY: '0x4AAAAAAAPepaCourtSecretKeyxxxxxxxx',
   GATE_URL: 'https://pepa-court.example.org',
+  GATE_SITE_ORIGIN: 'https://pepa-court.example.org',
   GATE_WEBHOOK_SECRET: 'w'.repeat(64),
   GATE_VISITOR_SALT: 's'.repeat(64),
   GATE_ADMIN_TOKEN: 'a'.repeat(64),
@@ -233,6 +234,7 @@ const GATE_ROWS = [
   'Gate limits',
   'Bot check site key',
   'Gate URL',
+  'Site origin',
   'Webhook credential',
   'Pepa reports to the gate',
   'Call limit agrees',
@@ -362,6 +364,28 @@ describe('npm run doctor for the court gate', () => {
     expect(await limitsWith(noBudget, { GATE_DAILY_BUDGET_USD: '100' })).toMatchObject({
       status: 'ok',
       detail: expect.stringMatching(/100 USD a day.*, from \S+\.jsonc and this shell$/),
+    });
+  });
+
+  it('fails while no site origin is set for the cards, and warns when it is not the gate’s', async () => {
+    const { provider, env } = await gateProvider();
+    const dist = await gateBuild('gate-origin');
+    const originRow = async (shell: Record<string, string | undefined>) =>
+      (await runDoctor({ env: { ...env, ...shell }, dist, fetch: provider.fetch })).find(
+        (row) => row.check === 'Site origin',
+      );
+    expect(await originRow({ GATE_SITE_ORIGIN: undefined })).toMatchObject({
+      status: 'fail',
+      detail: 'GATE_SITE_ORIGIN is not set: no quote card can be made',
+      fix: expect.stringContaining('npm run deploy'),
+    });
+    expect(await originRow({ GATE_SITE_ORIGIN: 'http://pepa-court.example.org' })).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/^GATE_SITE_ORIGIN must be the site's origin/),
+    });
+    expect(await originRow({ GATE_SITE_ORIGIN: 'https://pepa.example' })).toMatchObject({
+      status: 'warn',
+      detail: 'cards name https://pepa.example, but the gate is at https://pepa-court.example.org',
     });
   });
 

@@ -1,18 +1,21 @@
 /**
  * Making a quote card (`POST /api/cards`): the visitor names a line of their own conversation,
- * the gate takes the words from the provider, checks them, draws the card once and stores it in
- * R2 (`cards/{id}.json` and `cards/{id}.png`), then answers with where it is shared.
+ * the gate takes the words from the provider, checks them (and that they were never taken
+ * down), draws the card once with the site's own origin on it and stores it in R2 (card-store),
+ * then answers with where it is shared.
  */
 import type { Card } from '../../../generated/gate/types.gen';
 import { vMakeCardBody, vMakeCardHeaders } from '../../../generated/gate/valibot.gen';
-import { cardLimitsFrom, GateConfigError } from '../config';
+import { cardLimitsFrom, GateConfigError, siteOriginFrom, type CardLimits } from '../config';
 import { headersOf, judge } from '../contract';
 import { countEdgeRefusal, prove, proves } from '../edge';
 import { cookie, json, problem, readJsonObject } from '../problem';
 import { deskFor } from '../text-records';
 import type { Visitor } from '../visitor';
 import { newCardId } from './card-ids';
-import { shelfFor } from './card-shelf';
+import { shelfFor, type CardAsk, type Claim, type LimitScope } from './card-shelf';
+import { cardKey, cardUrls, downKey, imageKey, type StoredCard } from './card-store';
+import { forgetCardWords, noteCardWords, wordsTakenDown } from './card-takedown';
 import { callLine, chatLine, type LineWords } from './card-source';
 import { chatSettingsFrom } from '../provider-chat';
 import { blocklistFrom, cardWords, REFUSAL_REASONS } from './card-words';
@@ -23,28 +26,30 @@ export const CARD_COOKIE = 'pepa_card';
 const NOT_MADE = "No card can be made of that line: it is not one of Pepa's in your conversation";
 const TAKEN_DOWN = 'The court took that card down';
 
-/** What R2 keeps of a card beside its image. */
-export interface StoredCard {
-  words: string;
-  saidAt: string;
-  madeAt: string;
-  drawn: boolean;
+/** What a visitor at a limit is told, by the limit. */
+const LIMITED: Record<LimitScope, string> = {
+  visitor: 'You have made as many cards as one guest may today',
+  network: 'Your network has made as many cards as one network may today',
+  conversation: 'That conversation has made as many cards as one conversation may today',
+};
+
+/** What proves the right to card call `callId`: the call and the visitor it was given to. */
+function cardCallMessage(callId: string, visitorKey: string): string {
+  return `${callId}:${visitorKey}`;
 }
 
-export const cardKey = (id: string) => `cards/${id}.json`;
-export const imageKey = (id: string) => `cards/${id}.png`;
-export const downKey = (id: string) => `down/${id}`;
-
-/** The card cookie of the call just admitted (sent only to /api/cards). */
-export async function cardCookieFor(env: Env, callId: string, secure: boolean): Promise<string> {
-  const token = await prove(env, 'card-call', callId);
+/**
+ * The card cookie of the call just admitted (sent only to /api/cards): it proves the call and
+ * the visitor, so it makes nothing when replayed from another visitor's address.
+ */
+export async function cardCookieFor(
+  env: Env,
+  callId: string,
+  visitor: Visitor,
+  secure: boolean,
+): Promise<string> {
+  const token = await prove(env, 'card-call', cardCallMessage(callId, visitor.key));
   return `${CARD_COOKIE}=${token}; Path=/api/cards; Max-Age=86400; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
-}
-
-/** The card's addresses on the site that was asked. */
-export function cardUrls(request: Request, id: string) {
-  const origin = new URL(request.url).origin;
-  return { pageUrl: `${origin}/q/${id}`, imageUrl: `${origin}/q/${id}/card.png` };
 }
 
 /**
@@ -60,7 +65,8 @@ async function lineReader(
   line: number,
 ): Promise<(() => Promise<LineWords>) | null> {
   if (from === 'call') {
-    if (!(await proves(env, 'card-call', id, cookie(request, CARD_COOKIE)))) return null;
+    const given = cookie(request, CARD_COOKIE);
+    if (!(await proves(env, 'card-call', cardCallMessage(id, visitor.key), given))) return null;
     return () => callLine(chatSettingsFrom(env), id, line);
   }
   const headers = judge(vMakeCardHeaders, headersOf(request, vMakeCardHeaders));
@@ -116,9 +122,71 @@ async function store(env: Env, id: string, words: string, saidAt: Date, site: st
   return stored;
 }
 
+/** The answer to an ask the shelf did not let make a card. */
+async function shelfAnswer(env: Env, claim: Exclude<Claim, { kind: 'make' }>) {
+  switch (claim.kind) {
+    case 'made':
+      if (await env.CARDS.head(downKey(claim.card.id))) {
+        return problem('card-refused', { detail: TAKEN_DOWN });
+      }
+      return json(claim.card, 200);
+    case 'making':
+      return problem('card-not-ready', { detail: 'That card is being made', retryAfterSeconds: 2 });
+    case 'held':
+      // Cards being made hold the last places under a limit: if one is refused, its place is free.
+      return problem('card-not-ready', {
+        detail: 'Other cards are being made: ask again in a moment',
+        retryAfterSeconds: claim.retryAfterSeconds,
+      });
+    case 'limited':
+      return problem('rate-limited', {
+        detail: LIMITED[claim.scope],
+        retryAfterSeconds: claim.retryAfterSeconds,
+      });
+  }
+}
+
+/**
+ * Checks, draws and stores the card of `words`; a refusal, or the card. Its words are noted
+ * before it is stored and looked for among the words taken down once more after, so a takedown
+ * running meanwhile either finds the card or is found by it.
+ */
+async function cardOf(
+  env: Env,
+  words: Extract<LineWords, { ok: true }>,
+  limits: CardLimits,
+  siteOrigin: string,
+): Promise<Response | Card> {
+  const checked = cardWords(words.words, blocklistFrom(limits.blocklist));
+  if (!checked.ok) return problem('card-refused', { detail: REFUSAL_REASONS[checked.refusal] });
+  if (await wordsTakenDown(env, checked.words, words.words)) {
+    return problem('card-refused', { detail: TAKEN_DOWN });
+  }
+  const id = await newCardId(env);
+  await noteCardWords(env, checked.words, id);
+  const stored = await store(env, id, checked.words, words.saidAt, new URL(siteOrigin).host);
+  if (await wordsTakenDown(env, checked.words)) {
+    await env.CARDS.delete([cardKey(id), imageKey(id)]);
+    await forgetCardWords(env, checked.words, id);
+    return problem('card-refused', { detail: TAKEN_DOWN });
+  }
+  return {
+    id,
+    ...cardUrls(siteOrigin, id),
+    imageWidth: 1200,
+    imageHeight: 630,
+    words: stored.words,
+    saidAt: stored.saidAt,
+    drawn: stored.drawn,
+  };
+}
+
 export async function makeCard(request: Request, env: Env, visitor: Visitor): Promise<Response> {
+  let limits: CardLimits;
+  let siteOrigin: string;
   try {
-    cardLimitsFrom(env);
+    limits = cardLimitsFrom(env);
+    siteOrigin = siteOriginFrom(env);
   } catch (error) {
     if (!(error instanceof GateConfigError)) throw error;
     console.error(`gate: ${error.message}`);
@@ -134,49 +202,29 @@ export async function makeCard(request: Request, env: Env, visitor: Visitor): Pr
     countEdgeRefusal(env, 'not-found', '/api/cards');
     return problem('not-found', { detail: NOT_MADE });
   }
-  // The shelf first: a card made before is given again, and a visitor at their day's limit is
-  // told so, with no provider read.
-  const limits = cardLimitsFrom(env);
+  // The shelf first: a card made before is given again, and a visitor, network or conversation
+  // at its day's limit is told so, with no provider read.
   const shelf = env.CARD_SHELF.getByName(shelfFor(visitor));
-  const source = `${from}:${conversationId}:${line}`;
-  const claim = await shelf.claim(visitor.key, source, limits.perDay);
-  if (claim.kind === 'made') {
-    if (await env.CARDS.head(downKey(claim.card.id))) {
-      return problem('card-refused', { detail: TAKEN_DOWN });
-    }
-    return json(claim.card, 200);
-  }
-  if (claim.kind === 'making') {
-    return problem('card-not-ready', { detail: 'That card is being made', retryAfterSeconds: 2 });
-  }
-  if (claim.kind === 'limited') {
-    return problem('rate-limited', {
-      detail: 'You have made as many cards as one guest may today',
-      retryAfterSeconds: claim.retryAfterSeconds,
-    });
-  }
+  const conversation = `${from}:${conversationId}`;
+  const ask: CardAsk = {
+    visitor: visitor.key,
+    network: visitor.networks[0] ?? visitor.key,
+    conversation,
+    source: `${conversation}:${line}`,
+  };
+  const claim = await shelf.claim(ask, limits);
+  if (claim.kind !== 'make') return shelfAnswer(env, claim);
   let made = false;
   try {
     const words = await read();
     if (!words.ok) return wordsRefusal(words);
-    const checked = cardWords(words.words, blocklistFrom(limits.blocklist));
-    if (!checked.ok) return problem('card-refused', { detail: REFUSAL_REASONS[checked.refusal] });
-    const id = await newCardId(env);
-    const stored = await store(env, id, checked.words, words.saidAt, new URL(request.url).host);
-    const card: Card = {
-      id,
-      ...cardUrls(request, id),
-      imageWidth: 1200,
-      imageHeight: 630,
-      words: stored.words,
-      saidAt: stored.saidAt,
-      drawn: stored.drawn,
-    };
-    await shelf.made(source, card);
+    const card = await cardOf(env, words, limits, siteOrigin);
+    if (card instanceof Response) return card;
+    await shelf.made(ask, card);
     made = true;
     return json(card, 201);
   } finally {
-    // No card came of it (not found, not ready, refused, a fault): the visitor's count back.
-    if (!made) await shelf.unmade(visitor.key, source);
+    // No card came of it (not found, not ready, refused, a fault): its place under the limits back.
+    if (!made) await shelf.unmade(ask);
   }
 }

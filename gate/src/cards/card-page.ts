@@ -1,13 +1,13 @@
 /**
  * What a shared card serves: its page `/q/{id}` (HTML that needs no script, with the tags X and
- * Telegram read), its image `/q/{id}/card.png`, and the owner's takedown. An id the gate did not
- * make is a 404 before anything is read; both answers are kept in the Worker's cache, and a
- * takedown purges them.
+ * Telegram read, every address on the site's own origin) and its image `/q/{id}/card.png`. An id
+ * the gate did not make is a 404 before anything is read; both answers are kept in the Worker's
+ * cache, and a takedown (card-takedown) purges them.
  */
-import { sameSecret } from '../edge';
-import { bearer, problem } from '../problem';
-import { cardKey, cardUrls, downKey, imageKey, type StoredCard } from './card-api';
+import { GateConfigError, siteOriginFrom } from '../config';
+import { problem } from '../problem';
 import { isCardId } from './card-ids';
+import { cardKey, cardUrls, downKey, imageKey, readCard, type StoredCard } from './card-store';
 import { cardDate } from './card-words';
 
 /** How long a share page may be kept (in the Worker's cache and by anyone on the way). */
@@ -69,15 +69,22 @@ function missing(gone: boolean): Promise<Response> {
     : page(404, 'No such card', `<h1>$PEPA</h1><p>There is no card here.</p>${WAY_IN}`);
 }
 
-async function read(env: Env, id: string): Promise<StoredCard | null> {
-  const object = await env.CARDS.get(cardKey(id));
-  return object ? ((await object.json()) as StoredCard) : null;
+/**
+ * The site's origin a page names (`GATE_SITE_ORIGIN`); with none set, which no card is made
+ * under, the page's own so a card kept from before still has a page.
+ */
+function siteOrigin(env: Env, request: Request): string {
+  try {
+    return siteOriginFrom(env);
+  } catch (error) {
+    if (!(error instanceof GateConfigError)) throw error;
+    return new URL(request.url).origin;
+  }
 }
 
 /** The share page's HTML for a stored card. */
-async function sharePage(request: Request, id: string, card: StoredCard): Promise<Response> {
-  const { pageUrl, imageUrl } = cardUrls(request, id);
-  const origin = new URL(request.url).origin;
+async function sharePage(origin: string, id: string, card: StoredCard): Promise<Response> {
+  const { pageUrl, imageUrl } = cardUrls(origin, id);
   const image = card.drawn ? imageUrl : `${origin}${DEFAULT_CARD}`;
   const title = 'Pepa said…';
   const quote = `“${card.words}”`;
@@ -127,9 +134,9 @@ export async function serveCard(request: Request, env: Env, path: string): Promi
 }
 
 async function shareOf(env: Env, request: Request, id: string): Promise<Response> {
-  const card = await read(env, id);
+  const card = await readCard(env, id);
   if (!card) return missing(Boolean(await env.CARDS.head(downKey(id))));
-  return sharePage(request, id, card);
+  return sharePage(siteOrigin(env, request), id, card);
 }
 
 async function image(env: Env, request: Request, id: string): Promise<Response> {
@@ -145,23 +152,7 @@ async function image(env: Env, request: Request, id: string): Promise<Response> 
   }
   if (await env.CARDS.head(downKey(id))) return problem('card-gone');
   if (await env.CARDS.head(cardKey(id))) {
-    return Response.redirect(new URL(DEFAULT_CARD, request.url).href, 302);
+    return Response.redirect(`${siteOrigin(env, request)}${DEFAULT_CARD}`, 302);
   }
   return problem('not-found');
-}
-
-/** `DELETE /api/cards/{id}`: for the owner, the card gone from storage and from the cache. */
-export async function takeDownCard(request: Request, env: Env, id: string): Promise<Response> {
-  const token = env.GATE_ADMIN_TOKEN ?? '';
-  if (!token || !sameSecret(bearer(request) ?? '', token)) return problem('unauthorized');
-  if (!(await isCardId(env, id)) || !(await env.CARDS.head(cardKey(id)))) {
-    return problem('not-found');
-  }
-  await env.CARDS.put(downKey(id), new Date().toISOString());
-  await env.CARDS.delete([cardKey(id), imageKey(id)]);
-  const cache = caches.default;
-  for (const path of [`/q/${id}`, `/q/${id}/card.png`]) {
-    await cache.delete(new Request(new URL(path, request.url).href));
-  }
-  return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
 }

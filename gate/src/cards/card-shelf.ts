@@ -1,29 +1,71 @@
 /**
- * The cards a network's visitors made: how many each made today (their limit), and which card
- * each line became, so asking twice for one line gives the same card and costs nothing. The site
- * has CARD_SHELVES of them, a visitor's chosen by their network as a text desk is; the court never
- * hears of cards.
+ * The cards a network's visitors made: how many each visitor, their network (/24 or /48) and each
+ * conversation made today (their limits), and which card each line became, so asking twice for
+ * one line gives the same card and costs nothing. The site has CARD_SHELVES of them, a visitor's
+ * chosen by their network's key alone, so every visitor of one network, and every conversation
+ * of theirs, is counted on one shelf; the court never hears of cards.
+ *
+ * A card is counted once it is made. An ask under way holds a place (a reservation) until its
+ * card is made or refused: while the places held could still come back, a new ask is told to ask
+ * again in a moment (card-not-ready), never refused for a limit that may not be reached.
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Card } from '../../../generated/gate/types.gen';
 import { utcDay } from '../court-money';
 import type { Visitor } from '../visitor';
 import { secondsToNextUtcDay } from '../visitor-limits';
-import { deskFor } from '../text-records';
 
 /** A card being made is held this long before another ask may make it instead. */
 export const MAKING_MS = 30_000;
+/** How many shelves share the site's cards. */
+export const CARD_SHELVES = 32;
+/** When to ask again while other asks hold the last places under a limit. */
+export const HELD_RETRY_SECONDS = 2;
+/** How long what was asked is kept: past yesterday it is nobody's limit or card any more. */
+const KEPT_MS = 2 * 86_400_000;
 
-/** The shelf of a visitor: their text desk's number, so neighbours are counted in one place. */
+/**
+ * The shelf of a visitor: by their network's key (the /24 or /48, hashed), so one shelf counts
+ * the whole network, however many visitors it holds.
+ */
 export function shelfFor(visitor: Visitor): string {
-  return deskFor(visitor).replace('desk-', 'shelf-');
+  const network = visitor.networks[0] ?? visitor.key;
+  const hex = /[0-9a-f]{2}/.exec(network.replace(/^[a-z0-9]+:/, ''))?.[0] ?? '00';
+  return `shelf-${parseInt(hex, 16) % CARD_SHELVES}`;
 }
+
+/** Who asks for a card of which line: a visitor, their network, and the conversation. */
+export interface CardAsk {
+  visitor: string;
+  network: string;
+  /** `call:{id}` or `chat:{id}`. */
+  conversation: string;
+  /** The line: `{conversation}:{line}`. */
+  source: string;
+}
+
+/** Cards a UTC day, for a visitor, a network and a conversation. */
+export interface ShelfLimits {
+  perDay: number;
+  networkPerDay: number;
+  perConversation: number;
+}
+
+/** The limit an ask met, as the visitor is told. */
+export type LimitScope = 'visitor' | 'network' | 'conversation';
 
 export type Claim =
   | { kind: 'make' }
   | { kind: 'made'; card: Card }
   | { kind: 'making' }
-  | { kind: 'limited'; retryAfterSeconds: number };
+  | { kind: 'held'; retryAfterSeconds: number }
+  | { kind: 'limited'; scope: LimitScope; retryAfterSeconds: number };
+
+const SCOPES: ReadonlyArray<{ scope: LimitScope; column: string; limit: keyof ShelfLimits }> = [
+  { scope: 'visitor', column: 'visitor', limit: 'perDay' },
+  { scope: 'network', column: 'network', limit: 'networkPerDay' },
+  { scope: 'conversation', column: 'conversation', limit: 'perConversation' },
+];
 
 export class CardShelf extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -31,77 +73,99 @@ export class CardShelf extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS lines (source TEXT PRIMARY KEY, visitor TEXT NOT NULL,
-      at INTEGER NOT NULL, card TEXT)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS card_days (visitor TEXT NOT NULL, day TEXT NOT NULL,
-      made INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (visitor, day))`);
+    // The shelf's first tables counted asks, not cards: what they held is a day's at most.
+    this.sql.exec(`DROP TABLE IF EXISTS lines`);
+    this.sql.exec(`DROP TABLE IF EXISTS card_days`);
+    // A line is its visitor's: a conversation is proven theirs before the shelf hears of it.
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS asks (source TEXT NOT NULL,
+      visitor TEXT NOT NULL, network TEXT NOT NULL, conversation TEXT NOT NULL,
+      day TEXT NOT NULL, at INTEGER NOT NULL, card TEXT, PRIMARY KEY (source, visitor))`);
+    for (const column of ['visitor', 'network', 'conversation']) {
+      this.sql.exec(`CREATE INDEX IF NOT EXISTS asks_${column} ON asks (${column}, day)`);
+    }
   }
 
-  private madeToday(visitor: string, day: string): number {
+  /** Cards made today in one scope, and asks under way there. */
+  private counted(column: string, key: string, day: string, now: number) {
     const row = this.sql
-      .exec<{ made: number }>(
-        `SELECT made FROM card_days WHERE visitor = ? AND day = ?`,
-        visitor,
+      .exec<{ made: number; held: number }>(
+        `SELECT COUNT(card) AS made, COUNT(*) - COUNT(card) AS held FROM asks
+         WHERE ${column} = ? AND day = ? AND (card IS NOT NULL OR at > ?)`,
+        key,
         day,
+        now - MAKING_MS,
       )
       .toArray()[0];
-    return row?.made ?? 0;
+    return { made: row?.made ?? 0, held: row?.held ?? 0 };
   }
 
   /**
-   * A visitor asks for a card of `source` (a conversation's line): the card made before, a card
-   * being made now, the day's limit reached, or the right to make it (counted at once).
+   * A visitor asks for a card of a line: the card made before, a card of it being made now, a
+   * limit reached, places held by asks under way, or the right to make it (a place held at once).
    */
-  async claim(visitor: string, source: string, perDay: number): Promise<Claim> {
+  async claim(ask: CardAsk, limits: ShelfLimits): Promise<Claim> {
     const now = Date.now();
+    this.sql.exec(`DELETE FROM asks WHERE at < ?`, now - KEPT_MS);
+    // An ask that never said how it ended (its Worker stopped) gives its place back.
+    this.sql.exec(`DELETE FROM asks WHERE card IS NULL AND at <= ?`, now - MAKING_MS);
     const line = this.sql
-      .exec<{ visitor: string; at: number; card: string | null }>(
-        `SELECT visitor, at, card FROM lines WHERE source = ?`,
-        source,
+      .exec<{ card: string | null }>(
+        `SELECT card FROM asks WHERE source = ? AND visitor = ?`,
+        ask.source,
+        ask.visitor,
       )
       .toArray()[0];
-    if (line?.card && line.visitor === visitor) {
-      return { kind: 'made', card: JSON.parse(line.card) as Card };
-    }
-    if (line && !line.card && line.at > now - MAKING_MS) return { kind: 'making' };
+    if (line?.card) return { kind: 'made', card: JSON.parse(line.card) as Card };
+    if (line) return { kind: 'making' };
     const day = utcDay(now);
-    if (this.madeToday(visitor, day) >= perDay) {
-      return { kind: 'limited', retryAfterSeconds: secondsToNextUtcDay(now) };
+    let held = false;
+    for (const { scope, column, limit } of SCOPES) {
+      const counts = this.counted(column, ask[scope], day, now);
+      if (counts.made >= limits[limit]) {
+        return { kind: 'limited', scope, retryAfterSeconds: secondsToNextUtcDay(now) };
+      }
+      if (counts.made + counts.held >= limits[limit]) held = true;
     }
+    if (held) return { kind: 'held', retryAfterSeconds: HELD_RETRY_SECONDS };
     this.sql.exec(
-      `INSERT INTO lines (source, visitor, at, card) VALUES (?, ?, ?, NULL)
-       ON CONFLICT (source) DO UPDATE SET visitor = excluded.visitor, at = excluded.at, card = NULL`,
-      source,
-      visitor,
+      `INSERT INTO asks (source, visitor, network, conversation, day, at, card)
+       VALUES (?, ?, ?, ?, ?, ?, NULL)`,
+      ask.source,
+      ask.visitor,
+      ask.network,
+      ask.conversation,
+      day,
       now,
     );
-    this.count(visitor, day, 1);
     return { kind: 'make' };
   }
 
-  /** The card of `source` is made: asking for it again gives it. */
-  async made(source: string, card: Card): Promise<void> {
-    this.sql.exec(`UPDATE lines SET card = ? WHERE source = ?`, JSON.stringify(card), source);
-  }
-
-  /** No card came of `source` (its words were not found or refused): the visitor's count back. */
-  async unmade(visitor: string, source: string): Promise<void> {
-    this.sql.exec(`DELETE FROM lines WHERE source = ? AND card IS NULL`, source);
-    this.count(visitor, utcDay(Date.now()), -1);
-  }
-
-  private count(visitor: string, day: string, add: number): void {
+  /**
+   * The card of a line is made: it counts, and asking for it again gives it (its place is kept
+   * even when the ask took longer than it was held).
+   */
+  async made(ask: CardAsk, card: Card): Promise<void> {
+    const now = Date.now();
     this.sql.exec(
-      `INSERT INTO card_days (visitor, day, made) VALUES (?, ?, MAX(0, ?))
-       ON CONFLICT (visitor, day) DO UPDATE SET made = MAX(0, made + ?)`,
-      visitor,
-      day,
-      add,
-      add,
+      `INSERT INTO asks (source, visitor, network, conversation, day, at, card)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source, visitor) DO UPDATE SET card = excluded.card`,
+      ask.source,
+      ask.visitor,
+      ask.network,
+      ask.conversation,
+      utcDay(now),
+      now,
+      JSON.stringify(card),
     );
-    // What is older than yesterday is nobody's limit any more.
-    const yesterday = Date.now() - 86_400_000;
-    this.sql.exec(`DELETE FROM card_days WHERE day < ?`, utcDay(yesterday));
-    this.sql.exec(`DELETE FROM lines WHERE at < ?`, yesterday);
+  }
+
+  /** No card came of the ask (its words were not found or refused): its place is given back. */
+  async unmade(ask: CardAsk): Promise<void> {
+    this.sql.exec(
+      `DELETE FROM asks WHERE source = ? AND visitor = ? AND card IS NULL`,
+      ask.source,
+      ask.visitor,
+    );
   }
 }

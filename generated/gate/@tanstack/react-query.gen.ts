@@ -3,8 +3,8 @@
 import { queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { checkIn, createCall, endChat, getCardImage, getReport, getSharePage, leaveLine, makeCard, type Options, rateCall, receiveProviderEvent, startChat, takeDownCard } from '../sdk.gen';
-import type { CheckInData, CheckInError, CheckInResponse, CreateCallData, CreateCallError, CreateCallResponse, EndChatData, EndChatError, EndChatResponse, GetCardImageData, GetCardImageError, GetCardImageResponse, GetReportData, GetReportError, GetReportResponse, GetSharePageData, GetSharePageError, GetSharePageResponse, LeaveLineData, LeaveLineError, LeaveLineResponse, MakeCardData, MakeCardError, MakeCardResponse, RateCallData, RateCallError, RateCallResponse, ReceiveProviderEventData, ReceiveProviderEventError, ReceiveProviderEventResponse, StartChatData, StartChatError, StartChatResponse, TakeDownCardData, TakeDownCardError, TakeDownCardResponse } from '../types.gen';
+import { checkIn, createCall, endChat, getCardImage, getReport, getSharePage, leaveLine, makeCard, type Options, rateCall, receiveProviderEvent, startChat, takeDownCard, takeDownWords } from '../sdk.gen';
+import type { CheckInData, CheckInError, CheckInResponse, CreateCallData, CreateCallError, CreateCallResponse, EndChatData, EndChatError, EndChatResponse, GetCardImageData, GetCardImageError, GetCardImageResponse, GetReportData, GetReportError, GetReportResponse, GetSharePageData, GetSharePageError, GetSharePageResponse, LeaveLineData, LeaveLineError, LeaveLineResponse, MakeCardData, MakeCardError, MakeCardResponse, RateCallData, RateCallError, RateCallResponse, ReceiveProviderEventData, ReceiveProviderEventError, ReceiveProviderEventResponse, StartChatData, StartChatError, StartChatResponse, TakeDownCardData, TakeDownCardError, TakeDownCardResponse, TakeDownWordsData, TakeDownWordsError, TakeDownWordsResponse } from '../types.gen';
 
 /**
  * Ask for an audience with Pepa
@@ -214,12 +214,31 @@ export const makeCardMutation = (options?: Partial<Options<MakeCardData>>): UseM
 /**
  * Take a card down
  *
- * For the owner: the card's page answers 410 from now on, its image is deleted, and what the Worker cached of both is purged.
+ * For the owner: the card's words (folded) can never be carded again, by any visitor, from any call or chat; the card, and every other card of the same words, answers 410 from now on, its image is deleted, and what the Worker cached of both is purged.
  */
 export const takeDownCardMutation = (options?: Partial<Options<TakeDownCardData>>): UseMutationOptions<TakeDownCardResponse, TakeDownCardError, Options<TakeDownCardData>> => {
     const mutationOptions: UseMutationOptions<TakeDownCardResponse, TakeDownCardError, Options<TakeDownCardData>> = {
         mutationFn: async (fnOptions) => {
             const { data } = await takeDownCard({
+                ...options,
+                ...fnOptions,
+                throwOnError: true
+            });
+            return data;
+        }
+    };
+    return mutationOptions;
+};
+
+/**
+ * Take words down
+ *
+ * For the owner: words (folded) no card may carry from now on, blocked before any card of them is made; every card already made of them is taken down as `DELETE /api/cards/{cardId}` takes one down.
+ */
+export const takeDownWordsMutation = (options?: Partial<Options<TakeDownWordsData>>): UseMutationOptions<TakeDownWordsResponse, TakeDownWordsError, Options<TakeDownWordsData>> => {
+    const mutationOptions: UseMutationOptions<TakeDownWordsResponse, TakeDownWordsError, Options<TakeDownWordsData>> = {
+        mutationFn: async (fnOptions) => {
+            const { data } = await takeDownWords({
                 ...options,
                 ...fnOptions,
                 throwOnError: true

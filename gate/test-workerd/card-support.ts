@@ -1,0 +1,143 @@
+/**
+ * The quote cards' test kit: a call's record at the provider, the asks for a card of a call's or
+ * a chat's line, the owner's takedowns, an empty bucket for each test, and a race of asks run to
+ * its end.
+ */
+import { SELF } from 'cloudflare:test';
+import { expect } from 'vitest';
+import type { Card, Takedown } from '../../generated/gate/types.gen';
+import { api, body, cardCookies, chatHeaders, gateEnv, world } from './support';
+
+/** The owner's address, for the owner's paths (which pass the edge limiter like any). */
+export const OWNER_ADDRESS = '203.0.113.200';
+
+/** The provider's record of call `callId`: `lines` as said, in turn, Pepa's first. */
+export function recordCall(callId: string, lines: string[]): void {
+  const call = world.provider.calls.get(callId);
+  if (!call) throw new Error(`no call ${callId}`);
+  call.status = 'ended';
+  call.artifact = {
+    messages: [
+      { role: 'system', message: 'You are Pepa.', time: 1, secondsFromStart: 0 },
+      ...lines.map((message, n) => ({
+        role: n % 2 === 0 ? 'bot' : 'user',
+        message,
+        time: Date.UTC(2030, 0, 15, 12, 0, n),
+        endTime: Date.UTC(2030, 0, 15, 12, 0, n + 1),
+        secondsFromStart: n,
+      })),
+    ],
+  };
+}
+
+/** A call's record in which Pepa says `pepa`, line by line, the visitor answering each. */
+export function pepaSays(pepa: string[]): string[] {
+  return pepa.flatMap((line, n) => (n === 0 ? [line] : ['Go on.', line]));
+}
+
+/**
+ * `POST /api/cards` for a line of a call, from the address the call was given to and with its
+ * card cookie, unless told otherwise; `host` names another site than the tests' own.
+ */
+export function cardOfCall(
+  callId: string,
+  line: number,
+  as: { address?: string; cookie?: string; host?: string } = {},
+): Promise<Response> {
+  const known = cardCookies.get(callId);
+  const address = as.address ?? known?.address ?? '192.0.2.99';
+  const cookie = as.cookie ?? known?.cookie;
+  const init = {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'cf-connecting-ip': address,
+      ...(cookie ? { cookie: `pepa_card=${cookie}` } : {}),
+    },
+    body: JSON.stringify({ from: 'call', conversationId: callId, line }),
+  };
+  return as.host ? SELF.fetch(`https://${as.host}/api/cards`, init) : api('/api/cards', init);
+}
+
+/** `POST /api/cards` for reply `line` of a chat, with its secret from its visitor's address. */
+export function cardOfChat(chatId: string, line: number): Promise<Response> {
+  return api('/api/cards', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...chatHeaders(chatId) },
+    body: JSON.stringify({ from: 'chat', conversationId: chatId, line }),
+  });
+}
+
+export async function madeCard(response: Response): Promise<Card> {
+  expect(response.status).toBe(201);
+  return body<Card>(response);
+}
+
+/** The owner's `DELETE /api/cards/{id}`. */
+export function takeDown(id: string): Promise<Response> {
+  return api(`/api/cards/${id}`, {
+    method: 'DELETE',
+    headers: { authorization: 'Bearer test-admin-token', 'cf-connecting-ip': OWNER_ADDRESS },
+  });
+}
+
+/** The owner's `POST /api/card-takedowns`: words taken down with no card named. */
+export function takeDownWords(words: string, token = 'test-admin-token'): Promise<Response> {
+  return api('/api/card-takedowns', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      'cf-connecting-ip': OWNER_ADDRESS,
+    },
+    body: JSON.stringify({ words }),
+  });
+}
+
+export async function takenDown(response: Response): Promise<Takedown> {
+  expect(response.status).toBe(200);
+  return body<Takedown>(response);
+}
+
+/** Every object of the cards' bucket gone: a test's takedowns are its own. */
+export async function emptyCards(): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await gateEnv.CARDS.list({ cursor });
+    const keys = page.objects.map((object) => object.key);
+    if (keys.length > 0) await gateEnv.CARDS.delete(keys);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+}
+
+/** What a race of asks came to: each ask's answers in turn, the first made all at once. */
+export interface RaceOutcome {
+  /** Every ask's answers, by ask: the first, then each ask again after "not ready". */
+  answers: number[][];
+  firstRound: number[];
+  made: number;
+}
+
+/**
+ * Makes every ask at once, then asks again each one told to ask again in a moment (409) until
+ * none is: as a page does on `card-not-ready`.
+ */
+export async function race(asks: Array<() => Promise<Response>>): Promise<RaceOutcome> {
+  const answers: number[][] = asks.map(() => []);
+  let pending = asks.map((_, n) => n);
+  for (let round = 0; pending.length > 0; round += 1) {
+    if (round > 10) throw new Error('asks still told to ask again after 10 rounds');
+    const statuses = await Promise.all(
+      pending.map(async (n) => {
+        const answer = await asks[n]!();
+        await answer.arrayBuffer();
+        return answer.status;
+      }),
+    );
+    pending.forEach((n, i) => answers[n]!.push(statuses[i]!));
+    pending = pending.filter((_, i) => statuses[i] === 409);
+  }
+  const firstRound = answers.map((statuses) => statuses[0] ?? 0);
+  const made = answers.filter((statuses) => statuses.includes(201)).length;
+  return { answers, firstRound, made };
+}
