@@ -10,6 +10,8 @@ import resvgModule from '@cf-wasm/resvg/resvg.wasm';
 import { initSatori, satori, type VNode } from '@cf-wasm/satori/others';
 import yogaModule from '@cf-wasm/satori/yoga.wasm';
 import cinzelBold from '@fontsource/cinzel/files/cinzel-latin-700-normal.woff';
+import interCyrillicMedium from '@fontsource/inter/files/inter-cyrillic-500-normal.woff';
+import interLatinExtMedium from '@fontsource/inter/files/inter-latin-ext-500-normal.woff';
 import interMedium from '@fontsource/inter/files/inter-latin-500-normal.woff';
 import interRegular from '@fontsource/inter/files/inter-latin-400-normal.woff';
 import avatar from '../../../public/icon-192.png';
@@ -142,6 +144,11 @@ export async function renderCard(face: CardFace): Promise<Uint8Array> {
       { name: 'Cinzel', data: cinzelBold, weight: 700, style: 'normal' },
       { name: 'Inter', data: interRegular, weight: 400, style: 'normal' },
       { name: 'Inter', data: interMedium, weight: 500, style: 'normal' },
+      // The quote's other subsets, each under its own name: Satori falls back to another font
+      // for a glyph the first lacks, but keeps only the first of fonts sharing a name and
+      // weight. What the card can draw is these subsets' ranges (card-script.ts).
+      { name: 'Inter Latin Extended', data: interLatinExtMedium, weight: 500, style: 'normal' },
+      { name: 'Inter Cyrillic', data: interCyrillicMedium, weight: 500, style: 'normal' },
     ],
   });
   const image = new Resvg(svg, { fitTo: { mode: 'width', value: CARD_WIDTH } }).render();

@@ -1,5 +1,10 @@
 /** What a card may print: each rule of the check, the owner's blocklist, and the cut. */
 import { describe, expect, it } from 'vitest';
+import {
+  DISGUISED_CASES,
+  PLAIN_CASES,
+  PROMISES_BY_LANGUAGE,
+} from '../../test-workerd/card-disguise-cases';
 import { blocklistFrom, CARD_MAX_CHARS, cardWords, fitToCard, refusalOf } from './card-words';
 
 const list = blocklistFrom('');
@@ -76,6 +81,59 @@ describe("the check of a card's words", () => {
   });
 });
 
+describe('the check of disguised words', () => {
+  it.each([...PLAIN_CASES, ...DISGUISED_CASES, ...PROMISES_BY_LANGUAGE].map((c) => [c.name, c]))(
+    'refuses %s',
+    (_name, { words, refusal }) => {
+      expect(refusalOf(words, list)).toBe(refusal);
+    },
+  );
+
+  it.each([
+    ['masked', 'What a sw*mp', 'blocked-word'],
+    ['spelt out', 'What a grand s w a m p', 'blocked-word'],
+    ['in Cyrillic look-alikes', 'What a ѕwаmр', 'blocked-word'],
+    ['with a zero-width space', 'What a sw\u200bamp', 'blocked-word'],
+  ] as const)("matches the owner's word %s", (_name, words, refusal) => {
+    expect(refusalOf(words, blocklistFrom('swamp'))).toBe(refusal);
+  });
+
+  it('does not read a masked word into every word of its length', () => {
+    expect(refusalOf('Oh f*** off, heron.', list)).toBe(null);
+    expect(refusalOf('A fork and a duck, darling.', list)).toBe(null);
+  });
+
+  it.each([
+    'The tide will rise at dawn.',
+    'Our little frog will grow up fast.',
+    'La marea subirá esta noche.',
+    'Лягушонок быстро вырастет.',
+    'Call me at noon. Then we dance.',
+    'Meet me at court. The ball is at eight.',
+    'We met in 1999 and again in 2024.',
+  ])('leaves an ordinary line alone: %s', (words) => {
+    expect(refusalOf(words, list)).toBe(null);
+  });
+});
+
+describe('the script of the words', () => {
+  it('refuses a line the card cannot draw, with its own reason', () => {
+    expect(cardWords('你好，我是佩帕。', list)).toEqual({ ok: false, refusal: 'script' });
+    expect(cardWords('Ribbit! नमस्ते', list)).toEqual({ ok: false, refusal: 'script' });
+  });
+
+  it('gives a disguise in another script the disguise’s reason', () => {
+    expect(refusalOf('保证翻倍！', list)).toBe('financial-promise');
+  });
+
+  it('draws the line without the pictures the font has no glyph for', () => {
+    expect(cardWords('Ribbit! 🐸 Welcome to court.', list)).toEqual({
+      ok: true,
+      words: 'Ribbit! Welcome to court.',
+    });
+  });
+});
+
 describe("the card's cut", () => {
   it('keeps a short line whole, with its spaces made single', () => {
     expect(fitToCard('  Ribbit.\n  Welcome  to court! ')).toBe('Ribbit. Welcome to court!');
@@ -98,5 +156,13 @@ describe("the card's cut", () => {
     expect(cut.endsWith('…')).toBe(true);
     expect(cut).not.toMatch(/\s…$/);
     expect(words.startsWith(cut.slice(0, -1))).toBe(true);
+  });
+
+  it('cuts at a whole character, never inside an emoji or a surrogate pair', () => {
+    const words = `${'𝓡'.repeat(30)}${'👩‍👩‍👧'.repeat(60)}`;
+    const cut = fitToCard(words, 103);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut).not.toMatch(/\p{Cs}/u);
+    expect(cut.slice(0, -1)).toMatch(/^(?:𝓡|👩‍👩‍👧)+$/u);
   });
 });

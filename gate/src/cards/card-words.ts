@@ -2,19 +2,22 @@
  * What may be printed on a card: Pepa's words, checked before anything is published and cut at a
  * sentence to fit. Pure: the words come in, a refusal with its reason or the card's words go out.
  *
- * It catches what a pattern can: a recovery phrase, key-like strings, e-mail addresses and phone
- * numbers, the usual words of a financial promise, and the owner's blocklist. It cannot catch a
- * promise or a slur spelt in a way no pattern foresaw; the owner's takedown is for those.
+ * Every check runs on the words as written and on each way a reader could read them
+ * (card-fold.ts: invisible characters gone, look-alike letters as Latin, no diacritics, words
+ * spelt out joined, digits read as letters inside words and letters as digits inside numbers), so
+ * a disguise that changes nothing a reader sees changes nothing the checks see. It catches what a
+ * pattern can: a recovery phrase, key-like runs, e-mail addresses and phone numbers, the usual
+ * words of a financial promise in thirteen languages, and the blocklist. It cannot catch a promise
+ * or a slur put in words no pattern foresaw; the owner's takedown and blocklist are for those.
  */
-import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { cleanWords, eachReading, foldForMatch, readingsOf } from './card-fold';
+import { holdsContact } from './card-contacts';
+import { holdsPromise } from './card-promises';
+import { drawableWords } from './card-script';
+import { holdsBytes, holdsKey, holdsPhrase } from './card-secrets';
 
 /** The longest words a card prints: about four lines at its smallest size. */
 export const CARD_MAX_CHARS = 220;
-
-/** A wallet's recovery phrase has at least 12 words of the BIP-39 list. */
-const PHRASE_WORDS = 12;
-
-const PHRASE_LIST: ReadonlySet<string> = new Set(wordlist);
 
 /** Words the site never prints, whatever the owner adds (`GATE_CARD_BLOCKLIST`). */
 export const DEFAULT_BLOCKLIST: readonly string[] = [
@@ -28,7 +31,7 @@ export const DEFAULT_BLOCKLIST: readonly string[] = [
 ];
 
 export type CardRefusal =
-  'secret' | 'personal-data' | 'financial-promise' | 'blocked-word' | 'nothing-to-print';
+  'secret' | 'personal-data' | 'financial-promise' | 'blocked-word' | 'script' | 'nothing-to-print';
 
 /** The reason a visitor is shown, for each refusal. */
 export const REFUSAL_REASONS: Record<CardRefusal, string> = {
@@ -37,52 +40,10 @@ export const REFUSAL_REASONS: Record<CardRefusal, string> = {
   'financial-promise':
     'These words could read as a financial promise, and $PEPA never promises returns.',
   'blocked-word': 'These words hold a word the court does not print.',
+  script:
+    'These words are in a script the card cannot draw yet (it draws Latin and Cyrillic letters).',
   'nothing-to-print': 'There are no words in that line to print.',
 };
-
-/** Key-like: long base58 runs (keys, and addresses a stranger could swap), hex keys, byte arrays. */
-const KEY_LIKE = [
-  /[1-9A-HJ-NP-Za-km-z]{32,}/,
-  /\b(?:0x)?[0-9a-fA-F]{40,}\b/,
-  /\[\s*\d{1,3}(?:\s*,\s*\d{1,3}){15,}\s*\]/,
-];
-
-const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
-/** Nine digits or more, with the separators phone numbers are written with. */
-const PHONE = /\+?\(?\d(?:[\s().-]{0,2}\d){8,}/;
-
-/** The usual words of a price prediction or a promised return. */
-const PROMISES = [
-  /\bguarantee(?:d|s)?\b/i,
-  /\b\d{1,5}(?:[.,]\d+)?\s?x\b/i,
-  /\b(?:ten|hundred|thousand)[- ]?x\b/i,
-  /\bto the moon\b/i,
-  /\bmoon(?:ing|shot)?\b/i,
-  /\brisk[- ]?free\b/i,
-  /\b(?:can(?:no|')t|won'?t|never) lose\b/i,
-  /\bget rich\b/i,
-  /\beasy money\b/i,
-  /\bpassive income\b/i,
-  /\bsure thing\b/i,
-  /\b\d+\s?%\s*(?:returns?|profits?|gains?|apy|apr)\b/i,
-  /\b(?:returns?|profits?|gains?) of \d/i,
-  /\bprice (?:will|is going to|prediction|target)\b/i,
-  /\bwill (?:be worth|reach|hit|pump|double|triple|skyrocket|explode|go up|rise)\b/i,
-  /\b(?:going to|gonna) (?:pump|double|triple|skyrocket|explode|moon)\b/i,
-  /\b(?:buy|ape in) (?:now|before)\b/i,
-  /\bnot financial advice\b/i,
-];
-
-/** Whether a run of `PHRASE_WORDS` list words stands in the text, counting across punctuation. */
-function holdsPhrase(text: string): boolean {
-  let run = 0;
-  for (const token of text.toLowerCase().split(/[^a-z]+/)) {
-    if (!token) continue;
-    run = PHRASE_LIST.has(token) ? run + 1 : 0;
-    if (run >= PHRASE_WORDS) return true;
-  }
-  return false;
-}
 
 /** The owner's words (comma or newline separated) with the site's own, lower case. */
 export function blocklistFrom(setting: string | undefined): string[] {
@@ -93,30 +54,72 @@ export function blocklistFrom(setting: string | undefined): string[] {
   return [...DEFAULT_BLOCKLIST, ...own];
 }
 
-function holdsBlockedWord(text: string, blocklist: readonly string[]): boolean {
-  const spaced = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}$]+/gu, ' ')} `;
-  return blocklist.some((word) => {
-    const wanted = word.replace(/[^\p{L}\p{N}$]+/gu, ' ').trim();
-    return wanted.length > 0 && spaced.includes(` ${wanted} `);
+/** What may stand for a letter of a word someone means to print anyway (`f*ck`, `sh#t`). */
+const MASK = '[*#%!?_@$.]';
+
+/** `word` with any letter after its first masked, as long as two of its letters stay. */
+function maskedPattern(word: string): RegExp | null {
+  if (!/^\p{L}{3,}$/u.test(word)) return null;
+  const [first, ...rest] = [...word];
+  const escaped = (char: string) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const tail = rest.map((char) => `(?:${escaped(char)}|${MASK})`).join('');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped(first ?? '')}${tail}(?![\\p{L}\\p{N}])`, 'u');
+}
+
+function holdsBlockedWord(readings: readonly string[], blocklist: readonly string[]): boolean {
+  const lowered = readings.map((reading) => reading.toLowerCase());
+  const spaced = lowered.map((reading) => ` ${reading.replace(/[^\p{L}\p{N}$]+/gu, ' ')} `);
+  return blocklist.some((entry) => {
+    const wanted = foldForMatch(entry);
+    if (!wanted) return false;
+    const joined = wanted.replaceAll(' ', '');
+    if (spaced.some((text) => text.includes(` ${wanted} `) || text.includes(` ${joined} `))) {
+      return true;
+    }
+    const masked = maskedPattern(joined);
+    if (!masked) return false;
+    return lowered.some((text) => {
+      const found = masked.exec(text)?.[0];
+      return found !== undefined && [...found].filter((char) => /\p{L}/u.test(char)).length >= 2;
+    });
   });
 }
 
 /** Why `words` may not be printed, or null. */
 export function refusalOf(words: string, blocklist: readonly string[]): CardRefusal | null {
-  if (!words.trim()) return 'nothing-to-print';
-  if (holdsPhrase(words) || KEY_LIKE.some((pattern) => pattern.test(words))) return 'secret';
-  if (EMAIL.test(words) || PHONE.test(words)) return 'personal-data';
-  if (PROMISES.some((pattern) => pattern.test(words))) return 'financial-promise';
-  if (holdsBlockedWord(words, blocklist)) return 'blocked-word';
+  const readings = readingsOf(words);
+  const drawn = drawableWords(readings.drawn);
+  if (!readings.drawn || drawn === '') return 'nothing-to-print';
+  const every = eachReading(readings, words);
+  if (every.some((text) => holdsPhrase(text) || holdsKey(text) || holdsBytes(text))) {
+    return 'secret';
+  }
+  if (every.some(holdsContact)) return 'personal-data';
+  if (every.some(holdsPromise)) return 'financial-promise';
+  if (holdsBlockedWord(every, blocklist)) return 'blocked-word';
+  if (drawn === null) return 'script';
   return null;
 }
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The longest start of `text` of whole characters (graphemes) within `max` UTF-16 units. */
+function wholeCharacters(text: string, max: number): string {
+  let kept = '';
+  for (const { segment } of graphemes.segment(text)) {
+    if (kept.length + segment.length > max) break;
+    kept += segment;
+  }
+  return kept;
+}
+
 /**
- * The words as the card prints them: whitespace made single, then, when too long, the whole
- * sentences that fit; a first sentence longer than the card is cut at a word, with an ellipsis.
+ * The words as the card prints them: cleaned (no invisible or direction-changing characters,
+ * whitespace made single), then, when too long, the whole sentences that fit; a first sentence
+ * longer than the card is cut at a word, with an ellipsis, never inside a character.
  */
 export function fitToCard(words: string, max = CARD_MAX_CHARS): string {
-  const text = words.replace(/\s+/g, ' ').trim();
+  const text = cleanWords(words);
   if (text.length <= max) return text;
   const sentences = text.match(/[^.!?…]+(?:[.!?…]+["'”’)]*|$)\s*/g) ?? [text];
   let kept = '';
@@ -125,8 +128,10 @@ export function fitToCard(words: string, max = CARD_MAX_CHARS): string {
     kept += sentence;
   }
   if (kept.trim()) return kept.trim();
-  const cut = text.slice(0, max - 1);
-  const atWord = cut.slice(0, Math.max(cut.lastIndexOf(' '), Math.floor(max / 2)));
+  const cut = wholeCharacters(text, max - 1);
+  const space = cut.lastIndexOf(' ');
+  const atWord =
+    space >= Math.floor(max / 2) ? cut.slice(0, space) : wholeCharacters(cut, Math.floor(max / 2));
   return `${atWord.replace(/[\s,;:–-]+$/, '')}…`;
 }
 
@@ -136,7 +141,8 @@ export function cardWords(
   blocklist: readonly string[],
 ): { ok: true; words: string } | { ok: false; refusal: CardRefusal } {
   const refusal = refusalOf(words, blocklist);
-  return refusal ? { ok: false, refusal } : { ok: true, words: fitToCard(words) };
+  if (refusal) return { ok: false, refusal };
+  return { ok: true, words: fitToCard(drawableWords(cleanWords(words)) ?? '') };
 }
 
 /** The day she said it, as the card prints it (UTC, so every card of a day reads alike). */
