@@ -806,7 +806,7 @@ export type MakeCardErrors = {
      */
     409: Problem;
     /**
-     * Those words are not published (code `card-refused`); `detail` says why: a seed phrase or key, personal data, a financial promise, or a word the site does not print.
+     * Those words are not published (code `card-refused`); `detail` says why: a seed phrase or key, personal data, a financial promise, a word the site does not print, or letters the card cannot draw.
      */
     422: Problem;
     /**
