@@ -59,6 +59,14 @@ export function withoutMarks(text: string): string {
     .normalize('NFC');
 }
 
+/**
+ * Each run of letters spelt out one by one in `text`, written as one word: `a f u c k` → `afuck`,
+ * where a reader also sees the word inside it.
+ */
+export function speltOutRuns(text: string): string[] {
+  return [...text.matchAll(SPELT_OUT)].map(([run]) => run.replace(/[^\p{L}\p{N}]+/gu, ''));
+}
+
 /** The letters of a word spelt out with separators, written as one word. */
 function joinSpeltOut(text: string): string {
   return text.replace(SPELT_OUT, (run) => run.replace(/[^\p{L}\p{N}]+/gu, ''));

@@ -92,6 +92,7 @@ describe('the check of disguised words', () => {
   it.each([
     ['masked', 'What a sw*mp', 'blocked-word'],
     ['spelt out', 'What a grand s w a m p', 'blocked-word'],
+    ['spelt out after a word of one letter', 'What a s w a m p', 'blocked-word'],
     ['in Cyrillic look-alikes', 'What a ѕwаmр', 'blocked-word'],
     ['with a zero-width space', 'What a sw\u200bamp', 'blocked-word'],
   ] as const)("matches the owner's word %s", (_name, words, refusal) => {

@@ -10,7 +10,7 @@
  * words of a financial promise in thirteen languages, and the blocklist. It cannot catch a promise
  * or a slur put in words no pattern foresaw; the owner's takedown and blocklist are for those.
  */
-import { cleanWords, eachReading, foldForMatch, readingsOf } from './card-fold';
+import { cleanWords, eachReading, foldForMatch, readingsOf, speltOutRuns } from './card-fold';
 import { holdsContact } from './card-contacts';
 import { holdsPromise } from './card-promises';
 import { drawableWords } from './card-script';
@@ -69,6 +69,7 @@ function maskedPattern(word: string): RegExp | null {
 function holdsBlockedWord(readings: readonly string[], blocklist: readonly string[]): boolean {
   const lowered = readings.map((reading) => reading.toLowerCase());
   const spaced = lowered.map((reading) => ` ${reading.replace(/[^\p{L}\p{N}$]+/gu, ' ')} `);
+  const spelt = lowered.flatMap(speltOutRuns);
   return blocklist.some((entry) => {
     const wanted = foldForMatch(entry);
     if (!wanted) return false;
@@ -76,6 +77,8 @@ function holdsBlockedWord(readings: readonly string[], blocklist: readonly strin
     if (spaced.some((text) => text.includes(` ${wanted} `) || text.includes(` ${joined} `))) {
       return true;
     }
+    // A blocked word spelt out beside a word of one letter (`a f u c k`) is joined with it.
+    if (joined.length >= 3 && spelt.some((run) => run.includes(joined))) return true;
     const masked = maskedPattern(joined);
     if (!masked) return false;
     return lowered.some((text) => {
