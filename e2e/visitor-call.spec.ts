@@ -417,7 +417,7 @@ test.describe('a call that respects the visitor', () => {
       }, broken);
       await microphone.selectOption(broken);
       await expect(talk(page).section.getByRole('alert')).toHaveText(
-        `That microphone couldn't be opened, so Pepa still hears you through ${firstLabel}.`,
+        `That microphone couldn't be opened, so the call still uses ${firstLabel}.`,
       );
       await expect(microphone).toHaveValue(first);
       expect((await callResources(page)).liveTracks).toBe(1);

@@ -61,7 +61,7 @@ export function canChooseSpeaker(): boolean {
 
 export const REFUSED_DEVICE: Record<string, (inUse: string) => string> = {
   [MICROPHONE_LABEL]: (inUse) =>
-    `That microphone couldn't be opened, so Pepa still hears you through ${inUse}.`,
+    `That microphone couldn't be opened, so the call still uses ${inUse}.`,
   [SPEAKER_LABEL]: (inUse) =>
     `That speaker couldn't be used, so Pepa still plays through ${inUse}.`,
 };

@@ -13,12 +13,8 @@ import {
   type DailyLikeInputDevices,
   type StartOutcome,
 } from '../../../lib/call';
-import {
-  QUIET_MIC_HINT_MS,
-  SLOW_START_HINT_MS,
-  TYPE_INSTEAD,
-  TYPING_INDICATOR,
-} from '../controls/call-controls';
+import { QUIET_MIC_HINT_MS, SLOW_START_HINT_MS } from '../controls/call-controls';
+import { LINES } from '../status/talk-lines';
 import { LIMIT_WARNING } from '../controls/call-meters';
 import { MICROPHONE_LABEL } from '../controls/device-picker';
 import {
@@ -160,6 +156,7 @@ let call: FakeCall;
 const ADMITTED = {
   status: 'admitted',
   call: { id: 'call-1', webCallUrl: 'https://pepa.daily.co/r', maxDurationSeconds: 180 },
+  callSecret: 'call-secret-0123456789',
   waitedSeconds: 0,
 };
 const waiting = (position: number, estimatedWaitSeconds: number) => ({
@@ -475,7 +472,7 @@ describe('VoiceChat', () => {
     expect(call.muted).toEqual([true, false]);
   });
 
-  it("says beside the status that Pepa can't hear a muted visitor", async () => {
+  it("says under the spec's status, in the hint's place, that Pepa can't hear a muted visitor", async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.connect();
@@ -483,8 +480,12 @@ describe('VoiceChat', () => {
     await user.click(screen.getByRole('button', { name: 'Mute' }));
     expect(screen.getByText("Muted: Pepa can't hear you")).toBeInTheDocument();
     expect(status()).toHaveTextContent('Listening...');
+    // Nothing else on screen says she hears.
+    expect(screen.queryByText('Speak naturally, Pepa is all ears')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Pepa hears you/)).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Unmute' }));
     expect(screen.queryByText("Muted: Pepa can't hear you")).not.toBeInTheDocument();
+    expect(screen.getByText('Speak naturally, Pepa is all ears')).toBeInTheDocument();
   });
 
   it('keeps the focus on the main button while the call ends', async () => {
@@ -648,46 +649,22 @@ describe('VoiceChat', () => {
     expect(window.getSelection()?.toString()).toContain('Hello Pepa!');
   });
 
-  it('offers to type instead after a microphone failure, and joins without the microphone', async () => {
+  it('after a microphone failure, offers no call without the microphone: nothing joins without it', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.failStart({ type: 'microphone-permission-denied', message: 'Permission denied' });
-    await user.click(await screen.findByRole('button', { name: TYPE_INSTEAD }));
-    expect(call.microphones).toEqual([true, false]);
-    call.connect();
-    expect(screen.getByText(TYPING_INDICATOR)).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Mute' })).not.toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: TYPE_LABEL })).toBeInTheDocument();
+    await act(async () => undefined);
+    expect(screen.queryByRole('button', { name: /instead|write back/i })).not.toBeInTheDocument();
+    expect(call.microphones).toEqual([true]);
   });
 
-  it('in a typing-only call, does not ask the visitor to speak', async () => {
-    const { user } = renderChat();
-    await user.click(mainButton('Start Talking'));
-    call.failStart({ type: 'microphone-permission-denied', message: 'Permission denied' });
-    await user.click(await screen.findByRole('button', { name: TYPE_INSTEAD }));
-    call.connect();
-    expect(status()).toHaveTextContent('Listening...');
-    expect(screen.getByText(TYPING_INDICATOR)).toBeInTheDocument();
-    expect(screen.queryByText('Speak naturally, Pepa is all ears')).not.toBeInTheDocument();
-  });
-
-  it('with no microphone at all, says so without blaming permissions, and offers typing', async () => {
+  it('with no microphone at all, says so without blaming permissions', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.failStart({ type: 'microphone-missing', message: 'Requested device not found' });
     expect(await screen.findByText(FAILURE_REASONS.noMicrophone)).toBeInTheDocument();
     expect(screen.queryByText(TOASTS.startFailed.description)).not.toBeInTheDocument();
     expect(screen.queryByText(/microphone is blocked/)).not.toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: TYPE_INSTEAD }));
-    expect(call.microphones).toEqual([true, false]);
-  });
-
-  it('does not offer typing instead for a failure the microphone cannot cause', async () => {
-    const { user } = renderChat();
-    await user.click(mainButton('Start Talking'));
-    call.failStart({ type: 'start-timeout', timeoutMs: 20_000, message: 'Timed out' });
-    await act(async () => undefined);
-    expect(screen.queryByRole('button', { name: TYPE_INSTEAD })).not.toBeInTheDocument();
   });
 
   it('lets the visitor pick a microphone, and follows a device that goes away', async () => {
@@ -723,11 +700,14 @@ describe('VoiceChat', () => {
     await user.click(mainButton('Start Talking'));
     call.connect();
     act(() => vi.advanceTimersByTime(QUIET_MIC_HINT_MS - 100));
-    expect(screen.queryByText(/can't hear you/)).not.toBeInTheDocument();
+    expect(screen.queryByText(LINES.quietMicrophone)).not.toBeInTheDocument();
     act(() => vi.advanceTimersByTime(200));
-    expect(screen.getByText(/We can't hear you/)).toBeInTheDocument();
+    // In the spec's hint's place, never beside it.
+    expect(screen.getByText(LINES.quietMicrophone)).toBeInTheDocument();
+    expect(screen.queryByText('Speak naturally, Pepa is all ears')).not.toBeInTheDocument();
     call.emit('local-volume-level', { volume: 0.4 });
-    expect(screen.queryByText(/can't hear you/)).not.toBeInTheDocument();
+    expect(screen.queryByText(LINES.quietMicrophone)).not.toBeInTheDocument();
+    expect(screen.getByText('Speak naturally, Pepa is all ears')).toBeInTheDocument();
   });
 
   it('offers a tap to hear Pepa when the browser blocks her audio', async () => {
@@ -746,10 +726,13 @@ describe('VoiceChat', () => {
     expect(screen.queryByRole('button', { name: 'Tap to hear Pepa' })).not.toBeInTheDocument();
   });
 
-  it('ends the call on Escape and when the page is left, but not when it is hidden', async () => {
+  it('ends the call on a second Escape and when the page is left, but not when it is hidden', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.connect();
+    await user.keyboard('{Escape}');
+    expect(call.ends).toBe(0);
+    expect(screen.getByText(LINES.confirmEnd)).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(call.ends).toBe(1);
 
