@@ -2,6 +2,7 @@
  * The court's limits: what the owner sets (wrangler.jsonc `vars`, read by config.ts) and what is
  * the court's own design.
  */
+import { PROVIDER_JOIN_SECONDS } from './join-timeout';
 import type { VisitorLimitSettings } from './visitor-limits';
 
 export interface CourtLimits extends VisitorLimitSettings {
@@ -33,11 +34,7 @@ export const MAX_CHECK_IN_SECONDS = 20;
 /** A lease this old with no word from the provider is looked up (`GET /call/{id}`). */
 export const PROBE_AFTER_SECONDS = 60;
 export const PROBE_EVERY_SECONDS = 30;
-/**
- * How long the provider has to let a visitor join a call before it ends the call itself
- * (`customerJoinTimeoutSeconds`, set on every call the gate creates).
- */
-export const PROVIDER_JOIN_SECONDS = 20;
+export { PROVIDER_JOIN_SECONDS };
 /**
  * The backstop for a call that never joined: a call the provider has not said is in progress
  * this long after its admission is looked up, and its place freed unless the provider says it

@@ -5,7 +5,7 @@
  */
 import { createClient, createConfig } from '../../generated/client';
 import type { CourtCall } from '../../generated/gate/types.gen';
-import { PROVIDER_JOIN_SECONDS } from './court-limits';
+import { PROVIDER_JOIN_SECONDS } from './join-timeout';
 import {
   callControllerCreateWebCall,
   callControllerFindAll,

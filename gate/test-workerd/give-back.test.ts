@@ -126,8 +126,8 @@ describe('a call given back', () => {
 
   it('asks the provider to end a call nobody joins, in seconds', async () => {
     await admitted(addr(1));
-    const created = world.provider.created[0]?.body.assistantOverrides;
-    expect(created).toMatchObject({ customerJoinTimeoutSeconds: 20 });
+    const created = world.provider.created[0]?.body as { assistantOverrides?: unknown };
+    expect(created.assistantOverrides).toMatchObject({ customerJoinTimeoutSeconds: 20 });
   });
 });
 
