@@ -28,6 +28,7 @@ import {
   toastPlacementNow,
   type ToastPlacement,
 } from '../status/court-toasts';
+import { useCallDock } from './call-dock';
 import { useCaptionGuard } from '../guards/use-caption-guard';
 import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
 import { talkLines } from '../status/talk-lines';
@@ -255,6 +256,15 @@ function VoiceChatPanel({
     return () => window.removeEventListener('pagehide', endCall);
   }, [inCall, endCall]);
   useWakeLock(inCall && phase !== 'ending');
+  // Out of view, the call docks into a bar with the same status, Mute and End Call.
+  const dock = useCallDock({
+    phase,
+    state,
+    controlsRef,
+    primaryRef,
+    onToggleMute: state.typing || addOns.holdButton ? null : () => setMuted(!state.muted),
+    onEnd: onPrimary,
+  });
   // Focus that the call takes away (a control it removes) lands in the field, else on the button.
   useFocusRescue(
     controlsRef,
@@ -335,6 +345,7 @@ function VoiceChatPanel({
         earlier={text.captionsAbove}
         threadInChat={text.chatOpen}
       />
+      {dock}
     </TalkPanel>
   );
 }

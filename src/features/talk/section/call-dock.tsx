@@ -1,0 +1,254 @@
+/**
+ * The call docked: while a call is on and the section's call controls are out of view (the
+ * visitor scrolled, or Pepa showed another section), a small bar stays in view at the bottom of
+ * the screen with the status, her latest words, Mute and End Call. Tapping its words brings the
+ * visitor back to the call. Nothing of it outlives the call: the observer is disconnected and the
+ * listeners removed as soon as the call ends.
+ */
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
+import { buttonClass } from '../../../components/ui/button-styles';
+import { TYPE_FIELD_ATTRIBUTE } from '../controls/type-to-pepa';
+import type { TalkPhase, VoiceState } from '../voice/voice-state';
+// The one place the bar reads its status from: the section's own line for the same state.
+import { PHASE_TEXT } from './talk-panel';
+
+/** The fixed navigation bar's height (4rem): nothing under it counts as in view. */
+export const NAV_HEIGHT_PX = 64;
+
+/** Room kept between what is brought into view and the screen's edges. */
+const EDGE_GAP_PX = 12;
+
+/** The phases of a call the bar stands in for (in line, the section keeps the visitor's place). */
+const DOCKED_PHASES: ReadonlySet<TalkPhase> = new Set([
+  'connecting',
+  'listening',
+  'speaking',
+  'reconnecting',
+]);
+
+/** The bar's landmark name. */
+export const CALL_DOCK_LABEL = 'Your call with Pepa';
+
+function prefersReducedMotion(): boolean {
+  return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+}
+
+/**
+ * Whether `target` is out of view (above the navigation bar or below the screen) while `active`.
+ * An IntersectionObserver watches it; an engine without one measures on scroll and resize.
+ */
+export function useOutOfView(target: RefObject<Element | null>, active: boolean): boolean {
+  const [out, setOut] = useState(false);
+  useEffect(() => {
+    const element = target.current;
+    if (!active || !element) return;
+    if (typeof IntersectionObserver !== 'undefined') {
+      const observer = new IntersectionObserver(
+        (entries) => {
+          const entry = entries.at(-1);
+          if (entry) setOut(!entry.isIntersecting);
+        },
+        { rootMargin: `-${NAV_HEIGHT_PX}px 0px 0px 0px` },
+      );
+      observer.observe(element);
+      return () => {
+        observer.disconnect();
+        setOut(false);
+      };
+    }
+    let frame = 0;
+    const measure = () => {
+      frame = 0;
+      const box = element.getBoundingClientRect();
+      // Nothing laid out (no box at all) is not known to be out of view.
+      const laidOut = box.width > 0 || box.height > 0;
+      setOut(laidOut && (box.bottom <= NAV_HEIGHT_PX || box.top >= window.innerHeight));
+    };
+    const schedule = () => {
+      if (frame === 0) frame = requestAnimationFrame(measure);
+    };
+    schedule();
+    window.addEventListener('scroll', schedule, { passive: true });
+    window.addEventListener('resize', schedule);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', schedule);
+      window.removeEventListener('resize', schedule);
+      setOut(false);
+    };
+  }, [target, active]);
+  return active && out;
+}
+
+/**
+ * Scrolls the panel's status up under the navigation bar, which leaves the most room below it for
+ * the captions to grow, with the call's field (or, before it shows, its captions or controls)
+ * above the screen's bottom edge. When both cannot fit, the field and the captions above it win:
+ * they are what a call is read and written in.
+ */
+export function bringCallIntoView(controls: HTMLElement): void {
+  const status = controls.closest('section')?.querySelector('[data-phase]') ?? controls;
+  const bottom =
+    controls.querySelector(`[${TYPE_FIELD_ATTRIBUTE}]`)?.closest('form') ??
+    controls.querySelector('[role="log"]') ??
+    controls.querySelector('button');
+  const least = (bottom?.getBoundingClientRect().bottom ?? 0) + EDGE_GAP_PX - window.innerHeight;
+  const most = status.getBoundingClientRect().top - NAV_HEIGHT_PX - EDGE_GAP_PX;
+  const by = Math.max(least, most);
+  if (Math.abs(by) < 1) return;
+  window.scrollBy({ top: by, behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+}
+
+/** Her latest words: what she is saying now, else her last finished line. */
+function latestWords(state: VoiceState): string {
+  const partial = state.partials.assistant;
+  if (partial) return partial;
+  const last = state.transcript.findLast((line) => line.role === 'assistant');
+  return last?.text ?? '';
+}
+
+export interface CallDockInput {
+  phase: TalkPhase;
+  state: VoiceState;
+  /** The section's call controls: out of view, the call docks. */
+  controlsRef: RefObject<HTMLElement | null>;
+  /** The section's button (End Call), where the focus lands back in the section. */
+  primaryRef: RefObject<HTMLElement | null>;
+  /** The section's Mute, when it shows one (not in hold-to-talk, not while only typing). */
+  onToggleMute: (() => void) | null;
+  /** The section's End Call. */
+  onEnd(): void;
+}
+
+/**
+ * The docked call, and the scroll that brings the call into view when it connects. Returns the
+ * bar (portalled into the body), or null while the call's controls are in view or no call is on.
+ */
+export function useCallDock({
+  phase,
+  state,
+  controlsRef,
+  primaryRef,
+  onToggleMute,
+  onEnd,
+}: CallDockInput) {
+  const inCall = DOCKED_PHASES.has(phase);
+  const docked = useOutOfView(controlsRef, inCall);
+  const connected = phase === 'listening' || phase === 'speaking';
+
+  // When the call connects (its field appears), the status, captions and field come into view,
+  // unless the visitor has scrolled away meanwhile: the bar is theirs then.
+  const shownFor = useRef<number | null>(null);
+  useEffect(() => {
+    if (!connected || state.connectedAt === null || shownFor.current === state.connectedAt) return;
+    shownFor.current = state.connectedAt;
+    const controls = controlsRef.current;
+    if (controls && !docked) bringCallIntoView(controls);
+  }, [connected, state.connectedAt, docked, controlsRef]);
+
+  const backToCall = useCallback(() => {
+    const controls = controlsRef.current;
+    if (controls) bringCallIntoView(controls);
+    primaryRef.current?.focus({ preventScroll: true });
+  }, [controlsRef, primaryRef]);
+
+  const end = useCallback(() => {
+    onEnd();
+    // The transcript and the rating follow the call in the section: the visitor goes there.
+    backToCall();
+  }, [onEnd, backToCall]);
+
+  if (!docked) return null;
+  return createPortal(
+    <CallDockBar
+      status={PHASE_TEXT[phase].status}
+      words={latestWords(state)}
+      muted={state.muted}
+      onToggleMute={onToggleMute}
+      onEnd={end}
+      onReturn={backToCall}
+      home={primaryRef}
+    />,
+    document.body,
+  );
+}
+
+interface CallDockBarProps {
+  status: string;
+  words: string;
+  muted: boolean;
+  onToggleMute: (() => void) | null;
+  onEnd(): void;
+  onReturn(): void;
+  /** Where the focus goes when the bar leaves while holding it. */
+  home: RefObject<HTMLElement | null>;
+}
+
+function CallDockBar({
+  status,
+  words,
+  muted,
+  onToggleMute,
+  onEnd,
+  onReturn,
+  home,
+}: CallDockBarProps) {
+  const barRef = useRef<HTMLDivElement>(null);
+  // The bar leaves while a control of it has the focus: the focus goes to the section's button
+  // rather than falling to the page. Read as the bar leaves, not as it came.
+  useLayoutEffect(() => {
+    const bar = barRef.current;
+    const focusHome = () => home.current?.focus({ preventScroll: true });
+    return () => {
+      if (bar?.contains(document.activeElement)) focusHome();
+    };
+  }, [home]);
+
+  return (
+    <div
+      ref={barRef}
+      role="region"
+      aria-label={CALL_DOCK_LABEL}
+      data-call-dock=""
+      className="fixed inset-x-0 bottom-0 z-40 px-3 sm:bottom-4"
+      // A phone's home indicator and rounded corners: the bar sits above them.
+      style={{ paddingBottom: 'max(0.75rem, env(safe-area-inset-bottom))' }}
+    >
+      <div className="mx-auto flex max-w-xl items-center gap-2 rounded-full border border-gold-400/30 bg-court-950/95 p-1.5 shadow-lg backdrop-blur-md">
+        <button
+          type="button"
+          onClick={onReturn}
+          className="flex min-w-0 flex-1 items-center gap-2.5 rounded-full px-3 py-1 text-left"
+        >
+          <span
+            aria-hidden="true"
+            className="size-2 shrink-0 rounded-full bg-court-300 shadow-[0_0_10px_var(--color-court-300)]"
+          />
+          <span className="min-w-0">
+            <span className="sr-only">Back to the call: </span>
+            <span className="block truncate text-sm font-semibold text-court-300">{status}</span>
+            {words !== '' && (
+              <span data-testid="dock-words" className="block truncate text-xs text-mist">
+                Pepa: {words}
+              </span>
+            )}
+          </span>
+        </button>
+        {onToggleMute && (
+          <button
+            type="button"
+            aria-pressed={muted}
+            onClick={onToggleMute}
+            className={buttonClass('outline', 'md', 'shrink-0')}
+          >
+            {muted ? 'Unmute' : 'Mute'}
+          </button>
+        )}
+        <button type="button" onClick={onEnd} className={buttonClass('gold', 'md', 'shrink-0')}>
+          End Call
+        </button>
+      </div>
+    </div>
+  );
+}
