@@ -22,7 +22,9 @@ const TALK = 'src/features/talk';
  * text conversation (text/) uses the runtime's bot check, the guards and the failure words; the
  * call's controls and the text conversation offer sharing Pepa's lines (share/), which, like the
  * guards and recovery, stands alone. status/ says what the panel tells the visitor (its lines,
- * Escape's question, the toasts); after-call/ is the rating and the view after a call. `test/`
+ * Escape's question, the toasts); after-call/ is the rating and the view after a call; thread/
+ * is what the chat and the call share of one conversation (its lines, the message's measure).
+ * `test/`
  * is the parts' shared test kit.
  */
 const TALK_PARTS: Record<string, readonly string[]> = {
@@ -35,9 +37,13 @@ const TALK_PARTS: Record<string, readonly string[]> = {
     'text',
     'status',
     'after-call',
+    'thread',
   ],
-  controls: ['voice', 'guards', 'share', 'after-call'],
-  text: ['voice', 'guards', 'recovery', 'share'],
+  controls: ['voice', 'guards', 'share', 'after-call', 'thread'],
+  text: ['voice', 'guards', 'recovery', 'share', 'thread'],
+  // The one conversation, typed and spoken: its lines and marks, the message field's measure,
+  // Copy and Download, Write to Pepa. Used by the call's controls and the chat alike.
+  thread: ['voice', 'share'],
   'page-tools': ['voice'],
   share: [],
   guards: [],

@@ -6,7 +6,7 @@ import { DevicePicker } from './device-picker';
 import type { SwitchDevice } from './device-switch';
 import type { TalkPhase } from '../voice/voice-state';
 import { useShareHost } from '../share/share-button';
-import type { ThreadEntry } from './thread';
+import type { ThreadEntry } from '../thread/thread';
 import { CallTranscript, LiveCaptions, type CallShare } from './transcript-panel';
 import { TypeToPepa } from './type-to-pepa';
 import { transcriptAfterCall, type VoiceState } from '../voice/voice-state';

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { draftTooLong } from './draft-limit';
+import { draftTooLong } from '../thread/draft';
 import { SEND_LABEL, TYPE_LABEL, TYPED_MAX_CHARS, TypeToPepa } from './type-to-pepa';
 
 describe("the call's message field", () => {

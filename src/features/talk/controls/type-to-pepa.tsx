@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
-import { DraftLimit, hasVisibleText, isOverLimit, showsLimit } from './draft-limit';
+import { DraftLimit } from '../thread/draft-limit';
+import { hasVisibleText, isOverLimit, MESSAGE_LABEL, showsLimit } from '../thread/draft';
 
 /** The message field's name, in a call and in the text chat alike. */
-export const TYPE_LABEL = 'Message to Pepa';
+export const TYPE_LABEL = MESSAGE_LABEL;
 export const SEND_LABEL = 'Send';
 /** What Send says while Pepa has not answered the last typed line. */
 export const SEND_WAITING_LABEL = 'Waiting for Pepa';

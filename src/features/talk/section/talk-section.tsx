@@ -3,7 +3,7 @@ import { siteConfig } from '../../../config/site';
 import { lazyOnce } from '../../../lib/lazy-once';
 import { reloadToResume, takeResumeRequest } from '../recovery/chunk-recovery';
 import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
-import { WriteToPepaButton } from './write-to-pepa';
+import { WriteToPepaButton } from '../thread/write-to-pepa';
 import type { VoiceChatProps } from './voice-chat';
 
 type VoiceChatModule = {

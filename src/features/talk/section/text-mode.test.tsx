@@ -18,7 +18,7 @@ import { PEPA_FIRST_MESSAGE } from '../../../config/pepa-persona';
 import { CHAT_CLOSE, CHAT_FIELD_LABEL, CHAT_HEADING, CHAT_LOG_LABEL } from '../text/chat-panel';
 import { TURN_MISSED, TURN_OFFER_LABEL, turnHeldText } from '../text/turn-offer';
 import type { VoiceCall } from '../voice/use-voice-call';
-import { WRITE_TO_PEPA } from './write-to-pepa';
+import { WRITE_TO_PEPA } from '../thread/write-to-pepa';
 import { TEXT_WHILE_FULL, TEXT_WHILE_WAITING } from './text-mode';
 import { VoiceChat } from './voice-chat';
 

@@ -21,8 +21,8 @@ import { lazyOnce } from '../../../lib/lazy-once';
 import type { TalkPhase } from '../voice/voice-state';
 import type * as TextChunk from '../text/chat-panel';
 import type { ChatLine } from '../text/chat-session';
-import { chatEntries, type ThreadEntry } from '../controls/thread';
-import { WriteToPepaButton } from './write-to-pepa';
+import { chatEntries, type ThreadEntry } from '../thread/thread';
+import { WriteToPepaButton } from '../thread/write-to-pepa';
 
 export type TextModule = typeof TextChunk;
 

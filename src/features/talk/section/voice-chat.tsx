@@ -44,7 +44,7 @@ import { StartFailureNotice } from '../recovery/start-failure-notice';
 import { MicrophoneBlockedNote } from '../recovery/microphone-note';
 import { cooldownMs, describeStartFailure } from '../recovery/start-failure';
 import { phaseOf, transcriptAfterCall } from '../voice/voice-state';
-import { callEntries } from '../controls/thread';
+import { callEntries } from '../thread/thread';
 
 export { warmTextMode } from './text-mode';
 

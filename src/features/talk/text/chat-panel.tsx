@@ -19,7 +19,8 @@ import {
 } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
 import { useFollowNewest } from '../../../components/ui/use-follow-newest';
-import { DraftLimit, isOverLimit, showsLimit } from '../controls/draft-limit';
+import { isOverLimit, MESSAGE_LABEL, showsLimit } from '../thread/draft';
+import { DraftLimit } from '../thread/draft-limit';
 import {
   chatEntries,
   CUT_TEXT,
@@ -29,9 +30,8 @@ import {
   ThreadLine,
   ViaMark,
   type ThreadEntry,
-} from '../controls/thread';
-import { TranscriptActions } from '../controls/transcript-panel';
-import { TYPE_LABEL } from '../controls/type-to-pepa';
+} from '../thread/thread';
+import { TranscriptActions } from '../thread/transcript-actions';
 import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
 import { SITE_LINKS } from '../guards/use-caption-guard';
 import { useShareHost } from '../share/share-button';
@@ -46,7 +46,7 @@ export const CHAT_HEADING = 'Writing to Pepa';
 export const CHAT_LOG_LABEL = 'Your conversation with Pepa';
 /** The scrolling box around the log (reachable by keyboard). */
 export const CHAT_SCROLL_LABEL = 'Conversation';
-export const CHAT_FIELD_LABEL = TYPE_LABEL;
+export const CHAT_FIELD_LABEL = MESSAGE_LABEL;
 export const CHAT_SEND = 'Send';
 export const CHAT_STOP = 'Stop';
 export const CHAT_CLOSE = 'Close chat';

@@ -9,7 +9,7 @@ import { GateApiError } from '../../../api/gate-client';
 import { reopensText } from '../recovery/start-failure';
 import { containsSecret, redactSecrets } from '../guards/seed-shield';
 import { maskUnofficial } from '../guards/site-facts';
-import { draftLength, draftTooLong, hasVisibleText } from '../controls/draft-limit';
+import { draftLength, draftTooLong, hasVisibleText } from '../thread/draft';
 import type { ChatDoor, ChatPass, ReplyEnd } from './chat-door';
 
 export { hasVisibleText };

@@ -2,7 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PEPA_FIRST_MESSAGE } from '../../../config/pepa-persona';
-import { callEntries } from '../controls/thread';
+import { callEntries } from '../thread/thread';
 import { loadShareDialog } from '../share/share-button';
 import type { TranscriptLine } from '../voice/voice-state';
 import type { Chat, ChatDoor, ChatPass, ReplyEnd } from './chat-door';

@@ -8,8 +8,16 @@
  */
 import { PEPA_FIRST_MESSAGE } from '../../../config/pepa-persona';
 import { ShareLineButton, type OpenShare, type SharedLine } from '../share/share-button';
-import type { ChatLine } from '../text/chat-session';
 import { captionText, type TranscriptLine } from '../voice/voice-state';
+
+/** A line of the text chat, as the chat's session keeps it (text/chat-session.ts). */
+export interface ChatLineLike {
+  id: number;
+  role: 'visitor' | 'pepa';
+  text: string;
+  cut?: 'stopped' | 'broken';
+  card?: { chat: { id: string; secret: string }; line: number };
+}
 
 /** How a line was said. */
 export type Via = 'typed' | 'spoken';
@@ -45,7 +53,7 @@ export function pepaLinePlaces(lines: readonly TranscriptLine[]): Map<number, nu
 }
 
 /** A text chat's lines as the thread shows them, after Pepa's first line. */
-export function chatEntries(lines: readonly ChatLine[]): ThreadEntry[] {
+export function chatEntries(lines: readonly ChatLineLike[]): ThreadEntry[] {
   const greeting: ThreadEntry = {
     key: GREETING_KEY,
     who: 'pepa',

@@ -2,8 +2,11 @@
  * A message to Pepa as it is typed, measured as the gate measures it: what would be sent (the
  * draft trimmed), counted in characters (code points, so an emoji is one). The count shows near
  * the limit and an error past it, while the visitor types, in the text chat and in a call alike;
- * Send rests meanwhile.
+ * Send rests meanwhile. The field's name is the same in both.
  */
+
+/** The message field's name, in a call and in the text chat alike. */
+export const MESSAGE_LABEL = 'Message to Pepa';
 
 /**
  * Characters that draw nothing on their own (format and default-ignorable characters, white
@@ -36,30 +39,4 @@ export function isOverLimit(text: string, limit: number | null): boolean {
 /** Whether the count (and maybe the error) is shown for this draft. */
 export function showsLimit(text: string, limit: number | null): boolean {
   return limit !== null && draftLength(text) > limit * COUNT_FROM;
-}
-
-export interface DraftLimitProps {
-  /** The field's description points here. */
-  id: string;
-  draft: string;
-  limit: number | null;
-}
-
-/** The count near the limit, and the error past it; nothing while the draft is well short. */
-export function DraftLimit({ id, draft, limit }: DraftLimitProps) {
-  const length = draftLength(draft);
-  if (limit === null || !showsLimit(draft, limit)) return null;
-  const over = length > limit;
-  return (
-    <p id={id} className={`mt-1 text-xs ${over ? 'font-semibold text-gold-200' : 'text-mist'}`}>
-      <span data-testid="draft-count">
-        {length} / {limit}
-      </span>
-      {over && (
-        <span role="alert" className="ml-2">
-          {draftTooLong(limit)}
-        </span>
-      )}
-    </p>
-  );
 }
