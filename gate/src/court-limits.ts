@@ -2,7 +2,7 @@
  * The court's limits: what the owner sets (wrangler.jsonc `vars`, read by config.ts) and what is
  * the court's own design.
  */
-import { PROVIDER_JOIN_SECONDS } from './join-timeout';
+import { JOIN_BACKSTOP_SECONDS, PROVIDER_JOIN_SECONDS } from './join-timeout';
 import type { VisitorLimitSettings } from './visitor-limits';
 
 export interface CourtLimits extends VisitorLimitSettings {
@@ -34,12 +34,6 @@ export const MAX_CHECK_IN_SECONDS = 20;
 /** A lease this old with no word from the provider is looked up (`GET /call/{id}`). */
 export const PROBE_AFTER_SECONDS = 60;
 export const PROBE_EVERY_SECONDS = 30;
-export { PROVIDER_JOIN_SECONDS };
-/**
- * The backstop for a call that never joined: a call the provider has not said is in progress
- * this long after its admission is looked up, and its place freed unless the provider says it
- * goes on (its own join timeout, and ten seconds for its word to come).
- */
-export const JOIN_BACKSTOP_SECONDS = PROVIDER_JOIN_SECONDS + 10;
+export { JOIN_BACKSTOP_SECONDS, PROVIDER_JOIN_SECONDS };
 /** A call not known to have joined whose lookup found no answer is asked again this soon. */
 export const JOIN_RECHECK_SECONDS = 10;
