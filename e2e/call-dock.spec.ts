@@ -86,6 +86,9 @@ test.describe('the call stays on screen', () => {
     await expect(bar.back).toContainText(CONNECTED);
     await expect(bar.words).toHaveText(/^Pepa: \S/);
     await expect(bar.mute).toHaveAccessibleName('Unmute');
+    // The bar says what the section says: muted, Pepa can't hear (never 'Listening...' alone).
+    await expect(bar.bar).toContainText("Muted: Pepa can't hear you");
+    await expect(section.getByTestId('muted-indicator')).toHaveText("Muted: Pepa can't hear you");
     await expect(section.getByRole('button', { name: 'Unmute' })).toHaveAttribute(
       'aria-pressed',
       'true',

@@ -84,7 +84,9 @@ test.describe("the visitor's Pepa", () => {
     page,
     context,
   }, testInfo) => {
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    // Granting some permissions denies the rest in Chromium: the microphone is granted too, or
+    // the page, told it is denied, rightly asks for no call.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write', 'microphone']);
     await open(page);
     const { section, start, end, captions, typeField } = talk(page);
     await start.click();
@@ -164,8 +166,11 @@ test.describe("the visitor's Pepa", () => {
     await section.getByRole('button', { name: 'Copy transcript' }).click();
     await expect(section.getByTestId('transcript-announcement')).toHaveText('Transcript copied');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    // The whole conversation as shown, one line per turn.
-    expect(copied).toBe((await transcript.locator('p').allTextContents()).join('\n'));
+    // The whole conversation as shown, one line per turn; the copy says which were typed.
+    expect(copied.replace(/^You \(typed\):/gm, 'You:')).toBe(
+      (await transcript.locator('p').allTextContents()).join('\n'),
+    );
+    expect(copied).toContain('You (typed): Should I buy?');
     expect(copied).toContain(
       "Pepa: Ribbit! Welcome to my court. I'm Pepa. What shall we talk about?",
     );

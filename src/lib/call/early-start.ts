@@ -64,7 +64,7 @@ export function beginEarlyStart<TCall extends WebCall>(
   },
 ): EarlyStart {
   let microphone: Promise<MediaStreamTrack> | null = null;
-  if (session.microphone && options.openMicrophone) {
+  if (options.openMicrophone) {
     microphone = openMicrophone(session, options.openMicrophone);
     microphone.catch((error: unknown) => {
       if (!(error instanceof StartCancelled)) options.onMicrophoneError(error);
@@ -78,6 +78,13 @@ export function beginEarlyStart<TCall extends WebCall>(
     wait.catch(ignore);
   }
   return { microphone, wait };
+}
+
+/** The browser's `getUserMedia`, where there is one (none: the call object's join opens it). */
+export function defaultMicrophoneOpener(): MicrophoneOpener | null {
+  const media = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
+  if (!media || typeof media.getUserMedia !== 'function') return null;
+  return (constraints) => media.getUserMedia(constraints);
 }
 
 /** The browser's word on the microphone's permission, where the Permissions API knows it. */

@@ -50,15 +50,13 @@ import { openSession, type CallSession } from './call-session';
 import { closeSession, type TeardownHost } from './call-teardown';
 import { inputDeviceInUse } from './device-memory';
 import { checkWebCallAnswer } from './web-call-answer';
-import { beginEarlyStart, defaultMicrophonePermission, deniedByPermission } from './early-start';
+import {
+  beginEarlyStart,
+  defaultMicrophoneOpener,
+  defaultMicrophonePermission,
+  deniedByPermission,
+} from './early-start';
 import { joinFailure } from './join-failure';
-
-/** The browser's `getUserMedia`, where there is one (none: the call object's join opens it). */
-function defaultMicrophoneOpener(): MicrophoneOpener | null {
-  const media = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
-  if (!media || typeof media.getUserMedia !== 'function') return null;
-  return (constraints) => media.getUserMedia(constraints);
-}
 
 export * from './call-options';
 
@@ -342,8 +340,6 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     obtainWebCall: (session: CallSession<TCall>) => Promise<TCall>,
   ): Promise<StartOutcome<TCall>> {
     const session = this.newSession(firstStage);
-    // Without the microphone the visitor types; the room is joined to listen only.
-    session.microphone = options.microphone !== false;
     this.session = session;
     this.machine.to({ kind: 'starting', stage: firstStage });
     this.armStartTimeout(session);
@@ -363,7 +359,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     });
     try {
       // Known refused: no request, no place. A microphone refused meanwhile: nothing is asked.
-      if (session.microphone && this.microphonePermission) {
+      if (this.microphonePermission) {
         if ((await this.microphonePermission()) === 'denied') {
           this.failStart(session, 'join', joinFailure(deniedByPermission()));
         }

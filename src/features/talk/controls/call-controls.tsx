@@ -80,8 +80,8 @@ export function CallControls({
     <div className="relative mx-auto mt-6 flex max-w-md flex-col items-center gap-4">
       {inCall && (
         <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2">
-          {!state.typing && holdButton}
-          {!state.typing && !holdButton && (
+          {holdButton}
+          {!holdButton && (
             <button
               type="button"
               aria-pressed={state.muted}
@@ -92,7 +92,7 @@ export function CallControls({
               {state.muted ? 'Unmute' : 'Mute'}
             </button>
           )}
-          {!state.typing && modeSwitch}
+          {modeSwitch}
           <VolumeBars volume={phase === 'speaking' ? state.volume : 0} />
           <ConnectionQuality quality={state.networkQuality} />
           {state.connectedAt !== null && (
@@ -109,7 +109,7 @@ export function CallControls({
 
       {phase === 'connecting' && <SlowStartHint />}
 
-      {phase !== 'idle' && phase !== 'ending' && !state.typing && <HeadphonesTip />}
+      {phase !== 'idle' && phase !== 'ending' && <HeadphonesTip />}
 
       {phase !== 'idle' && phase !== 'waiting' && (
         <LiveCaptions state={state} share={share} earlier={earlier} />
@@ -117,8 +117,7 @@ export function CallControls({
 
       {afterCaptions}
 
-      {/* A typed-only call offers the field from its first moment: the focus goes there. */}
-      {(inCall || (phase === 'connecting' && state.typing)) && (
+      {inCall && (
         <TypeToPepa
           onSend={onSendText}
           awaitingReply={lastLine?.role === 'user' && lastLine.typed === true}
@@ -128,7 +127,6 @@ export function CallControls({
 
       {inCall && (
         <DevicePicker
-          microphone={!state.typing}
           onMicrophone={onMicrophone}
           onSpeaker={onSpeaker}
           unavailable={reconnecting}

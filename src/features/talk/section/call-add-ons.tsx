@@ -50,7 +50,7 @@ export function useCallAddOns({
   const { shown } = usePageTools(call);
   const { cue, thought } = useTurnCue(call, phase);
   const connected = phase === 'listening' || phase === 'speaking';
-  const hold = useHoldToTalk((connected || phase === 'reconnecting') && !state.typing, setMuted);
+  const hold = useHoldToTalk(connected || phase === 'reconnecting', setMuted);
   const [typedSecret, setTypedSecret] = useState(false);
   // The call the rating is for: set when a call starts, cleared by Skip or the next start, so
   // no call is ever offered the rating twice.
@@ -90,18 +90,16 @@ export function useCallAddOns({
     setRatingFor(callIdOf(webCall));
     setShownCall(callIdOf(webCall));
   }, []);
-  const inHold = hold.mode === 'hold' && !state.typing;
+  const inHold = hold.mode === 'hold';
   // What Pepa can hear, for the panel's lines (talk-lines.ts): in hold mode the microphone is
   // muted between holds, which is the hold's, not a mute the visitor pressed.
-  const microphone: Microphone = state.typing
-    ? 'none'
-    : inHold
-      ? hold.holding
-        ? 'holding'
-        : 'hold'
-      : state.muted
-        ? 'muted'
-        : 'open';
+  const microphone: Microphone = inHold
+    ? hold.holding
+      ? 'holding'
+      : 'hold'
+    : state.muted
+      ? 'muted'
+      : 'open';
   const cardShown = { ...shown, contract: shown.contract || guard.masked };
 
   return {

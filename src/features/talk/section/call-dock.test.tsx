@@ -2,8 +2,10 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useRef } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LINES, talkLines, type Microphone, type TalkSituation } from '../status/talk-lines';
 import { initialVoiceState, type TalkPhase, type VoiceState } from '../voice/voice-state';
 import { CALL_DOCK_LABEL, useCallDock } from './call-dock';
+import { TalkPanel } from './talk-panel';
 
 /** An IntersectionObserver the test drives: what it watches, and whether it was let go. */
 class FakeObserver {
@@ -58,7 +60,8 @@ function Harness({
 }: HarnessProps) {
   const controlsRef = useRef<HTMLDivElement>(null);
   const primaryRef = useRef<HTMLButtonElement>(null);
-  const dock = useCallDock({ phase, state, controlsRef, primaryRef, onToggleMute, onEnd });
+  const lines = talkLines({ phase, microphone: state.muted ? 'muted' : 'open' });
+  const dock = useCallDock({ phase, state, lines, controlsRef, primaryRef, onToggleMute, onEnd });
   return (
     <section aria-label="Talk to Pepa">
       <p data-phase={phase}>status</p>
@@ -71,6 +74,47 @@ function Harness({
     </section>
   );
 }
+
+/**
+ * The real section's panel (its status, hint and Escape's question) and the bar, both given the
+ * one set of lines talkLines decides for the situation, as voice-chat.tsx gives them.
+ */
+function SectionWithDock({ situation }: { situation: TalkSituation }) {
+  const controlsRef = useRef<HTMLDivElement>(null);
+  const primaryRef = useRef<HTMLButtonElement>(null);
+  const lines = talkLines(situation);
+  const state: VoiceState = { ...SPOKEN, muted: situation.microphone === 'muted' };
+  const dock = useCallDock({
+    phase: situation.phase,
+    state,
+    lines,
+    controlsRef,
+    primaryRef,
+    onToggleMute: () => {},
+    onEnd: () => {},
+  });
+  return (
+    <section aria-label="Talk to Pepa">
+      <TalkPanel
+        phase={situation.phase}
+        lines={lines}
+        controlsRef={controlsRef}
+        primaryRef={primaryRef}
+      >
+        {dock}
+      </TalkPanel>
+    </section>
+  );
+}
+
+/** Our lines that say whether (or when) Pepa hears the visitor, and Escape's question. */
+const HEARING_LINES: readonly string[] = [
+  LINES.muted,
+  LINES.holdReleased,
+  LINES.holding,
+  LINES.quietMicrophone,
+  LINES.confirmEnd,
+];
 
 const bar = () => screen.queryByRole('region', { name: CALL_DOCK_LABEL });
 /** The section's own End Call (the bar has one too). */
@@ -159,7 +203,55 @@ describe('the docked call', () => {
     expect(onEnd).toHaveBeenCalledOnce();
   });
 
-  it('offers no Mute where the section shows none (hold to talk, writing only)', () => {
+  it('muted: the bar says what the section says, the status and the muted line, never Listening alone', () => {
+    render(<SectionWithDock situation={{ phase: 'listening', microphone: 'muted' }} />);
+    latest().see(false);
+    const section = screen.getByRole('region', { name: 'Talk to Pepa' });
+    const docked = bar()!;
+    expect(within(section).getByRole('status')).toHaveTextContent(/^Listening\.\.\.$/);
+    expect(within(docked).getByTestId('dock-status')).toHaveTextContent(/^Listening\.\.\.$/);
+    const sectionLine = within(section).getByTestId('muted-indicator');
+    expect(sectionLine).toHaveTextContent(LINES.muted);
+    expect(within(docked).getByTestId('dock-note')).toHaveTextContent(
+      sectionLine.textContent ?? '',
+    );
+    expect(within(docked).getByRole('button', { name: 'Unmute' })).toBeInTheDocument();
+  });
+
+  it('never disagrees with the section: in every docked state its status is the section’s, and so is every line of whether Pepa hears', () => {
+    const phases: TalkPhase[] = ['connecting', 'listening', 'speaking', 'reconnecting'];
+    const microphones: Microphone[] = ['open', 'muted', 'hold', 'holding'];
+    const { rerender } = render(
+      <SectionWithDock situation={{ phase: 'listening', microphone: 'open' }} />,
+    );
+    latest().see(false);
+    for (const phase of phases)
+      for (const microphone of microphones)
+        for (const quiet of [false, true])
+          for (const confirmingEnd of [false, true]) {
+            const situation = { phase, microphone, quiet, confirmingEnd };
+            rerender(<SectionWithDock situation={situation} />);
+            const said = JSON.stringify(situation);
+            const docked = bar()!;
+            const inBar = (id: string) =>
+              docked.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
+            // The section's lines, each as shown (the bar is outside its paragraphs).
+            const section = [...document.querySelectorAll('section p')].map(
+              (line) => line.textContent,
+            );
+            const status = document.querySelector('section [role="status"]')?.textContent;
+            expect(inBar('dock-status'), said).toBe(status);
+            // Every line the bar shows is one the section shows.
+            for (const line of [inBar('dock-note'), inBar('dock-confirm')])
+              if (line !== null) expect(section, said).toContain(line);
+            // And every line of the section's about hearing is in the bar.
+            const barText = docked.textContent ?? '';
+            for (const line of HEARING_LINES)
+              if (section.includes(line)) expect(barText, said).toContain(line);
+          }
+  });
+
+  it('offers no Mute where the section shows none (hold to talk)', () => {
     render(<Harness phase="listening" onToggleMute={null} />);
     latest().see(false);
     expect(within(bar()!).queryByRole('button', { name: /mute/i })).toBeNull();

@@ -1,17 +1,17 @@
 /**
  * The call docked: while a call is on and the section's call controls are out of view (the
  * visitor scrolled, or Pepa showed another section), a small bar stays in view at the bottom of
- * the screen with the status, her latest words, Mute and End Call. Tapping its words brings the
- * visitor back to the call. Nothing of it outlives the call: the observer is disconnected and the
+ * the screen with the status (the section's own lines: the bar and the section never disagree),
+ * her latest words, Mute and End Call. Tapping its words brings the visitor back to the call. Nothing of it outlives the call: the observer is disconnected and the
  * listeners removed as soon as the call ends.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { buttonClass } from '../../../components/ui/button-styles';
+import { MicOffIcon } from '../../../components/ui/icons';
 import { TYPE_FIELD_ATTRIBUTE } from '../controls/type-to-pepa';
+import { PHASE_TEXT, type TalkLines } from '../status/talk-lines';
 import type { TalkPhase, VoiceState } from '../voice/voice-state';
-// The one place the bar reads its status from: the section's own line for the same state.
-import { PHASE_TEXT } from './talk-panel';
 
 /** The fixed navigation bar's height (4rem): nothing under it counts as in view. */
 export const NAV_HEIGHT_PX = 64;
@@ -100,6 +100,28 @@ export function bringCallIntoView(controls: HTMLElement): void {
   window.scrollBy({ top: by, behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
 }
 
+/** The section's lines the bar shows: what talkLines decided for the section (talk-lines.ts). */
+export type DockLines = Pick<TalkLines, 'status' | 'hint' | 'mutedHint' | 'confirm'>;
+
+/**
+ * What the bar says of the call, from the section's own lines: the same status, under it the line
+ * of ours the section shows in place of the spec's hint (muted, hold to talk, a quiet microphone),
+ * so the bar never says 'Listening...' alone while the section says Pepa can't hear, and Escape's
+ * question. The spec's own hints ('Speak naturally…') stay the section's: the bar has no room.
+ */
+export function dockLines(
+  phase: TalkPhase,
+  lines: DockLines,
+): { status: string; note: string | null; muted: boolean; confirm: string | null } {
+  const ours = lines.hint !== null && lines.hint !== PHASE_TEXT[phase].hint;
+  return {
+    status: lines.status,
+    note: ours ? lines.hint : null,
+    muted: lines.mutedHint,
+    confirm: lines.confirm,
+  };
+}
+
 /** Her latest words: what she is saying now, else her last finished line. */
 function latestWords(state: VoiceState): string {
   const partial = state.partials.assistant;
@@ -111,11 +133,13 @@ function latestWords(state: VoiceState): string {
 export interface CallDockInput {
   phase: TalkPhase;
   state: VoiceState;
+  /** The section's lines (talkLines), the one source of what the bar says. */
+  lines: DockLines;
   /** The section's call controls: out of view, the call docks. */
   controlsRef: RefObject<HTMLElement | null>;
   /** The section's button (End Call), where the focus lands back in the section. */
   primaryRef: RefObject<HTMLElement | null>;
-  /** The section's Mute, when it shows one (not in hold-to-talk, not while only typing). */
+  /** The section's Mute, when it shows one (not in hold to talk). */
   onToggleMute: (() => void) | null;
   /** The section's End Call. */
   onEnd(): void;
@@ -128,6 +152,7 @@ export interface CallDockInput {
 export function useCallDock({
   phase,
   state,
+  lines,
   controlsRef,
   primaryRef,
   onToggleMute,
@@ -162,9 +187,9 @@ export function useCallDock({
   if (!docked) return null;
   return createPortal(
     <CallDockBar
-      status={PHASE_TEXT[phase].status}
+      {...dockLines(phase, lines)}
       words={latestWords(state)}
-      muted={state.muted}
+      pressedMute={state.muted}
       onToggleMute={onToggleMute}
       onEnd={end}
       onReturn={backToCall}
@@ -176,8 +201,15 @@ export function useCallDock({
 
 interface CallDockBarProps {
   status: string;
-  words: string;
+  /** A line of ours under the status, as the section shows it. */
+  note: string | null;
+  /** The note is the muted line (drawn with the microphone-off icon, as in the section). */
   muted: boolean;
+  /** Escape's question, as the section asks it. */
+  confirm: string | null;
+  words: string;
+  /** The visitor pressed Mute. */
+  pressedMute: boolean;
   onToggleMute: (() => void) | null;
   onEnd(): void;
   onReturn(): void;
@@ -187,8 +219,11 @@ interface CallDockBarProps {
 
 function CallDockBar({
   status,
-  words,
+  note,
   muted,
+  confirm,
+  words,
+  pressedMute,
   onToggleMute,
   onEnd,
   onReturn,
@@ -227,7 +262,29 @@ function CallDockBar({
           />
           <span className="min-w-0">
             <span className="sr-only">Back to the call: </span>
-            <span className="block truncate text-sm font-semibold text-court-300">{status}</span>
+            <span
+              data-testid="dock-status"
+              className="block truncate text-sm font-semibold text-court-300"
+            >
+              {status}
+            </span>
+            {note !== null && (
+              <span
+                data-testid="dock-note"
+                className="flex items-center gap-1 text-xs font-semibold text-gold-200"
+              >
+                {muted && <MicOffIcon className="size-3.5 shrink-0" />}
+                <span className="truncate">{note}</span>
+              </span>
+            )}
+            {confirm !== null && (
+              <span
+                data-testid="dock-confirm"
+                className="block truncate text-xs font-semibold text-gold-100"
+              >
+                {confirm}
+              </span>
+            )}
             {words !== '' && (
               <span data-testid="dock-words" className="block truncate text-xs text-mist">
                 Pepa: {words}
@@ -238,11 +295,11 @@ function CallDockBar({
         {onToggleMute && (
           <button
             type="button"
-            aria-pressed={muted}
+            aria-pressed={pressedMute}
             onClick={onToggleMute}
             className={buttonClass('outline', 'md', 'shrink-0')}
           >
-            {muted ? 'Unmute' : 'Mute'}
+            {pressedMute ? 'Unmute' : 'Mute'}
           </button>
         )}
         <button type="button" onClick={onEnd} className={buttonClass('gold', 'md', 'shrink-0')}>

@@ -10,8 +10,6 @@ import type { TalkPhase } from '../voice/voice-state';
 import { PHASE_TEXT, lineText, type TalkLines } from '../status/talk-lines';
 
 export { DOUBLE_TAP_MS } from './double-tap';
-// The status words, for the docked bar (call-dock.tsx); every line is decided in talk-lines.ts.
-export { PHASE_TEXT } from '../status/talk-lines';
 
 /** Intrinsic size of the avatar art. */
 const AVATAR_SIZE = 240;
@@ -51,7 +49,7 @@ export interface TalkPanelProps {
   turn?: string | null;
   /** Beside the status, which keeps the spec's text: whose turn it is (the lines' cue). */
   cue?: ReactNode;
-  /** Beside the button: a second way to talk with Pepa (typing), when the section offers one. */
+  /** Beside the button: the other way to talk with Pepa (Write to Pepa), when offered. */
   secondary?: ReactNode;
   /** The call's controls under the button: controls, captions, notices (CallControls). */
   children?: ReactNode;

@@ -12,6 +12,7 @@ import {
   type WebCallRequest,
   type DailyLikeInputDevices,
   type StartOutcome,
+  type StartWithOptions,
 } from '../../../lib/call';
 import { QUIET_MIC_HINT_MS, SLOW_START_HINT_MS } from '../controls/call-controls';
 import { LINES } from '../status/talk-lines';
@@ -47,7 +48,7 @@ class FakeCall implements VoiceCall<{ id: string }> {
   readonly emitter = mitt<CallEvents>();
   readonly starts: string[] = [];
   readonly muted: boolean[] = [];
-  /** What each start asked of the microphone. */
+  /** Whether each start asked for the microphone (none may ask for a call without it). */
   readonly microphones: boolean[] = [];
   readonly sentMessages: ClientMessage[] = [];
   readonly inputDevices: DailyLikeInputDevices[] = [];
@@ -72,7 +73,10 @@ class FakeCall implements VoiceCall<{ id: string }> {
     this.state = state;
     this.emit('state-change', { state, previous });
   }
-  startWith(request: WebCallRequest<{ id: string }>, options: { microphone?: boolean } = {}) {
+  startWith(
+    request: WebCallRequest<{ id: string }>,
+    options: Pick<StartWithOptions, 'unjoined'> & Record<string, unknown> = {},
+  ) {
     this.starts.push('start');
     this.microphones.push(options.microphone !== false);
     this.pending = deferred();

@@ -114,7 +114,7 @@ function VoiceChatPanel({
   const controlsRef = useRef<HTMLDivElement>(null);
   const placeToasts = () => onPlaceToasts(controlsRef.current);
   const guard = useCaptionGuard();
-  const { call, state, setMuted, sendText, setTypingNext } = useVoiceCall(
+  const { call, state, setMuted, sendText } = useVoiceCall(
     createCall,
     notificationsFor(placeToasts),
     {
@@ -199,17 +199,14 @@ function VoiceChatPanel({
   };
   const outcomeHandler = useRef(onOutcome);
   outcomeHandler.current = onOutcome;
-  const start = useCallback(
-    (typing = false) => {
-      setTypingNext(typing);
-      onTextStart();
-      void call
-        // A call admitted but never joined (the microphone refused) is given back at once.
-        .startWith(request, { microphone: !typing, unjoined: giveBackUnjoined })
-        .then((outcome) => outcomeHandler.current(outcome));
-    },
-    [call, request, setTypingNext, onTextStart],
-  );
+  // Every call joins with the microphone: a visitor without one writes to Pepa in the chat.
+  const start = useCallback(() => {
+    onTextStart();
+    void call
+      // A call admitted but never joined (the microphone refused) is given back at once.
+      .startWith(request, { unjoined: giveBackUnjoined })
+      .then((outcome) => outcomeHandler.current(outcome));
+  }, [call, request, onTextStart]);
 
   const endCall = useCallback(() => void call.end(), [call]);
 
@@ -256,15 +253,7 @@ function VoiceChatPanel({
     return () => window.removeEventListener('pagehide', endCall);
   }, [inCall, endCall]);
   useWakeLock(inCall && phase !== 'ending');
-  // Out of view, the call docks into a bar with the same status, Mute and End Call.
-  const dock = useCallDock({
-    phase,
-    state,
-    controlsRef,
-    primaryRef,
-    onToggleMute: state.typing || addOns.holdButton ? null : () => setMuted(!state.muted),
-    onEnd: onPrimary,
-  });
+
   // Focus that the call takes away (a control it removes) lands in the field, else on the button.
   useFocusRescue(
     controlsRef,
@@ -293,6 +282,16 @@ function VoiceChatPanel({
     thinking: addOns.turn === 'thinking',
     quiet,
     confirmingEnd,
+  });
+  // Out of view, the call docks into a bar with the same lines, Mute and End Call.
+  const dock = useCallDock({
+    phase,
+    state,
+    lines,
+    controlsRef,
+    primaryRef,
+    onToggleMute: addOns.holdButton ? null : () => setMuted(!state.muted),
+    onEnd: onPrimary,
   });
 
   return (

@@ -19,7 +19,7 @@ const PHASES: readonly TalkPhase[] = [
   'reconnecting',
   'ending',
 ];
-const MICROPHONES: readonly Microphone[] = ['open', 'muted', 'hold', 'holding', 'none'];
+const MICROPHONES: readonly Microphone[] = ['open', 'muted', 'hold', 'holding'];
 const FLAGS = [
   'offered',
   'chatOpen',
@@ -167,10 +167,10 @@ describe('talkLines', () => {
       'Pepa hears you. Release to send.',
     ]);
     expect(read({ phase: 'speaking', microphone: 'hold' })).toEqual(['Pepa is speaking...']);
-    expect(read({ phase: 'listening', microphone: 'none', thinking: true })).toEqual([
+    expect(read({ phase: 'listening', microphone: 'muted', thinking: true })).toEqual([
       'Listening...',
       'Pepa is thinking...',
-      "You write, Pepa speaks: she can't hear you",
+      "Muted: Pepa can't hear you",
     ]);
     expect(read({ phase: 'idle', microphone: 'open', chatOpen: true })).toEqual([
       'Ready to chat',

@@ -3,8 +3,8 @@
  * it, and the question Escape asks. Every line about whether Pepa can hear the visitor comes from
  * `talkLines`, so no two lines on screen can disagree. The spec's status and hint stay word for
  * word in the spec's states (idle, connected, assistant speaking, with nothing of ours on top);
- * where a state of ours meets them (muted, hold to talk, writing only, a turn offered, a text chat
- * open, a blocked microphone), the spec's status stays and our hint makes the screen true.
+ * where a state of ours meets them (muted, hold to talk, a turn offered, a text chat open, a
+ * blocked microphone), the spec's status stays and our hint makes the screen true.
  */
 import type { TalkPhase } from '../voice/voice-state';
 
@@ -31,7 +31,6 @@ export const LINES = {
   muted: "Muted: Pepa can't hear you",
   holdReleased: 'Pepa hears you only while you hold. Release to send.',
   holding: 'Pepa hears you. Release to send.',
-  writingOnly: "You write, Pepa speaks: she can't hear you",
   quietMicrophone:
     'Pepa hears nothing from your microphone. Check that it is connected and not muted.',
   chatOpen: 'Pepa reads what you write',
@@ -57,9 +56,7 @@ export type Microphone =
   /** Hold to talk, not held now. */
   | 'hold'
   /** Hold to talk, held now. */
-  | 'holding'
-  /** A call joined without the microphone: the visitor writes, Pepa speaks. */
-  | 'none';
+  | 'holding';
 
 /** Everything the panel's lines depend on. */
 export interface TalkSituation {
@@ -135,14 +132,13 @@ function hearingOf(phase: TalkPhase, microphone: Microphone, offered: boolean): 
     case 'hold':
       return 'while-holding';
     case 'muted':
-    case 'none':
       return 'no';
   }
 }
 
 /** The hint before and around a call (no microphone in use). */
 function hintOutsideCall(situation: TalkSituation): string | null {
-  const { phase, microphone } = situation;
+  const { phase } = situation;
   switch (phase) {
     case 'idle':
       if (situation.chatOpen) return LINES.chatOpen;
@@ -151,8 +147,6 @@ function hintOutsideCall(situation: TalkSituation): string | null {
     case 'waiting':
       if (situation.offered) return LINES.offered;
       return situation.line ? lineText(situation.line) : null;
-    case 'connecting':
-      return microphone === 'none' ? LINES.writingOnly : PHASE_TEXT.connecting.hint;
     default:
       return PHASE_TEXT[phase].hint;
   }
@@ -164,8 +158,6 @@ function hintInCall(phase: 'listening' | 'speaking', situation: TalkSituation): 
     // Said whoever speaks: the visitor must not think Pepa hears them.
     case 'muted':
       return LINES.muted;
-    case 'none':
-      return LINES.writingOnly;
     // A hold interrupts Pepa as speech would: said whoever speaks.
     case 'holding':
       return LINES.holding;
