@@ -55,6 +55,7 @@ interface JourneyWindow {
     find: typeof findControl;
     lines: typeof statusLinesNow;
     focus: typeof focusNow;
+    thread: typeof threadOf;
   };
 }
 
@@ -65,7 +66,7 @@ interface JourneyWindow {
 async function tools(page: EnginePage) {
   if (await page.evaluate(() => '__journey' in window)) return;
   await page.inject(
-    `window.__journey = { find: ${findControl.toString()}, lines: ${statusLinesNow.toString()}, focus: ${focusNow.toString()} };`,
+    `window.__journey = { find: ${findControl.toString()}, lines: ${statusLinesNow.toString()}, focus: ${focusNow.toString()}, thread: ${threadOf.toString()} };`,
   );
 }
 
@@ -214,7 +215,9 @@ describe.each(ENGINES)('journeys in %s', (engine) => {
       await page.waitFor('the chat', focusedOn, [FIELD]);
       await page.waitFor(
         'her first line',
-        () => threadOf('Your conversation with Pepa').length > 0,
+        () =>
+          (window as unknown as JourneyWindow).__journey.thread('Your conversation with Pepa')
+            .length > 0,
         [],
       );
       await step(page, 'chat', {
@@ -230,7 +233,8 @@ describe.each(ENGINES)('journeys in %s', (engine) => {
       await page.waitFor(
         'her answer',
         (name: string) =>
-          threadOf(name).length >= 3 && !document.querySelector('[data-testid="chat-writing"]'),
+          (window as unknown as JourneyWindow).__journey.thread(name).length >= 3 &&
+          !document.querySelector('[data-testid="chat-writing"]'),
         ['Your conversation with Pepa'],
       );
       const chat = await page.evaluate(threadOf, 'Your conversation with Pepa');
@@ -238,7 +242,10 @@ describe.each(ENGINES)('journeys in %s', (engine) => {
       await page.click(START);
       await page.waitFor(
         'her first spoken line',
-        (name: string) => threadOf(name).some((line) => line.startsWith('spoken Pepa: ')),
+        (name: string) =>
+          (window as unknown as JourneyWindow).__journey
+            .thread(name)
+            .some((line) => line.startsWith('spoken Pepa: ')),
         ['Captions'],
       );
       const call = await page.evaluate(threadOf, 'Captions');
@@ -254,7 +261,9 @@ describe.each(ENGINES)('journeys in %s', (engine) => {
       await page.click(END);
       await page.waitFor(
         'the call to end',
-        () => !document.querySelector('[data-call-dock]') && linesNow().status === 'Ready to chat',
+        () =>
+          !document.querySelector('[data-call-dock]') &&
+          (window as unknown as JourneyWindow).__journey.lines().status === 'Ready to chat',
         [],
       );
       const after = await page.evaluate(threadOf, 'Your conversation with Pepa');
@@ -271,7 +280,10 @@ describe.each(ENGINES)('journeys in %s', (engine) => {
       await page.click(START);
       await page.waitFor(
         'the call',
-        () => /^(Listening|Pepa is speaking)/.test(linesNow().status),
+        () =>
+          /^(Listening|Pepa is speaking)/.test(
+            (window as unknown as JourneyWindow).__journey.lines().status,
+          ),
         [],
       );
       await step(page, 'in-call', { inView: [FIELD, END], focused: null, axe: '#talk' });
@@ -282,7 +294,7 @@ describe.each(ENGINES)('journeys in %s', (engine) => {
 
       await page.click({
         role: 'button',
-        name: `Back to the call: ${await page.evaluate(() => linesNow().status)}`,
+        name: `Back to the call: ${await page.evaluate(() => (window as unknown as JourneyWindow).__journey.lines().status)}`,
         within: DOCK,
       });
       await page.waitFor('the call in view', () => !document.querySelector('[data-call-dock]'), []);
@@ -296,7 +308,11 @@ describe.each(ENGINES)('journeys in %s', (engine) => {
       });
 
       await page.click(DOCK_END);
-      await page.waitFor('the call to end', () => linesNow().status === 'Ready to chat', []);
+      await page.waitFor(
+        'the call to end',
+        () => (window as unknown as JourneyWindow).__journey.lines().status === 'Ready to chat',
+        [],
+      );
       await page.waitFor(
         'the rating',
         () => document.querySelector('#talk [aria-labelledby="rating-title"]') !== null,
