@@ -1,6 +1,6 @@
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { useRef } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TalkPhase } from '../voice/voice-state';
 import { scrollToShow, useAfterCallInView } from './after-call-in-view';
 
@@ -17,6 +17,10 @@ describe('scrollToShow', () => {
   it('scrolls back up to what went under the bar', () => {
     expect(scrollToShow({ top: -300, bottom: 100 }, 844)).toBe(-376);
   });
+  it('keeps clear of a toast at the bottom of the screen', () => {
+    const room = { top: 76, bottom: 844 - 16 - 110 };
+    expect(scrollToShow({ top: 300, bottom: 800 }, room)).toBe(800 - room.bottom);
+  });
 });
 
 function AfterCall({ phase }: { phase: TalkPhase }) {
@@ -30,7 +34,11 @@ function AfterCall({ phase }: { phase: TalkPhase }) {
 }
 
 describe('useAfterCallInView', () => {
-  afterEach(() => vi.restoreAllMocks());
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
   it('brings the rating and transcript into view when a call ends, and not on arrival', () => {
     const scrollBy = vi.fn();
@@ -42,6 +50,9 @@ describe('useAfterCallInView', () => {
     expect(scrollBy).not.toHaveBeenCalled();
     view.rerender(<AfterCall phase="listening" />);
     view.rerender(<AfterCall phase="idle" />);
+    // After the frame in which the call's end drew its toast.
+    expect(scrollBy).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersToNextFrame());
     expect(scrollBy).toHaveBeenCalledTimes(1);
     expect(scrollBy.mock.calls[0]?.[0]).toMatchObject({ top: 1100 + 12 - window.innerHeight });
   });

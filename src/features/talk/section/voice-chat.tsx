@@ -24,9 +24,11 @@ import {
   CourtToaster,
   DEFAULT_PLACEMENT,
   TOASTS,
+  endConnectedToast,
   notificationsFor,
   toastPlacementNow,
   type ToastPlacement,
+  type ToastPosition,
 } from '../status/court-toasts';
 import { useCallDock } from './call-dock';
 import { useCaptionGuard } from '../guards/use-caption-guard';
@@ -92,9 +94,11 @@ export function VoiceChat({
         pressedAt={pressedAt}
         createCall={createCall}
         openText={openText}
-        onPlaceToasts={(controls) =>
-          setPlacement(toastPlacementNow(controls?.closest('section') ?? controls))
-        }
+        onPlaceToasts={(controls) => {
+          const next = toastPlacementNow(controls?.closest('section') ?? controls);
+          setPlacement(next);
+          return next.position;
+        }}
       />
       {/* Placed away from the status, the call controls and the docked bar; under any dialog. */}
       <CourtToaster placement={placement} />
@@ -109,7 +113,8 @@ function VoiceChatPanel({
   onPlaceToasts,
 }: Pick<VoiceChatProps, 'pressedAt'> &
   Required<Pick<VoiceChatProps, 'createCall' | 'openText'>> & {
-    onPlaceToasts(controls: Element | null): void;
+    /** Measures where the next toast covers nothing, and says where it goes. */
+    onPlaceToasts(controls: Element | null): ToastPosition;
   }) {
   const controlsRef = useRef<HTMLDivElement>(null);
   const placeToasts = () => onPlaceToasts(controlsRef.current);
@@ -184,8 +189,10 @@ function VoiceChatPanel({
     const waitMs = cooldownMs(failuresInARow.current, view.retryAfterMs);
     setCooldownUntil(waitMs > 0 ? Date.now() + waitMs : null);
     if (view.microphoneToast) {
-      placeToasts();
-      toast.error(TOASTS.startFailed.title, { description: TOASTS.startFailed.description });
+      toast.error(TOASTS.startFailed.title, {
+        description: TOASTS.startFailed.description,
+        position: placeToasts(),
+      });
     }
     // A refused or missing microphone cost no place (nothing asked, or given back): the visitor
     // lands in the text chat, its field focused, with the way to allow the microphone above it.
@@ -232,6 +239,10 @@ function VoiceChatPanel({
   }, [pressedAt, start]);
 
   const inCall = phase !== 'idle';
+  const connectedPhase = phase === 'listening' || phase === 'speaking' || phase === 'reconnecting';
+  useLayoutEffect(() => {
+    if (!connectedPhase) endConnectedToast();
+  }, [connectedPhase]);
   // Cards are made by the gate, of calls it admitted.
   const shareCallId = siteConfig.voice.route === 'gate' ? addOns.shownCall : null;
 

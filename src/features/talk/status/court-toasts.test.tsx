@@ -19,6 +19,7 @@ describe('placeToast', () => {
   it("puts a phone's toast at the bottom, clear of the status pill at the top", () => {
     expect(placeToast(PHONE, [STATUS_AT_TOP])).toEqual({
       position: 'bottom-center',
+      topPx: 76,
       bottomPx: 16,
     });
   });
@@ -32,17 +33,28 @@ describe('placeToast', () => {
     expect(placeToast(PHONE, [{ top: 780, bottom: 820 }]).position).toBe('top-center');
   });
 
-  it('never covers the status to spare another control', () => {
-    const fieldAtBottom = { top: 770, bottom: 830 };
-    expect(placeToast(PHONE, [STATUS_AT_TOP, fieldAtBottom]).position).toBe('bottom-center');
-    expect(placeToast(DESKTOP, [{ ...STATUS_AT_TOP }, { top: 820, bottom: 880 }]).position).toBe(
-      'bottom-center',
-    );
+  it('goes between the controls (over the captions) when both edges hold one', () => {
+    // A phone's call: the status under the bar, End Call, the captions, the field at the bottom.
+    const endCall = { top: 140, bottom: 190 };
+    const fieldAtBottom = { top: 760, bottom: 820 };
+    expect(placeToast(PHONE, [STATUS_AT_TOP, endCall, fieldAtBottom])).toEqual({
+      position: 'top-center',
+      topPx: 190,
+      bottomPx: 16,
+    });
+  });
+
+  it('never covers the status to spare another control when there is no gap', () => {
+    const wall = Array.from({ length: 20 }, (_, index) => ({
+      top: 122 + index * 40,
+      bottom: 122 + index * 40 + 38,
+    }));
+    expect(placeToast(PHONE, [STATUS_AT_TOP, ...wall]).position).toBe('bottom-center');
   });
 
   it('sits above the docked bar', () => {
     const placement = placeToast(PHONE, [STATUS_AT_TOP], 72);
-    expect(placement).toEqual({ position: 'bottom-center', bottomPx: 16 + 72 });
+    expect(placement).toEqual({ position: 'bottom-center', topPx: 76, bottomPx: 16 + 72 });
     // The band it takes ends above the bar.
     expect(PHONE.height - placement.bottomPx).toBeLessThanOrEqual(PHONE.height - 72);
     expect(TOAST_BAND_PX).toBeGreaterThan(0);
@@ -93,7 +105,7 @@ describe('CourtToaster', () => {
   });
 
   it('takes the placement it is given: the bottom, clear of the docked bar', async () => {
-    render(<CourtToaster placement={{ position: 'bottom-center', bottomPx: 88 }} />);
+    render(<CourtToaster placement={{ position: 'bottom-center', topPx: 76, bottomPx: 88 }} />);
     act(() => {
       toast(TOASTS.ended.title, { description: TOASTS.ended.description });
     });

@@ -32,22 +32,43 @@ const PHONE_MAX_WIDTH_PX = 640;
  */
 export const TOAST_Z_INDEX = 45;
 
-/** What a toast must never cover: the status, the controls, the captions, the docked bar. */
+/** One toast's own height (title and description), with a little room around it. */
+const TOAST_HEIGHT_PX = 76;
+
+/**
+ * What a toast must never cover: the status, the controls, the docked bar. The captions may be
+ * covered for a moment (they are kept whole in the transcript) when nothing else is free.
+ */
 const NEEDED =
-  '[data-phase], button, input, textarea, select, a[href], [role="switch"], [role="log"], [data-call-dock]';
+  '[data-phase], button, input, textarea, select, a[href], [role="switch"], [data-call-dock]';
 
 export type ToastPosition = 'top-center' | 'bottom-center';
 
 export interface ToastPlacement {
   position: ToastPosition;
+  /** Pixels from the top edge: under the navigation bar, or lower, in a gap between controls. */
+  topPx: number;
   /** Pixels from the bottom edge: clear of the docked bar when it shows. */
   bottomPx: number;
 }
 
 export const DEFAULT_PLACEMENT: ToastPlacement = {
   position: 'top-center',
+  topPx: TOP_OFFSET_PX,
   bottomPx: BOTTOM_GAP_PX,
 };
+
+/** The free gaps at least one toast tall between `top` and `bottom`, top first. */
+function gaps(needed: readonly Box[], top: number, bottom: number): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  let from = top;
+  for (const box of [...needed].sort((a, b) => a.top - b.top)) {
+    if (box.top - from >= TOAST_HEIGHT_PX) found.push([from, box.top]);
+    from = Math.max(from, box.bottom);
+  }
+  if (bottom - from >= TOAST_HEIGHT_PX) found.push([from, bottom]);
+  return found;
+}
 
 interface Box {
   top: number;
@@ -61,10 +82,12 @@ function overlap(box: Box, top: number, bottom: number): number {
 }
 
 /**
- * Where a toast covers least of what the visitor needs: the top band (under the navigation bar)
- * or the bottom one (above the screen's edge, or the docked bar). Covering the status line counts
- * far more than covering anything else; with nothing covered either way, a phone's toast goes to
- * the bottom (under the thumb, away from the status) and a desktop's to the top.
+ * Where a toast covers nothing the visitor needs: the top band (under the navigation bar) or the
+ * bottom one (above the screen's edge, or the docked bar), a phone's at the bottom first (away
+ * from the status, under the thumb) and a desktop's at the top; when both hold a control (a
+ * phone's call: the status at the top, the field at the bottom), a gap between the controls
+ * (over the captions); failing all, the edge that covers least, where covering the status counts
+ * far more than anything else.
  */
 export function placeToast(
   viewport: { width: number; height: number },
@@ -83,7 +106,17 @@ export function placeToast(
   const phone = viewport.width < PHONE_MAX_WIDTH_PX;
   const first: ToastPosition = phone ? 'bottom-center' : 'top-center';
   const second: ToastPosition = phone ? 'top-center' : 'bottom-center';
-  return { position: cost(second) < cost(first) ? second : first, bottomPx };
+  const at = (position: ToastPosition): ToastPlacement => ({
+    position,
+    topPx: TOP_OFFSET_PX,
+    bottomPx,
+  });
+  if (cost(first) === 0) return at(first);
+  if (cost(second) === 0) return at(second);
+  const free = gaps(needed, TOP_OFFSET_PX, viewport.height - bottomPx);
+  const gap = phone ? free.at(-1) : free[0];
+  if (gap) return { position: 'top-center', topPx: Math.round(gap[0]), bottomPx };
+  return at(cost(second) < cost(first) ? second : first);
 }
 
 /**
@@ -105,19 +138,44 @@ export function toastPlacementNow(section: Element | null): ToastPlacement {
   return placeToast({ width: window.innerWidth, height }, boxes, dockHeightPx);
 }
 
-export function notificationsFor(place: () => void): VoiceNotifications {
+/** 'Connected' is old news once the call ends (endConnectedToast): it goes with the call. */
+const CONNECTED_TOAST_ID = 'pepa-connected';
+const CONNECTED_TOAST_CLASS = 'pepa-connected-toast';
+
+/**
+ * Takes 'Connected' away as the call ends, before what follows the call (the rating, the
+ * transcript) is drawn, so it covers none of it.
+ */
+export function endConnectedToast(): void {
+  // The library dismisses a frame later; by then the rating may be drawn under it: hidden now.
+  for (const element of document.querySelectorAll<HTMLElement>(`.${CONNECTED_TOAST_CLASS}`)) {
+    element.style.transition = 'none';
+    element.style.opacity = '0';
+    element.style.pointerEvents = 'none';
+  }
+  toast.dismiss(CONNECTED_TOAST_ID);
+}
+
+/**
+ * The spec's call toasts, each placed when it shows (`place` measures and says where) and kept
+ * there: a toast already on screen never jumps when the next one goes elsewhere.
+ */
+export function notificationsFor(place: () => ToastPosition): VoiceNotifications {
   return {
     onConnected: () => {
-      place();
-      toast.success(TOASTS.connected.title, { description: TOASTS.connected.description });
+      toast.success(TOASTS.connected.title, {
+        id: CONNECTED_TOAST_ID,
+        className: CONNECTED_TOAST_CLASS,
+        description: TOASTS.connected.description,
+        position: place(),
+      });
     },
     onEnded: () => {
-      place();
-      toast(TOASTS.ended.title, { description: TOASTS.ended.description });
+      toast.dismiss(CONNECTED_TOAST_ID);
+      toast(TOASTS.ended.title, { description: TOASTS.ended.description, position: place() });
     },
     onCallError: () => {
-      place();
-      toast.error(TOASTS.error.title, { description: TOASTS.error.description });
+      toast.error(TOASTS.error.title, { description: TOASTS.error.description, position: place() });
     },
   };
 }
@@ -135,7 +193,7 @@ const TOAST_STYLE = {
  * dialogs' backdrops, placed where `placement` says.
  */
 export function CourtToaster({ placement }: { placement: ToastPlacement }) {
-  const offset = { top: `${TOP_OFFSET_PX}px`, bottom: `${placement.bottomPx}px` };
+  const offset = { top: `${placement.topPx}px`, bottom: `${placement.bottomPx}px` };
   return createPortal(
     <Toaster
       position={placement.position}

@@ -2,7 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ShareLineButton, useShareHost } from '../share/share-button';
+import { ShareLineButton, loadShareDialog, useShareHost } from '../share/share-button';
 import { FakeVoiceCall } from '../test/fake-voice-call';
 import { LINES } from './talk-lines';
 import { ESCAPE_CONFIRM_MS } from './use-escape-to-end';
@@ -117,6 +117,10 @@ describe('Escape in a call', () => {
     const end = vi.spyOn(call, 'end');
     const { user, panel, question } = renderPanel();
     await startCall(user, panel);
+    // The dialog's chunk, loaded ahead: a slow import under load is not what this tests.
+    await act(async () => {
+      await loadShareDialog();
+    });
     await user.click(screen.getByRole('button', { name: /Share/ }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toBeInTheDocument();
