@@ -236,6 +236,7 @@ export function useTextMode(openAtOnce: boolean, offering: boolean, joined = fal
         marker={CHAT_PANEL_ATTRIBUTE}
         call={call.length > 0 ? { entries: call, chatBefore: chatBeforeCall } : null}
         focusOnOpen={focusOnOpen}
+        keepStatus={phase === 'waiting'}
       >
         {offer && <TurnOffer until={offer.until} onTake={() => offer.settle(true)} />}
         {missed && !offer && (

@@ -37,6 +37,7 @@ import { SITE_LINKS } from '../guards/use-caption-guard';
 import { useShareHost } from '../share/share-button';
 import { chatBotCheck } from '../voice/voice-runtime';
 import { gateChatDoor } from './chat-door';
+import { useChatInView } from './chat-in-view';
 import { ChatSession, hasVisibleText } from './chat-session';
 
 export { TurnOffer, TURN_MISSED } from './turn-offer';
@@ -85,6 +86,11 @@ export interface ChatPanelProps {
   call?: { entries: readonly ThreadEntry[]; chatBefore: number } | null;
   /** The visitor opened the chat just now: it comes into view with the focus in the field. */
   focusOnOpen?: boolean;
+  /**
+   * The visitor waits in line: while they write, the section's status (their place) stays in view
+   * above the chat with the field.
+   */
+  keepStatus?: boolean;
 }
 
 export function ChatPanel({
@@ -94,6 +100,7 @@ export function ChatPanel({
   marker,
   call = null,
   focusOnOpen = false,
+  keepStatus = false,
 }: ChatPanelProps) {
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const { phase, lines, writing, turnsLeft, maxChars, notice, masked } = snapshot;
@@ -112,13 +119,12 @@ export function ChatPanel({
     void session.open();
   }, [session]);
 
-  // Opened by the visitor: in view, the focus in the field, in the same task as their tap (a
-  // phone brings its keyboard up only for a focus its tap gave).
+  // Opened by the visitor: the focus in the field, in the same task as their tap (a phone brings
+  // its keyboard up only for a focus its tap gave); in view once its layout has settled.
   useLayoutEffect(() => {
-    if (!focusOnOpen) return;
-    fieldRef.current?.focus({ preventScroll: true });
-    panelRef.current?.scrollIntoView?.({ block: 'nearest' });
+    if (focusOnOpen) fieldRef.current?.focus({ preventScroll: true });
   }, [focusOnOpen]);
+  useChatInView(panelRef, fieldRef, focusOnOpen, keepStatus);
 
   const writingNow = phase === 'writing';
   const over = isOverLimit(draft, maxChars);
