@@ -254,6 +254,9 @@ function CallDockBar({
         <button
           type="button"
           onClick={onReturn}
+          // A name that changes with each of Pepa's words would be re-read on every caption: the
+          // button is named by where it goes and the call's status; the words are seen, not read.
+          aria-label={`Back to the call: ${status}`}
           className="flex min-w-0 flex-1 items-center gap-2.5 rounded-full px-3 py-1 text-left"
         >
           <span
@@ -261,7 +264,6 @@ function CallDockBar({
             className="size-2 shrink-0 rounded-full bg-court-300 shadow-[0_0_10px_var(--color-court-300)]"
           />
           <span className="min-w-0">
-            <span className="sr-only">Back to the call: </span>
             <span
               data-testid="dock-status"
               className="block truncate text-sm font-semibold text-court-300"
