@@ -227,14 +227,20 @@ export function ChatPanel({
         {phase === 'starting' && <p className="text-mist italic">{CHAT_STARTING}</p>}
       </div>
       {!begun && phase !== 'ended' && (
-        <div role="group" aria-label={CHAT_OPENINGS_LABEL} className="mt-3 flex flex-wrap gap-2">
+        // On a phone the openings share one row that scrolls sideways: stacked, they would push
+        // the field, or the status above the chat, out of the screen.
+        <div
+          role="group"
+          aria-label={CHAT_OPENINGS_LABEL}
+          className="mt-3 flex gap-2 overflow-x-auto pb-1 sm:flex-wrap sm:overflow-visible sm:pb-0"
+        >
           {CHAT_OPENINGS.map((text) => (
             <button
               key={text}
               type="button"
               aria-disabled={writingNow || undefined}
               onClick={() => void opening(text)}
-              className={buttonClass('outline', 'md', 'aria-disabled:opacity-60')}
+              className={buttonClass('outline', 'md', 'shrink-0 aria-disabled:opacity-60')}
             >
               {text}
             </button>
