@@ -27,6 +27,7 @@ import {
   endConnectedToast,
   notificationsFor,
   toastPlacementNow,
+  useToastsKeptClear,
   type ToastPlacement,
   type ToastPosition,
 } from '../status/court-toasts';
@@ -88,6 +89,9 @@ export function VoiceChat({
     () => new QueryClient({ defaultOptions: { mutations: { retry: false } } }),
   );
   const [placement, setPlacement] = useState<ToastPlacement>(DEFAULT_PLACEMENT);
+  // The section the toasts keep clear of, as last measured.
+  const measured = useRef<Element | null>(null);
+  useToastsKeptClear((keep) => toastPlacementNow(measured.current, keep), setPlacement);
   return (
     <QueryClientProvider client={queryClient}>
       <VoiceChatPanel
@@ -95,7 +99,8 @@ export function VoiceChat({
         createCall={createCall}
         openText={openText}
         onPlaceToasts={(controls) => {
-          const next = toastPlacementNow(controls?.closest('section') ?? controls);
+          measured.current = controls?.closest('section') ?? controls;
+          const next = toastPlacementNow(measured.current);
           setPlacement(next);
           return next.position;
         }}

@@ -8,6 +8,10 @@ import {
   TOAST_Z_INDEX,
   TOASTS,
   placeToast,
+  endConnectedToast,
+  notificationsFor,
+  useToastsKeptClear,
+  type ToastPlacement,
 } from './court-toasts';
 
 const PHONE = { width: 390, height: 844 };
@@ -115,5 +119,94 @@ describe('CourtToaster', () => {
     const toaster = document.querySelector<HTMLElement>('[data-sonner-toaster]');
     expect(toaster).toHaveAttribute('data-y-position', 'bottom');
     expect(toaster?.style.getPropertyValue('--offset-bottom')).toBe('88px');
+  });
+});
+
+describe('useToastsKeptClear', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    act(() => {
+      toast.dismiss();
+      vi.runOnlyPendingTimers();
+    });
+    vi.useRealTimers();
+  });
+
+  it('moves a toast on screen when the page scrolls it over something, and stops listening once none shows', async () => {
+    let now: ToastPlacement = DEFAULT_PLACEMENT;
+    const measure = vi.fn(() => now);
+    const apply = vi.fn();
+    function Kept() {
+      useToastsKeptClear(measure, apply);
+      return null;
+    }
+    render(<Kept />);
+    act(() => {
+      toast.success(TOASTS.connected.title, { id: 'connected', position: 'top-center' });
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(50);
+    });
+    // The connect scroll brings the status under the navigation bar, where the toast is.
+    now = { position: 'bottom-center', topPx: 76, bottomPx: 16 };
+    await act(async () => {
+      window.dispatchEvent(new Event('scroll'));
+      window.dispatchEvent(new Event('scroll'));
+      await vi.advanceTimersByTimeAsync(50);
+    });
+    expect(apply).toHaveBeenLastCalledWith(now);
+    const [shown] = toast.getToasts();
+    expect(shown && 'position' in shown ? shown.position : null).toBe('bottom-center');
+    expect(shown && 'type' in shown ? shown.type : null).toBe('success');
+
+    act(() => {
+      toast.dismiss();
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(50);
+    });
+    measure.mockClear();
+    await act(async () => {
+      window.dispatchEvent(new Event('scroll'));
+      await vi.advanceTimersByTimeAsync(50);
+    });
+    expect(measure).not.toHaveBeenCalled();
+  });
+});
+
+describe("'Connected'", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    act(() => {
+      toast.dismiss();
+      vi.runOnlyPendingTimers();
+    });
+    window.scrollY = 0;
+    vi.useRealTimers();
+  });
+
+  it('is placed once the connect scroll has settled, where the page then is', async () => {
+    const place = vi.fn(() => 'bottom-center' as const);
+    notificationsFor(place).onConnected();
+    // The connect scroll moves the page for a few frames.
+    for (const y of [40, 120, 200]) {
+      window.scrollY = y;
+      await vi.advanceTimersByTimeAsync(17);
+    }
+    expect(place).not.toHaveBeenCalled();
+    expect(toast.getToasts()).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(place).toHaveBeenCalledTimes(1);
+    expect(toast.getToasts().map((shown) => ('title' in shown ? shown.title : null))).toEqual([
+      TOASTS.connected.title,
+    ]);
+  });
+
+  it('is not shown when the call ends before it could be', async () => {
+    const notifications = notificationsFor(() => 'top-center');
+    notifications.onConnected();
+    endConnectedToast();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(toast.getToasts()).toHaveLength(0);
   });
 });

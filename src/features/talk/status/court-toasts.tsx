@@ -3,8 +3,9 @@
  * placed where they cover nothing the visitor needs (the status, a control, the docked bar) and
  * drawn under any dialog.
  */
+import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import { Toaster, toast } from 'sonner';
+import { Toaster, toast, useSonner } from 'sonner';
 import type { VoiceNotifications } from '../voice/use-voice-call';
 
 /** The spec's toasts, word for word. */
@@ -93,6 +94,7 @@ export function placeToast(
   viewport: { width: number; height: number },
   needed: readonly Box[],
   dockHeightPx = 0,
+  keep?: ToastPosition,
 ): ToastPlacement {
   const bottomPx = BOTTOM_GAP_PX + dockHeightPx;
   const bands: Record<ToastPosition, [number, number]> = {
@@ -111,6 +113,8 @@ export function placeToast(
     topPx: TOP_OFFSET_PX,
     bottomPx,
   });
+  // A toast on screen stays on its edge while that edge is clear: it does not jump for preference.
+  if (keep && cost(keep) === 0) return at(keep);
   if (cost(first) === 0) return at(first);
   if (cost(second) === 0) return at(second);
   const free = gaps(needed, TOP_OFFSET_PX, viewport.height - bottomPx);
@@ -124,7 +128,7 @@ export function placeToast(
  * places the next toast away from it. Called when a toast is about to show: the visitor may have
  * scrolled, and the bar may have come or gone.
  */
-export function toastPlacementNow(section: Element | null): ToastPlacement {
+export function toastPlacementNow(section: Element | null, keep?: ToastPosition): ToastPlacement {
   const height = window.innerHeight;
   const dock = document.querySelector('[data-call-dock]');
   const dockBox = dock?.getBoundingClientRect();
@@ -135,18 +139,49 @@ export function toastPlacementNow(section: Element | null): ToastPlacement {
     if (box.height === 0 || box.bottom <= 0 || box.top >= height) continue;
     boxes.push({ top: box.top, bottom: box.bottom, status: element.hasAttribute('data-phase') });
   }
-  return placeToast({ width: window.innerWidth, height }, boxes, dockHeightPx);
+  return placeToast({ width: window.innerWidth, height }, boxes, dockHeightPx, keep);
 }
 
 /** 'Connected' is old news once the call ends (endConnectedToast): it goes with the call. */
 const CONNECTED_TOAST_ID = 'pepa-connected';
 const CONNECTED_TOAST_CLASS = 'pepa-connected-toast';
 
+/** The frames without movement that count as the page at rest; the most frames waited. */
+const SETTLED_FRAMES = 3;
+const MOST_FRAMES = 90;
+
+/**
+ * Runs `then` once the page has stopped scrolling (its scroll position unchanged for a few
+ * frames, read each frame: this works where the `scrollend` event does not), or after about
+ * 1.5 s of a visitor who keeps scrolling. Returns a cancel.
+ */
+export function afterScrollSettles(then: () => void): () => void {
+  let frame = 0;
+  let still = 0;
+  let frames = 0;
+  let last = window.scrollY;
+  const tick = () => {
+    frames += 1;
+    still = window.scrollY === last ? still + 1 : 0;
+    last = window.scrollY;
+    if (still >= SETTLED_FRAMES || frames >= MOST_FRAMES) then();
+    else frame = requestAnimationFrame(tick);
+  };
+  frame = requestAnimationFrame(tick);
+  return () => cancelAnimationFrame(frame);
+}
+
+/** 'Connected' waiting for the connect scroll to settle, if it is. */
+let pendingConnected: (() => void) | null = null;
+
 /**
  * Takes 'Connected' away as the call ends, before what follows the call (the rating, the
- * transcript) is drawn, so it covers none of it.
+ * transcript) is drawn, so it covers none of it. One not shown yet is not shown: the call it
+ * announced is over, and 'Call ended' says so.
  */
 export function endConnectedToast(): void {
+  pendingConnected?.();
+  pendingConnected = null;
   // The library dismisses a frame later; by then the rating may be drawn under it: hidden now.
   for (const element of document.querySelectorAll<HTMLElement>(`.${CONNECTED_TOAST_CLASS}`)) {
     element.style.transition = 'none';
@@ -157,20 +192,29 @@ export function endConnectedToast(): void {
 }
 
 /**
- * The spec's call toasts, each placed when it shows (`place` measures and says where) and kept
- * there: a toast already on screen never jumps when the next one goes elsewhere.
+ * The spec's call toasts, each placed when it shows (`place` measures and says where); while they
+ * show, useToastsKeptClear keeps them clear as the page scrolls. 'Connected' shows once the
+ * call's connect scroll (the status under the navigation bar) has settled, so it is placed where
+ * the status and controls end up, not where they were.
  */
 export function notificationsFor(place: () => ToastPosition): VoiceNotifications {
   return {
     onConnected: () => {
-      toast.success(TOASTS.connected.title, {
-        id: CONNECTED_TOAST_ID,
-        className: CONNECTED_TOAST_CLASS,
-        description: TOASTS.connected.description,
-        position: place(),
+      pendingConnected?.();
+      // A frame first: the connect scroll starts in the effect after the connected state draws.
+      pendingConnected = afterScrollSettles(() => {
+        pendingConnected = null;
+        toast.success(TOASTS.connected.title, {
+          id: CONNECTED_TOAST_ID,
+          className: CONNECTED_TOAST_CLASS,
+          description: TOASTS.connected.description,
+          position: place(),
+        });
       });
     },
     onEnded: () => {
+      pendingConnected?.();
+      pendingConnected = null;
       toast.dismiss(CONNECTED_TOAST_ID);
       toast(TOASTS.ended.title, { description: TOASTS.ended.description, position: place() });
     },
@@ -178,6 +222,53 @@ export function notificationsFor(place: () => ToastPosition): VoiceNotifications
       toast.error(TOASTS.error.title, { description: TOASTS.error.description, position: place() });
     },
   };
+}
+
+/**
+ * While a toast shows, keeps it clear as the page moves under it: a toast is placed when it shows,
+ * but the page may scroll after (the call's connect scroll, the chat coming into view, the
+ * visitor) or change size, and what it covered not then it may cover now. On each scroll or resize,
+ * once a frame, `measure` says where toasts go now; `apply` moves the toaster there and any toast
+ * on screen elsewhere follows. No listener while no toast shows.
+ */
+export function useToastsKeptClear(
+  measure: (keep?: ToastPosition) => ToastPlacement,
+  apply: (placement: ToastPlacement) => void,
+): void {
+  const showing = useSonner().toasts.length > 0;
+  const latest = useRef({ measure, apply });
+  latest.current = { measure, apply };
+  useEffect(() => {
+    if (!showing) return;
+    let frame = 0;
+    const remeasure = () => {
+      frame = 0;
+      const next = latest.current.measure();
+      latest.current.apply(next);
+      for (const shown of toast.getToasts()) {
+        if (!('title' in shown)) continue;
+        if (shown.position !== 'top-center' && shown.position !== 'bottom-center') continue;
+        // Moved only when its own edge now covers something.
+        const to = latest.current.measure(shown.position).position;
+        if (to === shown.position) continue;
+        const again =
+          shown.type === 'success' ? toast.success : shown.type === 'error' ? toast.error : toast;
+        again(shown.title, { id: shown.id, position: to });
+      }
+    };
+    const schedule = () => {
+      if (frame === 0) frame = requestAnimationFrame(remeasure);
+    };
+    // The page may have moved between the toast's placing and now.
+    schedule();
+    window.addEventListener('scroll', schedule, { passive: true });
+    window.addEventListener('resize', schedule);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', schedule);
+      window.removeEventListener('resize', schedule);
+    };
+  }, [showing]);
 }
 
 /** Every toast alike: the court's dark green, a gold edge, ivory words; only the icon differs. */
