@@ -519,11 +519,6 @@ test.describe('Talk to Pepa in the field', () => {
           await talk(page).start.focus();
           await page.keyboard.press('Enter');
           await expect(talk(page).status).toHaveText(CONNECTED, { timeout: 15_000 });
-          // 'Connected' shows once the connect scroll settles (a call ended before then never
-          // shows it: the unit tests hold that); here it is seen, and then 'Call ended'.
-          await expect
-            .poll(async () => (await recorded(page)).toasts.map((toast) => toast.title))
-            .toEqual(['Connected']);
           await talk(page).end.focus();
           await page.keyboard.press('Enter');
           await expectReleased(page);

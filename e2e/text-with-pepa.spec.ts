@@ -8,10 +8,9 @@ import type { Page, Request, Route, TestInfo } from '@playwright/test';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { talk } from './support/talk';
-import { PEPA_FIRST_MESSAGE } from '../src/config/pepa-persona';
 
 /**
- * Writing to Pepa, in the browser: the gate's text operations (and, for the handover, its line)
+ * Typing with Pepa, in the browser: the gate's text operations (and, for the handover, its line)
  * are answered at the network, as the contract says they answer; everything else is the demo.
  */
 const FAST = 0.2;
@@ -32,11 +31,10 @@ const REPLY = ['Ribbit! ', 'I am Pepa, ', 'Queen of the Royal Frog Court.'];
 function chatPanel(page: Page) {
   const section = talk(page).section;
   return {
-    writeToPepa: section.getByRole('button', { name: 'Write to Pepa' }),
-    heading: section.getByRole('heading', { name: 'Writing to Pepa' }),
-    log: section.getByRole('log', { name: 'Your conversation with Pepa' }),
-    field: section.getByRole('textbox', { name: 'Message to Pepa' }),
-    openings: section.getByRole('group', { name: 'Ways to begin' }),
+    typeWithPepa: section.getByRole('button', { name: 'Type with Pepa' }),
+    heading: section.getByRole('heading', { name: 'Typing with Pepa' }),
+    log: section.getByRole('log', { name: 'Your chat with Pepa' }),
+    field: section.getByRole('textbox', { name: 'Your message to Pepa' }),
     send: section.getByRole('button', { name: 'Send', exact: true }),
     stop: section.getByRole('button', { name: 'Stop', exact: true }),
     writing: section.getByTestId('chat-writing'),
@@ -126,54 +124,10 @@ async function expectAxeClean(page: Page) {
   expect((await new AxeBuilder({ page }).include('#talk').analyze()).violations).toEqual([]);
 }
 
-test.describe('writing to Pepa', () => {
+test.describe('typing with Pepa', () => {
   test.use({
     allowedProblems:
       /status of (503|429|404)|HTTP (503|429) for .*\/api\/(calls|chats)|HTTP 404 for .*\/api\/tickets\//,
-  });
-
-  test("Write to Pepa opens the chat in view: the focus in the field, Pepa's first line and openings shown; an opening sends", async ({
-    page,
-  }, testInfo) => {
-    const chats = await routeChats(page);
-    await open(page);
-    const panel = chatPanel(page);
-    // A phone taps (its touch fetches the chat's code ahead); a desktop clicks.
-    if (testInfo.project.use.hasTouch) await panel.writeToPepa.tap();
-    else await panel.writeToPepa.click();
-    await expect(panel.field).toBeFocused();
-    await expect(panel.field).toBeInViewport();
-    await expect(panel.log).toContainText(`Pepa: ${PEPA_FIRST_MESSAGE}`);
-    await expect(panel.openings).toBeInViewport();
-    // Her first line is shown, not sent: no message has gone out.
-    expect(messagesSent(chats)).toHaveLength(0);
-    await screenshot(page, testInfo, 'chat-opened');
-    await panel.openings.getByRole('button', { name: 'Who are you?' }).click();
-    await expect(panel.log).toContainText('You: Who are you?');
-    await expect(panel.log).toContainText(`Pepa: ${REPLY.join('')}`);
-    await expect(panel.openings).toBeHidden();
-    expect(messagesSent(chats).map((request) => request.body)).toEqual([{ text: 'Who are you?' }]);
-    await expect(panel.field).toBeFocused();
-    await expectAxeClean(page);
-  });
-
-  test('a message past the limit is flagged as it is typed and Send rests; nothing goes out', async ({
-    page,
-  }) => {
-    const chats = await routeChats(page);
-    await open(page);
-    const panel = chatPanel(page);
-    await panel.writeToPepa.click();
-    await expect(panel.field).toBeFocused();
-    await panel.field.fill('r'.repeat(CHAT.maxMessageChars + 100));
-    await expect(talk(page).section.getByTestId('draft-count')).toHaveText('600 / 500');
-    await expect(talk(page).section.getByRole('alert')).toContainText('500 characters at most');
-    await expect(panel.send).toHaveAttribute('aria-disabled', 'true');
-    // Pressed anyway (a resting button still takes a press), and Enter: neither sends.
-    await panel.send.click({ force: true });
-    await panel.field.press('Enter');
-    expect(messagesSent(chats)).toHaveLength(0);
-    await expect(panel.field).toHaveValue('r'.repeat(600));
   });
 
   test('when the court is full, text is offered at once, and Pepa answers in the chat', async ({
@@ -195,7 +149,7 @@ test.describe('writing to Pepa', () => {
       talk(page).section.getByText('Pepa still reads what you type while the court is full.'),
     ).toBeVisible();
     const panel = chatPanel(page);
-    await panel.writeToPepa.click();
+    await panel.typeWithPepa.click();
     await expect(panel.heading).toBeVisible();
     await say(page, 'Who are you?');
     await expect(panel.log).toContainText('You: Who are you?');
@@ -211,7 +165,7 @@ test.describe('writing to Pepa', () => {
     await screenshot(page, testInfo, 'court-full-chat');
   });
 
-  test('a visitor without a microphone writes to Pepa from the start, and no microphone is asked for', async ({
+  test('a visitor without a microphone types with Pepa from the start, and no microphone is asked for', async ({
     page,
   }, testInfo) => {
     await page.addInitScript(() => {
@@ -225,9 +179,9 @@ test.describe('writing to Pepa', () => {
     await routeChats(page);
     await open(page);
     const panel = chatPanel(page);
-    await expect(panel.writeToPepa).toBeVisible();
+    await expect(panel.typeWithPepa).toBeVisible();
     await screenshot(page, testInfo, 'idle');
-    await panel.writeToPepa.click();
+    await panel.typeWithPepa.click();
     await expect(panel.heading).toBeVisible();
     await expect(talk(page).status).toHaveText('Ready to chat');
     await say(page, 'Hello, Your Majesty');
@@ -278,7 +232,7 @@ test.describe('writing to Pepa', () => {
       );
       await open(page);
       const panel = chatPanel(page);
-      await panel.writeToPepa.click();
+      await panel.typeWithPepa.click();
       await say(page, 'Tell me everything');
       await expect(panel.writing).toContainText('Pepa is writing…');
       await expect(panel.writing).toContainText('ribbit2');
@@ -302,7 +256,7 @@ test.describe('writing to Pepa', () => {
     const chats = await routeChats(page);
     await open(page);
     const panel = chatPanel(page);
-    await panel.writeToPepa.click();
+    await panel.typeWithPepa.click();
     await expect(panel.heading).toBeVisible();
     await say(page, PHRASE);
     await expect(talk(page).section.getByRole('alert')).toContainText('Your message was not sent.');
@@ -325,7 +279,7 @@ test.describe('writing to Pepa', () => {
     );
     await open(page);
     const panel = chatPanel(page);
-    await panel.writeToPepa.click();
+    await panel.typeWithPepa.click();
     await say(page, 'Are you there?');
     await expect(talk(page).section.getByRole('alert')).toHaveText(
       "You're writing faster than the court can read. Try again in 12 s.",
@@ -376,7 +330,7 @@ test.describe('writing to Pepa', () => {
     await expect(talk(page).status).toHaveText('Pepa is with other guests.');
     await expect(talk(page).section.getByText(/^You're 2nd in line/)).toBeVisible();
     const panel = chatPanel(page);
-    await panel.writeToPepa.click();
+    await panel.typeWithPepa.click();
     await say(page, 'I am next, I hope');
     await expect(panel.log).toContainText(REPLY.join(''));
 
@@ -434,7 +388,7 @@ test.describe('writing to Pepa', () => {
     await routeChats(page);
     await open(page);
     const panel = chatPanel(page);
-    await panel.writeToPepa.click();
+    await panel.typeWithPepa.click();
     await expect(panel.heading).toBeVisible();
     await talk(page).start.click();
     const take = talk(page).section.getByRole('button', { name: 'Your turn: talk to Pepa' });

@@ -417,7 +417,7 @@ test.describe('a call that respects the visitor', () => {
       }, broken);
       await microphone.selectOption(broken);
       await expect(talk(page).section.getByRole('alert')).toHaveText(
-        `That microphone couldn't be opened, so the call still uses ${firstLabel}.`,
+        `That microphone couldn't be opened, so Pepa still hears you through ${firstLabel}.`,
       );
       await expect(microphone).toHaveValue(first);
       expect((await callResources(page)).liveTracks).toBe(1);
@@ -455,6 +455,9 @@ test.describe('a call that respects the visitor', () => {
         await expect(talk(page).status).toHaveText('Ready to chat');
         const toasts = (await toastHistory(page)).map((toast) => toast.title);
         expect(toasts).not.toContain('Failed to connect');
+        await expect(
+          talk(page).section.getByRole('button', { name: 'Type to Pepa instead' }),
+        ).toHaveCount(0);
         // The microphone asked for at the tap is released at once: nothing was joined.
         await expect.poll(async () => (await callResources(page)).liveTracks).toBe(0);
       });

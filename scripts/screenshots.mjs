@@ -4,10 +4,6 @@
 //   phone.png, desktop.png            the first screen at 390 × 844 and 1440 × 900 (inlined in the
 //                                      README; each must stay within 300 KB)
 //   phone-full.png, desktop-full.png  the whole page (linked from the README, not inlined)
-//   journey-<step>-<width>.png        each step of a visitor's conversation with Pepa at 390 and
-//                                      1440 px, on the demo behind the court gate with one voice
-//                                      place (scripts/lib/journey-shots.mjs; the walk the browser
-//                                      suite's e2e/journey.spec.ts checks)
 // Each is a first visit (fresh browser context, empty cache), after the web fonts have loaded.
 // The callbacks given to page.evaluate run in the browser.
 /* global window */
@@ -17,8 +13,6 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildSite } from './build.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
-import { shootJourney } from './lib/journey-shots.mjs';
-import { suggestFreePort } from './lib/ports.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -36,14 +30,7 @@ let site;
 let browser;
 try {
   console.log('Building the demo into a temporary folder…');
-  // The journey's court runs its own stand-in provider on this port, which the build names.
-  const mockPort = await suggestFreePort(4900);
-  const siteDir = await buildSite({
-    demo: true,
-    mockPort,
-    quiet: true,
-    outDir: join(work, 'site'),
-  });
+  const siteDir = await buildSite({ demo: true, quiet: true, outDir: join(work, 'site') });
   site = await startStaticServer({ root: siteDir, port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   await mkdir(outDir, { recursive: true });
@@ -88,13 +75,6 @@ try {
         `${shot.name}.png is ${kb} KB, over the README's ${FIRST_SCREEN_MAX_BYTES / 1024} KB`,
       );
     }
-  }
-  await browser.close();
-  browser = undefined;
-  console.log('Walking the journey at 390 and 1440 px…');
-  const disagreements = await shootJourney({ siteDir, mockPort, outDir });
-  if (disagreements.length > 0) {
-    throw new Error(`lines on screen disagree:\n${disagreements.join('\n')}`);
   }
 } catch (error) {
   console.error(`screenshots: ${error instanceof Error ? error.message : String(error)}`);

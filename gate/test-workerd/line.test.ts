@@ -46,7 +46,6 @@ describe('the semaphore', () => {
           assistantId: 'test-pepa-assistant',
           assistantOverrides: {
             maxDurationSeconds: 180,
-            customerJoinTimeoutSeconds: 20,
             metadata: { gateLease: expect.any(String) as unknown },
           },
           roomDeleteOnUserLeaveEnabled: false,

@@ -38,7 +38,7 @@ export const WIDGET_ACTION = 'start-call';
 
 export interface ProviderCall {
   id: string;
-  status: 'queued' | 'in-progress' | 'ended';
+  status: 'in-progress' | 'ended';
   cost?: number;
   createdAt?: string;
   assistantOverrides?: Record<string, unknown>;

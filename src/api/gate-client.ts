@@ -4,7 +4,7 @@
  * from the first request through the line to an admitted call (`askAdmission`).
  */
 import { client } from '../../generated/gate/client.gen';
-import { checkIn, giveBackCall, leaveLine } from '../../generated/gate/sdk.gen';
+import { checkIn, leaveLine } from '../../generated/gate/sdk.gen';
 import type { Admitted, CourtCall, Waiting } from '../../generated/gate/types.gen';
 import type { CallError, LinePlace, LineReporter, CallErrorSource } from '../lib/call';
 import { isRecord } from '../lib/is-record';
@@ -115,22 +115,6 @@ function isAdmitted(answer: unknown): answer is Admitted {
   );
 }
 
-/** What proves an admitted call the visitor's, to give it back: its id and its secret. */
-export interface CallPass {
-  id: string;
-  secret: string;
-}
-
-/** The secret each admitted call came with, kept beside the call (never in what is rendered). */
-const callSecrets = new WeakMap<CourtCall, string>();
-
-/** The pass of a call this page was admitted to; null for any other. */
-export function passOf(call: unknown): CallPass | null {
-  if (typeof call !== 'object' || call === null) return null;
-  const secret = callSecrets.get(call as CourtCall);
-  return secret === undefined ? null : { id: (call as CourtCall).id, secret };
-}
-
 function isWaiting(answer: unknown): answer is Waiting {
   const ticket = record(record(answer).ticket);
   return (
@@ -195,8 +179,6 @@ export interface GateDoor {
   ): Promise<unknown>;
   /** `DELETE /api/tickets/{id}`, sent even as the page goes away. */
   leave(ticket: TicketPass): void;
-  /** `DELETE /api/calls/{id}`: a call never joined given back, sent even as the page goes away. */
-  giveBack(call: CallPass): void;
   /** Whether the page is hidden (its timers may be throttled: the gate waits longer). */
   hidden(): boolean;
   /** Resolves after `ms`, or at once when the page comes back into view; rejects on abort. */
@@ -233,7 +215,6 @@ export function gateDoor(ask: GateDoor['ask'], botCheck: GateDoor['botCheck']): 
         keepalive: true,
       }).catch(() => undefined);
     },
-    giveBack: sendGiveBack,
     hidden: () => document.visibilityState === 'hidden',
     pause: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
@@ -262,70 +243,6 @@ export function gateDoor(ask: GateDoor['ask'], botCheck: GateDoor['botCheck']): 
   };
 }
 
-/** Gives back what an answer holds: an admitted call's place, or a ticket's. */
-function giveBackAnswer(door: GateDoor, answer: unknown): void {
-  if (isAdmitted(answer)) {
-    // A call without its secret (a gate before the give-back) cannot be given back.
-    if (typeof answer.callSecret === 'string') {
-      door.giveBack({ id: answer.call.id, secret: answer.callSecret });
-    }
-  } else if (isWaiting(answer)) door.leave({ id: answer.ticket.id, secret: answer.ticket.secret });
-}
-
-/**
- * A request whose answer may hold a place (`POST /api/calls`, a check-in): it is never cut off
- * in flight, since the gate may already have given the place. A start stopped meanwhile (its
- * microphone refused, the visitor gone) rejects at once, and the answer, when it comes, is given
- * back: the place is free again within a round trip.
- */
-function placeRequest(
-  door: GateDoor,
-  signal: AbortSignal,
-  send: (signal: AbortSignal) => Promise<unknown>,
-): Promise<unknown> {
-  if (signal.aborted) return Promise.reject(signal.reason as unknown);
-  const pending = send(new AbortController().signal);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason as unknown);
-      pending.then(
-        (late) => giveBackAnswer(door, late),
-        () => undefined,
-      );
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (answer) => {
-        signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) giveBackAnswer(door, answer);
-        else resolve(answer);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        if (!signal.aborted) reject(error);
-      },
-    );
-  });
-}
-
-/** `DELETE /api/calls/{id}` with the call's secret; keepalive, so it outlives a closing page. */
-function sendGiveBack(call: CallPass): void {
-  void giveBackCall({
-    path: { callId: call.id },
-    headers: { 'Call-Secret': call.secret },
-    keepalive: true,
-  }).catch(() => undefined);
-}
-
-/**
- * Gives back a call this page was admitted to and never joined (the call object's `unjoined`):
- * its place is free for the next visitor at once. Anything else is left alone.
- */
-export function giveBackUnjoined(call: unknown): void {
-  const pass = passOf(call);
-  if (pass) sendGiveBack(pass);
-}
-
 /**
  * From Start Talking to an admitted call: the bot check, the request, and as long as Pepa is
  * with other guests, check-ins at the pace the gate asks for, each place told to the call object.
@@ -339,7 +256,7 @@ export async function askAdmission(
   companion: LineCompanion | null = null,
 ): Promise<CourtCall> {
   const token = await door.botCheck(signal);
-  let answer = await placeRequest(door, signal, (held) => door.ask(token, held));
+  let answer = await door.ask(token, signal);
   let ticket: TicketPass | null = null;
   const leave = () => {
     if (ticket) door.leave(ticket);
@@ -349,7 +266,6 @@ export async function askAdmission(
     for (;;) {
       if (isAdmitted(answer)) {
         ticket = null;
-        if (typeof answer.callSecret === 'string') callSecrets.set(answer.call, answer.callSecret);
         return answer.call;
       }
       if (!isWaiting(answer)) throw malformed(ticket ? 'POST /api/tickets' : 'POST /api/calls');
@@ -372,16 +288,13 @@ export async function askAdmission(
         const chat = companion?.chat() ?? null;
         return chat === null ? undefined : { offer: !taken, chat };
       };
-      const pass: TicketPass = ticket;
-      const checkInNow = () =>
-        placeRequest(door, signal, (held) => door.checkIn(pass, door.hidden(), held, text()));
       try {
-        answer = await checkInNow();
+        answer = await door.checkIn(ticket, door.hidden(), signal, text());
       } catch (error) {
         // Checked in too early (a timer fired ahead of time): wait as asked and try again.
         if (error instanceof GateApiError && error.code === 'rate-limited') {
           await door.pause(error.retryAfterMs ?? 1000, signal);
-          answer = await checkInNow();
+          answer = await door.checkIn(ticket, door.hidden(), signal, text());
         } else {
           if (error instanceof GateApiError && error.code === 'ticket-gone') ticket = null;
           throw error;

@@ -102,25 +102,17 @@ export interface PepaCallOptions<TCall extends WebCall = WebCall> {
    * exists; `null` leaves the microphone to the call object's join.
    */
   openMicrophone?: MicrophoneOpener | null;
-  /**
-   * What the browser already knows of the microphone's permission, asked before the call
-   * request goes out: `denied` ends the start at once, with no request. Default: the Permissions
-   * API where it exists (an engine without it, or without the `microphone` name, answers null:
-   * the start goes on, and a refused microphone gives the call back).
-   */
-  microphonePermission?: (() => Promise<PermissionState | null>) | null;
   /** Default `overlapped`. */
   startOrder?: StartOrder;
 }
 
-/** What `startWith` is told besides the request. Every call joins with the microphone. */
+/** How `startWith` joins the room. */
 export interface StartWithOptions {
   /**
-   * The start ended without the call (its microphone refused, the visitor stopped, a failure)
-   * after its web call was created and before it started: the web call, to give back, so its
-   * place is free at once rather than held until nobody joins it.
+   * Whether the visitor's microphone is used (default true). Without it the room is joined to
+   * listen only and the visitor speaks by typing (`add-message`).
    */
-  unjoined?: (webCall: unknown) => void;
+  microphone?: boolean;
 }
 
 export interface StartOptions {

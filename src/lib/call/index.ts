@@ -10,7 +10,6 @@ export type {
   LineReporter,
   MicrophoneOpener,
   ResourceCounts,
-  StartWithOptions,
   WebCall,
   WebCallRequest,
 } from './call-options';

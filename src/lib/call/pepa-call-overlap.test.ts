@@ -263,17 +263,13 @@ describe('an overlapped start', () => {
     await h.call.stop();
   });
 
-  it('every start opens the microphone: no call joins listening only', async () => {
+  it('a typed start opens no microphone', async () => {
     const microphone = controlledMicrophone();
     const h = createHarness({ openMicrophone: microphone.open });
-    // What the dropped typing-only call once passed: nothing reads it now.
-    const listenOnly = { microphone: false, unjoined: vi.fn() };
-    void h.call.startWith(async () => WEB_CALL, listenOnly);
+    void h.call.startWith(async () => WEB_CALL, { microphone: false });
     await flush();
-    expect(microphone.open).toHaveBeenCalledTimes(1);
-    const track = microphone.grant();
-    await flush();
-    expect(h.daily().options.audioSource).toBe(track);
+    expect(microphone.open).not.toHaveBeenCalled();
+    expect(h.daily().options.audioSource).toBe(false);
     await h.call.stop();
   });
 });

@@ -1,23 +1,24 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useAfterCallInView } from '../after-call/after-call-in-view';
+import { useEffect, useState, type ReactNode } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
 import { CallTimeLeft, ConnectionQuality } from './call-meters';
 import { DevicePicker } from './device-picker';
 import type { SwitchDevice } from './device-switch';
 import type { TalkPhase } from '../voice/voice-state';
 import { useShareHost } from '../share/share-button';
-import type { ThreadEntry } from '../thread/thread';
 import { CallTranscript, LiveCaptions, type CallShare } from './transcript-panel';
 import { TypeToPepa } from './type-to-pepa';
 import { transcriptAfterCall, type VoiceState } from '../voice/voice-state';
 
-/** The quiet-microphone hint shows after this long without an audible microphone. */
+/** The 'we can't hear you' hint shows after this long without an audible microphone. */
 export const QUIET_MIC_HINT_MS = 6000;
 
 /** A start that takes longer than this is said to be slow, with the way out. */
 export const SLOW_START_HINT_MS = 8000;
 
 const BAR_WEIGHTS = [0.45, 0.8, 1, 0.8, 0.45];
+
+export const TYPE_INSTEAD = 'Type to Pepa instead';
+export const TYPING_INDICATOR = "Typing only: Pepa can't hear you";
 
 export interface CallControlsProps {
   phase: TalkPhase;
@@ -30,6 +31,10 @@ export interface CallControlsProps {
   onSendText(text: string): boolean;
   onMicrophone: SwitchDevice;
   onSpeaker: SwitchDevice;
+  /** Starts a call without the microphone; offered when the microphone may be the trouble. */
+  onTypeInstead(): void;
+  /** The last start failed in a way the microphone may cause. */
+  microphoneTrouble: boolean;
   /** In hold-to-talk mode, the hold button, shown in Mute's place. */
   holdButton?: ReactNode;
   /** The hold-to-talk mode switch, beside Mute. */
@@ -40,10 +45,6 @@ export interface CallControlsProps {
   afterCall?: ReactNode;
   /** The call whose lines are shown, when Pepa's lines can be shared (through the gate). */
   shareCallId?: string | null;
-  /** The text chat's lines said before the call: the captions show them above the call's. */
-  earlier?: readonly ThreadEntry[];
-  /** The text chat is open and holds the one thread after the call: no transcript of its own. */
-  threadInChat?: boolean;
 }
 
 /** Everything a live call adds under the button: controls, captions and notices. */
@@ -56,13 +57,13 @@ export function CallControls({
   onSendText,
   onMicrophone,
   onSpeaker,
+  onTypeInstead,
+  microphoneTrouble,
   holdButton,
   modeSwitch,
   afterCaptions,
   afterCall,
   shareCallId = null,
-  earlier = [],
-  threadInChat = false,
 }: CallControlsProps) {
   const connected = phase === 'listening' || phase === 'speaking';
   // While the connection is restored the call keeps its surface (the draft, the focus, the
@@ -74,14 +75,12 @@ export function CallControls({
   const shareHost = useShareHost();
   const share: CallShare | null =
     shareCallId === null ? null : { callId: shareCallId, open: shareHost.open };
-  const afterCallRef = useRef<HTMLDivElement>(null);
-  useAfterCallInView(afterCallRef, phase);
   return (
     <div className="relative mx-auto mt-6 flex max-w-md flex-col items-center gap-4">
       {inCall && (
         <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2">
-          {holdButton}
-          {!holdButton && (
+          {!state.typing && holdButton}
+          {!state.typing && !holdButton && (
             <button
               type="button"
               aria-pressed={state.muted}
@@ -92,13 +91,17 @@ export function CallControls({
               {state.muted ? 'Unmute' : 'Mute'}
             </button>
           )}
-          {modeSwitch}
+          {!state.typing && modeSwitch}
           <VolumeBars volume={phase === 'speaking' ? state.volume : 0} />
           <ConnectionQuality quality={state.networkQuality} />
           {state.connectedAt !== null && (
             <CallTimeLeft since={state.connectedAt} limitSeconds={limitSeconds} />
           )}
         </div>
+      )}
+
+      {inCall && state.typing && (
+        <p className="text-sm font-semibold text-gold-200">{TYPING_INDICATOR}</p>
       )}
 
       {state.audioBlocked && connected && (
@@ -109,15 +112,18 @@ export function CallControls({
 
       {phase === 'connecting' && <SlowStartHint />}
 
-      {phase !== 'idle' && phase !== 'ending' && <HeadphonesTip />}
-
-      {phase !== 'idle' && phase !== 'waiting' && (
-        <LiveCaptions state={state} share={share} earlier={earlier} />
+      {phase === 'listening' && !state.muted && !state.typing && (
+        <QuietMicHint lastHeardAt={state.lastHeardAt ?? state.connectedAt} />
       )}
+
+      {phase !== 'idle' && phase !== 'ending' && !state.typing && <HeadphonesTip />}
+
+      {phase !== 'idle' && phase !== 'waiting' && <LiveCaptions state={state} share={share} />}
 
       {afterCaptions}
 
-      {inCall && (
+      {/* A typed-only call offers the field from its first moment: the focus goes there. */}
+      {(inCall || (phase === 'connecting' && state.typing)) && (
         <TypeToPepa
           onSend={onSendText}
           awaitingReply={lastLine?.role === 'user' && lastLine.typed === true}
@@ -127,20 +133,39 @@ export function CallControls({
 
       {inCall && (
         <DevicePicker
+          microphone={!state.typing}
           onMicrophone={onMicrophone}
           onSpeaker={onSpeaker}
           unavailable={reconnecting}
         />
       )}
 
-      {/* A blocked microphone's note is the section's, beside the status (MicrophoneBlockedNote). */}
-      {/* After a call: the rating, then the transcript, brought into view together. */}
-      <div ref={afterCallRef} className="flex w-full flex-col items-center gap-4 empty:hidden">
-        {phase === 'idle' && afterCall}
-        {phase === 'idle' && !threadInChat && transcriptAfterCall(state).length > 0 && (
-          <CallTranscript lines={transcriptAfterCall(state)} share={share} />
-        )}
-      </div>
+      {phase === 'idle' && state.failure?.type === 'microphone-permission-denied' && (
+        <div
+          role="note"
+          className="rounded-2xl border border-gold-300/40 bg-court-950/70 p-4 text-left text-sm text-mist"
+        >
+          <p className="font-semibold text-gold-200">
+            Pepa can&apos;t hear you: the microphone is blocked.
+          </p>
+          <p className="mt-1">
+            Open the site settings (the icon left of the address), allow the microphone for this
+            site, then press Start Talking again.
+          </p>
+        </div>
+      )}
+
+      {phase === 'idle' && microphoneTrouble && (
+        <button type="button" onClick={onTypeInstead} className={buttonClass('outline', 'md')}>
+          {TYPE_INSTEAD}
+        </button>
+      )}
+
+      {phase === 'idle' && afterCall}
+
+      {phase === 'idle' && transcriptAfterCall(state).length > 0 && (
+        <CallTranscript lines={transcriptAfterCall(state)} share={share} />
+      )}
 
       {shareHost.dialog}
     </div>
@@ -161,20 +186,21 @@ function VolumeBars({ volume }: { volume: number }) {
   );
 }
 
-/**
- * Whether the open microphone has been silent for QUIET_MIC_HINT_MS: the panel's hint then says
- * so (talk-lines.ts), in place of the spec's, never beside it.
- */
-export function useQuietMicrophone(lastHeardAt: number | null, active: boolean): boolean {
+function QuietMicHint({ lastHeardAt }: { lastHeardAt: number | null }) {
   const [quiet, setQuiet] = useState(false);
   useEffect(() => {
     setQuiet(false);
-    if (!active || lastHeardAt === null) return;
+    if (lastHeardAt === null) return;
     const remaining = Math.max(0, lastHeardAt + QUIET_MIC_HINT_MS - Date.now());
     const timer = setTimeout(() => setQuiet(true), remaining);
     return () => clearTimeout(timer);
-  }, [lastHeardAt, active]);
-  return active && quiet;
+  }, [lastHeardAt]);
+  if (!quiet) return null;
+  return (
+    <p role="note" className="text-sm text-gold-200">
+      We can&apos;t hear you. Check that your microphone is connected and not muted.
+    </p>
+  );
 }
 
 function SlowStartHint() {

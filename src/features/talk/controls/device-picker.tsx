@@ -61,7 +61,7 @@ export function canChooseSpeaker(): boolean {
 
 export const REFUSED_DEVICE: Record<string, (inUse: string) => string> = {
   [MICROPHONE_LABEL]: (inUse) =>
-    `That microphone couldn't be opened, so the call still uses ${inUse}.`,
+    `That microphone couldn't be opened, so Pepa still hears you through ${inUse}.`,
   [SPEAKER_LABEL]: (inUse) =>
     `That speaker couldn't be used, so Pepa still plays through ${inUse}.`,
 };
@@ -151,17 +151,20 @@ function DeviceSelect({
  * uses: a device that cannot be opened is refused, with the reason beside it.
  */
 export function DevicePicker({
+  microphone,
   onMicrophone,
   onSpeaker,
   unavailable = false,
 }: {
+  /** The call uses the microphone (not a typed-only call). */
+  microphone: boolean;
   onMicrophone: SwitchDevice;
   onSpeaker: SwitchDevice;
   /** The connection is being restored: the choices stay, changes wait. */
   unavailable?: boolean;
 }) {
   const { microphones, speakers } = useMediaDevices();
-  const showMicrophones = microphones.length > 1;
+  const showMicrophones = microphone && microphones.length > 1;
   const showSpeakers = canChooseSpeaker() && speakers.length > 1;
   if (!showMicrophones && !showSpeakers) return null;
   return (

@@ -5,19 +5,24 @@
  * button are CallControls (controls/call-controls.tsx).
  */
 import { useCallback, useEffect, useState, type RefObject } from 'react';
-import { CallRating } from '../after-call/call-rating';
+import { CallRating } from '../controls/call-rating';
 import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
-import { HOLD_KEY_HINT, HoldModeSwitch, HoldToTalkButton } from '../controls/hold-to-talk';
+import { TurnCueLabel } from '../controls/turn-cue-label';
+import {
+  HOLD_HINT,
+  HOLD_KEY_HINT,
+  HoldModeSwitch,
+  HoldToTalkButton,
+} from '../controls/hold-to-talk';
 import { containsSecret } from '../guards/seed-shield';
 import { SiteCard } from '../page-tools/site-card';
 import type { TalkPhase } from '../voice/voice-state';
 import type { useCaptionGuard } from '../guards/use-caption-guard';
 import { useHoldToTalk } from '../controls/use-hold-to-talk';
 import { usePageTools } from '../page-tools/use-page-tools';
-import { useTurnCue } from '../status/use-turn-cue';
+import { useTurnCue } from '../controls/use-turn-cue';
 import type { VoiceCall } from '../voice/use-voice-call';
 import type { VoiceState } from '../voice/voice-state';
-import type { Microphone } from '../status/talk-lines';
 
 export interface CallAddOnsInput {
   call: Pick<VoiceCall, 'on' | 'send'>;
@@ -50,7 +55,7 @@ export function useCallAddOns({
   const { shown } = usePageTools(call);
   const { cue, thought } = useTurnCue(call, phase);
   const connected = phase === 'listening' || phase === 'speaking';
-  const hold = useHoldToTalk(connected || phase === 'reconnecting', setMuted);
+  const hold = useHoldToTalk((connected || phase === 'reconnecting') && !state.typing, setMuted);
   const [typedSecret, setTypedSecret] = useState(false);
   // The call the rating is for: set when a call starts, cleared by Skip or the next start, so
   // no call is ever offered the rating twice.
@@ -90,16 +95,7 @@ export function useCallAddOns({
     setRatingFor(callIdOf(webCall));
     setShownCall(callIdOf(webCall));
   }, []);
-  const inHold = hold.mode === 'hold';
-  // What Pepa can hear, for the panel's lines (talk-lines.ts): in hold mode the microphone is
-  // muted between holds, which is the hold's, not a mute the visitor pressed.
-  const microphone: Microphone = inHold
-    ? hold.holding
-      ? 'holding'
-      : 'hold'
-    : state.muted
-      ? 'muted'
-      : 'open';
+  const inHold = hold.mode === 'hold' && !state.typing;
   const cardShown = { ...shown, contract: shown.contract || guard.masked };
 
   return {
@@ -109,17 +105,21 @@ export function useCallAddOns({
     shownCall,
     /** After a device switch: the microphone goes back to what the mode says. */
     reapplyMicrophone: hold.reapply,
-    /** How the visitor's microphone is set, for the panel's lines. */
-    microphone,
-    /** Whose turn it is: drawn on the portrait, and said beside the status. */
+    /** The muted line under the status: in hold mode the hold hint says it instead. */
+    showMuted: !inHold,
     turn: cue,
+    cue: <TurnCueLabel cue={cue} />,
     holdButton: inHold ? (
       <HoldToTalkButton holding={hold.holding} onHolding={hold.setHolding} panelRef={panelRef} />
     ) : undefined,
     modeSwitch: <HoldModeSwitch mode={hold.mode} onMode={hold.setMode} />,
     afterCaptions: (
       <>
-        {connected && inHold && <p className="text-xs text-mist">{HOLD_KEY_HINT}</p>}
+        {connected && inHold && (
+          <p className="text-xs text-mist">
+            {HOLD_HINT} {HOLD_KEY_HINT}
+          </p>
+        )}
         {(typedSecret || guard.redacted) && (
           <ShieldWarning kind={typedSecret ? 'typed' : 'spoken'} />
         )}

@@ -7,12 +7,29 @@ import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../../config/p
 // trips of a new connection (`npm run budget`).
 import avatarArt from '../../../assets/art/pepa-avatar.svg?no-inline';
 import type { TalkPhase } from '../voice/voice-state';
-import { PHASE_TEXT, lineText, type TalkLines } from '../status/talk-lines';
 
 export { DOUBLE_TAP_MS } from './double-tap';
 
 /** Intrinsic size of the avatar art. */
 const AVATAR_SIZE = 240;
+
+/** Status line and hint per phase: the idle, connected and speaking texts are the spec's. */
+export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null }> = {
+  idle: { status: 'Ready to chat', hint: 'Click the button below to start talking' },
+  // Pepa takes a few guests at a time: the place in line is said beside it (lineText).
+  waiting: { status: 'Pepa is with other guests.', hint: null },
+  connecting: {
+    status: 'Connecting to Pepa...',
+    hint: 'Allow the microphone if your browser asks',
+  },
+  listening: { status: 'Listening...', hint: 'Speak naturally, Pepa is all ears' },
+  speaking: { status: 'Pepa is speaking...', hint: null },
+  reconnecting: {
+    status: 'Reconnecting to Pepa...',
+    hint: 'The connection dropped. Hold on while it comes back',
+  },
+  ending: { status: 'Ending the call...', hint: null },
+};
 
 const DOT_CLASS: Record<TalkPhase, string> = {
   idle: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)]',
@@ -23,6 +40,25 @@ const DOT_CLASS: Record<TalkPhase, string> = {
   reconnecting: 'bg-gold-300 shadow-[0_0_10px_var(--color-gold-300)] motion-safe:animate-pulse',
   ending: 'bg-mist',
 };
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** About how long: seconds up to a minute and a half, then minutes. */
+export function waitText(seconds: number): string {
+  if (seconds < 90) return `${Math.max(5, Math.round(seconds / 5) * 5)} s`;
+  return `${Math.round(seconds / 60)} min`;
+}
+
+/** "You're 12th in line — about 40 s." */
+export function lineText(place: { position: number; estimatedWaitSeconds: number }): string {
+  if (place.position <= 1) return `You're next — about ${waitText(place.estimatedWaitSeconds)}.`;
+  return `You're ${ordinal(place.position)} in line — about ${waitText(place.estimatedWaitSeconds)}.`;
+}
 
 export interface TalkPanelProps {
   phase: TalkPhase;
@@ -38,21 +74,42 @@ export interface TalkPanelProps {
   controlsRef?: Ref<HTMLDivElement>;
   /** The button rests (stays focusable, ignores presses), e.g. while a retry must wait. */
   resting?: boolean;
-  /**
-   * The lines to show (talk-lines.ts: the one place they are decided), during a live call. Without
-   * them the panel shows the phase's own (the prerendered page, the chat still loading).
-   */
-  lines?: Pick<TalkLines, 'status' | 'hint' | 'mutedHint' | 'confirm'>;
+  /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
+  muted?: boolean;
+  /** A typing-only call: Pepa can't hear the visitor, so no hint asks them to speak. */
+  typing?: boolean;
   /** Whether calls are recorded: said in the notice beside Start Talking. */
   recording?: boolean;
   /** Whose turn it is (listening, thinking, speaking): drawn on the portrait. */
   turn?: string | null;
-  /** Beside the status, which keeps the spec's text: whose turn it is (the lines' cue). */
+  /** Said beside the status, which keeps the spec's text: whose turn it is. */
   cue?: ReactNode;
-  /** Beside the button: the other way to talk with Pepa (Write to Pepa), when offered. */
+  /** Beside the button: a second way to talk with Pepa (typing), when the section offers one. */
   secondary?: ReactNode;
   /** The call's controls under the button: controls, captions, notices (CallControls). */
   children?: ReactNode;
+}
+
+/** The second control beside Start Talking: talking with Pepa by text. */
+export const TYPE_WITH_PEPA = 'Type with Pepa';
+
+/** Type with Pepa: for a visitor without a microphone, or who would rather type. */
+export function TypeWithPepaButton({ onClick }: { onClick(): void }) {
+  return (
+    <button
+      type="button"
+      // A tap before the app starts is kept and replayed, as Start Talking's is.
+      data-early=""
+      onClick={onClick}
+      className={buttonClass(
+        'outline',
+        'md',
+        'relative mt-3 w-full max-w-52 sm:mt-8 sm:ml-3 sm:w-auto sm:max-w-none',
+      )}
+    >
+      {TYPE_WITH_PEPA}
+    </button>
+  );
 }
 
 /** The notice's id, which describes the Start Talking button. */
@@ -70,7 +127,8 @@ export function TalkPanel({
   demo = false,
   primaryRef,
   controlsRef,
-  lines,
+  muted = false,
+  typing = false,
   resting: restingAsked = false,
   recording = false,
   turn = null,
@@ -78,12 +136,13 @@ export function TalkPanel({
   secondary,
   children,
 }: TalkPanelProps) {
-  const { status, hint, mutedHint, confirm } = lines ?? {
-    status: PHASE_TEXT[phase].status,
-    hint: phase === 'waiting' && line ? lineText(line) : PHASE_TEXT[phase].hint,
-    mutedHint: false,
-    confirm: null,
-  };
+  const { status, hint: phaseHint } = PHASE_TEXT[phase];
+  const hint =
+    phase === 'waiting' && line
+      ? lineText(line)
+      : typing && phase === 'listening'
+        ? null
+        : phaseHint;
   const inCall = phase !== 'idle';
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the
@@ -97,11 +156,11 @@ export function TalkPanel({
           Demo
         </span>
       )}
-      {/* In a call Pepa is drawn smaller at every width, so the status, the controls, the latest
-          captions and the field fit on one screen. */}
+      {/* In a call, a phone shows a smaller Pepa, so the status, the controls and the latest
+          captions fit on one screen. */}
       <div
         data-turn={turn ?? undefined}
-        className={`relative mx-auto grid aspect-square max-w-full place-items-center ${inCall ? 'mt-2 w-28 sm:mt-6 sm:w-36' : 'mt-10 w-48 sm:mt-10 sm:w-56'}`}
+        className={`relative mx-auto grid aspect-square max-w-full place-items-center sm:mt-10 sm:w-56 ${inCall ? 'mt-2 w-28' : 'mt-10 w-48'}`}
       >
         <span
           aria-hidden="true"
@@ -131,7 +190,7 @@ export function TalkPanel({
             height={AVATAR_SIZE}
             decoding="async"
             loading="lazy"
-            className={`aspect-square max-w-full rounded-full bg-court-900 ${inCall ? 'w-24 sm:w-32' : 'w-40 sm:w-48'}`}
+            className={`aspect-square max-w-full rounded-full bg-court-900 sm:w-48 ${inCall ? 'w-24' : 'w-40'}`}
           />
         </span>
       </div>
@@ -146,28 +205,16 @@ export function TalkPanel({
         {status}
       </p>
       {cue}
-      {mutedHint ? (
+      {muted && (
         <p
           data-testid="muted-indicator"
-          className="relative mt-2 flex min-h-6 items-center justify-center gap-1.5 text-sm font-semibold text-gold-200 sm:mt-4"
+          className="relative mt-2 flex items-center justify-center gap-1.5 text-sm font-semibold text-gold-200"
         >
           <MicOffIcon className="size-4" />
-          {hint}
-        </p>
-      ) : (
-        <p className={`relative min-h-6 text-mist sm:mt-4 ${inCall ? 'mt-2' : 'mt-4'}`}>{hint}</p>
-      )}
-      {inCall && (
-        // Escape's question, said politely; the region is there from the call's start, so a
-        // screen reader hears the question when it appears.
-        <p
-          aria-live="polite"
-          data-testid="end-confirm"
-          className={`relative text-sm font-semibold text-gold-100 ${confirm ? 'mt-2' : ''}`}
-        >
-          {confirm}
+          Muted: Pepa can&apos;t hear you
         </p>
       )}
+      <p className={`relative min-h-6 text-mist sm:mt-4 ${inCall ? 'mt-2' : 'mt-4'}`}>{hint}</p>
 
       <div ref={controlsRef}>
         <button

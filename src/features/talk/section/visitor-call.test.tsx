@@ -13,6 +13,7 @@ import userEvent from '@testing-library/user-event';
 import mitt, { type Handler } from 'mitt';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TYPE_INSTEAD } from '../controls/call-controls';
 import { MICROPHONE_LABEL } from '../controls/device-picker';
 import { FAILURE_REASONS } from '../recovery/start-failure';
 import { DOUBLE_TAP_MS } from './talk-panel';
@@ -251,6 +252,7 @@ describe('a call that respects the visitor', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(FAILURE_REASONS.malformed);
     await act(async () => vi.advanceTimersByTimeAsync(0));
     expect(screen.queryByText(TOASTS.startFailed.title)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: TYPE_INSTEAD })).not.toBeInTheDocument();
   });
 
   describe('focus never falls to the page', () => {
@@ -260,6 +262,16 @@ describe('a call that respects the visitor', { timeout: 20_000 }, () => {
       await user.type(field(), 'Hello');
       await user.click(screen.getByRole('button', { name: SEND_LABEL }));
       expect(typedSends()).toHaveLength(1);
+      expect(field()).toHaveFocus();
+    });
+
+    it("after 'Type to Pepa instead', the focus is in the field", async () => {
+      const { user } = renderChat();
+      await user.click(mainButton('Start Talking'));
+      call.failStart({ type: 'microphone-permission-denied', message: 'denied' });
+      await user.click(await screen.findByRole('button', { name: TYPE_INSTEAD }));
+      expect(field()).toHaveFocus();
+      call.connect();
       expect(field()).toHaveFocus();
     });
 
@@ -301,7 +313,7 @@ describe('a call that respects the visitor', { timeout: 20_000 }, () => {
       await act(async () => vi.advanceTimersByTimeAsync(0));
       expect(picker).toHaveValue('default');
       expect(screen.getByRole('alert')).toHaveTextContent(
-        "That microphone couldn't be opened, so the call still uses Built-in microphone.",
+        "That microphone couldn't be opened, so Pepa still hears you through Built-in microphone.",
       );
       expect(picker).toHaveAccessibleDescription(/couldn't be opened/);
     });

@@ -7,8 +7,9 @@
  */
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { toast } from 'sonner';
-import { chatHeaders, createCallMutation, giveBackUnjoined } from '../../../api/gate-client';
+import { createPortal } from 'react-dom';
+import { Toaster, toast } from 'sonner';
+import { chatHeaders, createCallMutation } from '../../../api/gate-client';
 import { siteConfig } from '../../../config/site';
 import type { StartOutcome } from '../../../lib/call';
 import {
@@ -18,38 +19,19 @@ import {
   prefetchBotCheck,
   preconnectRoomService,
 } from '../voice/voice-runtime';
-import { CallControls, useQuietMicrophone } from '../controls/call-controls';
+import { CallControls } from '../controls/call-controls';
 import { useCallAddOns } from './call-add-ons';
-import {
-  CourtToaster,
-  DEFAULT_PLACEMENT,
-  TOASTS,
-  endConnectedToast,
-  notificationsFor,
-  toastPlacementNow,
-  useToastsKeptClear,
-  type ToastPlacement,
-  type ToastPosition,
-} from '../status/court-toasts';
-import { useCallDock } from './call-dock';
 import { useCaptionGuard } from '../guards/use-caption-guard';
 import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
-import { talkLines } from '../status/talk-lines';
-import { useEscapeToEnd } from '../status/use-escape-to-end';
-import { TurnCueLabel } from '../status/turn-cue-label';
 import { CHAT_PANEL_ATTRIBUTE, isCode, useTextMode } from './text-mode';
-import { useVoiceCall, type VoiceCall } from '../voice/use-voice-call';
+import { useVoiceCall, type VoiceCall, type VoiceNotifications } from '../voice/use-voice-call';
 import { useWakeLock } from '../voice/use-wake-lock';
 import { switchMicrophone, switchSpeaker } from '../controls/device-switch';
 import { useFocusRescue } from '../recovery/focus-rescue';
 import { TYPE_FIELD_ATTRIBUTE } from '../controls/type-to-pepa';
 import { StartFailureNotice } from '../recovery/start-failure-notice';
-import { MicrophoneBlockedNote } from '../recovery/microphone-note';
 import { cooldownMs, describeStartFailure } from '../recovery/start-failure';
-import { phaseOf, transcriptAfterCall } from '../voice/voice-state';
-import { callEntries } from '../thread/thread';
-
-export { warmTextMode } from './text-mode';
+import { phaseOf } from '../voice/voice-state';
 
 /** Warms what a call needs next (the room runtime), so pressing the button goes straight out. */
 export function prefetchCallRuntime(): void {
@@ -61,8 +43,53 @@ export function prefetchCallRuntime(): void {
 /** React Query's key for the page's one mutation, `POST /api/calls` (the court gate). */
 export const WEB_CALL_MUTATION_KEY = ['web-call'] as const;
 
-// The spec's toasts, as the section's tests and callers know them.
-export { TOASTS } from '../status/court-toasts';
+/** The spec's toasts, word for word. */
+export const TOASTS = {
+  connected: { title: 'Connected', description: "You're now talking to Pepa!" },
+  ended: { title: 'Call ended', description: 'Thanks for chatting with Pepa!' },
+  error: { title: 'Error', description: 'Something went wrong with the voice call' },
+  startFailed: {
+    title: 'Failed to connect',
+    description: 'Please check your microphone permissions',
+  },
+} as const;
+
+/** Toasts keep clear of the fixed navigation bar (4rem tall) and of the screen's bottom edge. */
+const TOAST_OFFSET = { top: 'calc(4rem + 12px)', bottom: '16px' };
+
+type ToastPosition = 'top-center' | 'bottom-center';
+
+/** The band a top toast takes: below the navigation bar (4rem + 12px), one toast tall. */
+const TOP_TOAST_BAND_PX = 64 + 12 + 110;
+
+/**
+ * Where a toast covers none of the call controls. What the panel adds under the button (the
+ * microphone help, typing instead, the transcript) grows downward, often after the toast shows;
+ * so the toast goes to the top whenever the controls start below the top toast's band, and to the
+ * bottom only when they reach up into it. Measured when a toast is about to show, since the
+ * visitor may have scrolled.
+ */
+export function toastPositionAwayFrom(controls: Element | null): ToastPosition {
+  if (!controls) return 'top-center';
+  return controls.getBoundingClientRect().top >= TOP_TOAST_BAND_PX ? 'top-center' : 'bottom-center';
+}
+
+function notificationsFor(place: () => void): VoiceNotifications {
+  return {
+    onConnected: () => {
+      place();
+      toast.success(TOASTS.connected.title, { description: TOASTS.connected.description });
+    },
+    onEnded: () => {
+      place();
+      toast(TOASTS.ended.title, { description: TOASTS.ended.description });
+    },
+    onCallError: () => {
+      place();
+      toast.error(TOASTS.error.title, { description: TOASTS.error.description });
+    },
+  };
+}
 
 export interface VoiceChatProps {
   /**
@@ -88,25 +115,28 @@ export function VoiceChat({
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { mutations: { retry: false } } }),
   );
-  const [placement, setPlacement] = useState<ToastPlacement>(DEFAULT_PLACEMENT);
-  // The section the toasts keep clear of, as last measured.
-  const measured = useRef<Element | null>(null);
-  useToastsKeptClear((keep) => toastPlacementNow(measured.current, keep), setPlacement);
+  const [toastPosition, setToastPosition] = useState<ToastPosition>('top-center');
   return (
     <QueryClientProvider client={queryClient}>
       <VoiceChatPanel
         pressedAt={pressedAt}
         createCall={createCall}
         openText={openText}
-        onPlaceToasts={(controls) => {
-          measured.current = controls?.closest('section') ?? controls;
-          const next = toastPlacementNow(measured.current);
-          setPlacement(next);
-          return next.position;
-        }}
+        onPlaceToasts={(controls) => setToastPosition(toastPositionAwayFrom(controls))}
       />
-      {/* Placed away from the status, the call controls and the docked bar; under any dialog. */}
-      <CourtToaster placement={placement} />
+      {/* In <body>, so no ancestor's stacking or clipping can hide a toast; placed away from the
+          call controls, so a toast never covers the button, Mute or the microphone help. */}
+      {createPortal(
+        <Toaster
+          position={toastPosition}
+          offset={TOAST_OFFSET}
+          mobileOffset={TOAST_OFFSET}
+          theme="dark"
+          richColors
+          closeButton
+        />,
+        document.body,
+      )}
     </QueryClientProvider>
   );
 }
@@ -118,13 +148,12 @@ function VoiceChatPanel({
   onPlaceToasts,
 }: Pick<VoiceChatProps, 'pressedAt'> &
   Required<Pick<VoiceChatProps, 'createCall' | 'openText'>> & {
-    /** Measures where the next toast covers nothing, and says where it goes. */
-    onPlaceToasts(controls: Element | null): ToastPosition;
+    onPlaceToasts(controls: Element | null): void;
   }) {
   const controlsRef = useRef<HTMLDivElement>(null);
   const placeToasts = () => onPlaceToasts(controlsRef.current);
   const guard = useCaptionGuard();
-  const { call, state, setMuted, sendText } = useVoiceCall(
+  const { call, state, setMuted, sendText, setTypingNext } = useVoiceCall(
     createCall,
     notificationsFor(placeToasts),
     {
@@ -165,8 +194,6 @@ function VoiceChatPanel({
     openText && siteConfig.voice.route === 'gate',
     siteConfig.voice.route === 'gate' &&
       (phase === 'waiting' || (phase === 'idle' && isCode(state.failure, 'court-full'))),
-    // A call joined: the chat so far stands above its lines in the one thread.
-    phase === 'listening' || phase === 'speaking' || phase === 'reconnecting',
   );
   const { companion, onStart: onTextStart } = text;
   const request = useMemo(
@@ -194,31 +221,22 @@ function VoiceChatPanel({
     const waitMs = cooldownMs(failuresInARow.current, view.retryAfterMs);
     setCooldownUntil(waitMs > 0 ? Date.now() + waitMs : null);
     if (view.microphoneToast) {
-      toast.error(TOASTS.startFailed.title, {
-        description: TOASTS.startFailed.description,
-        position: placeToasts(),
-      });
-    }
-    // A refused or missing microphone cost no place (nothing asked, or given back): the visitor
-    // lands in the text chat, its field focused, with the way to allow the microphone above it.
-    const cause = outcome.error.cause;
-    if (
-      siteConfig.voice.route === 'gate' &&
-      (view.microphoneToast || cause.type === 'microphone-missing')
-    ) {
-      text.openChat();
+      placeToasts();
+      toast.error(TOASTS.startFailed.title, { description: TOASTS.startFailed.description });
     }
   };
   const outcomeHandler = useRef(onOutcome);
   outcomeHandler.current = onOutcome;
-  // Every call joins with the microphone: a visitor without one writes to Pepa in the chat.
-  const start = useCallback(() => {
-    onTextStart();
-    void call
-      // A call admitted but never joined (the microphone refused) is given back at once.
-      .startWith(request, { unjoined: giveBackUnjoined })
-      .then((outcome) => outcomeHandler.current(outcome));
-  }, [call, request, onTextStart]);
+  const start = useCallback(
+    (typing = false) => {
+      setTypingNext(typing);
+      onTextStart();
+      void call
+        .startWith(request, { microphone: !typing })
+        .then((outcome) => outcomeHandler.current(outcome));
+    },
+    [call, request, setTypingNext, onTextStart],
+  );
 
   const endCall = useCallback(() => void call.end(), [call]);
 
@@ -244,32 +262,31 @@ function VoiceChatPanel({
   }, [pressedAt, start]);
 
   const inCall = phase !== 'idle';
-  const connectedPhase = phase === 'listening' || phase === 'speaking' || phase === 'reconnecting';
-  useLayoutEffect(() => {
-    if (!connectedPhase) endConnectedToast();
-  }, [connectedPhase]);
-  // Cards are made by the gate, of calls it admitted.
-  const shareCallId = siteConfig.voice.route === 'gate' ? addOns.shownCall : null;
 
-  // Escape asks before it ends the call or leaves the line (unless something else, such as the
-  // open menu or the share dialog, handled it); see use-escape-to-end.ts.
-  const confirmingEnd = useEscapeToEnd({
-    active: inCall && phase !== 'ending',
-    waiting: phase === 'waiting',
-    end: endCall,
-    questionRef: primaryRef,
-    // Anything in the chat beside the line is the chat's.
-    ownerSelector: `[${CHAT_PANEL_ATTRIBUTE}]`,
-  });
-  // Leaving the page ends the call and releases the microphone. Hiding the page does not: a
-  // glance at another tab or a notification must not cut the visitor off.
+  // Escape ends the call (unless something else, such as the open menu, handled it); leaving
+  // the page ends it and releases the microphone. Hiding the page does not: a glance at another
+  // tab or a notification must not cut the visitor off.
   useEffect(() => {
     if (!inCall) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      // A field's or a picker's Escape is theirs, and so is anything in the chat beside the line:
+      // ending the call (or leaving the line) stays one deliberate action.
+      if (
+        event.target instanceof Element &&
+        event.target.closest(`input, select, textarea, [${CHAT_PANEL_ATTRIBUTE}]`)
+      )
+        return;
+      endCall();
+    };
+    document.addEventListener('keydown', onKey);
     window.addEventListener('pagehide', endCall);
-    return () => window.removeEventListener('pagehide', endCall);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      window.removeEventListener('pagehide', endCall);
+    };
   }, [inCall, endCall]);
   useWakeLock(inCall && phase !== 'ending');
-
   // Focus that the call takes away (a control it removes) lands in the field, else on the button.
   useFocusRescue(
     controlsRef,
@@ -277,38 +294,6 @@ function VoiceChatPanel({
       controlsRef.current?.querySelector<HTMLElement>(`[${TYPE_FIELD_ATTRIBUTE}]`) ??
       primaryRef.current,
   );
-
-  const microphoneTrouble =
-    !inCall &&
-    state.failure !== null &&
-    (describeStartFailure(state.failure).microphoneToast ||
-      state.failure.type === 'microphone-missing');
-  const quiet = useQuietMicrophone(
-    state.lastHeardAt ?? state.connectedAt,
-    phase === 'listening' && addOns.microphone === 'open',
-  );
-  // Every line the panel shows about the call, from one place (talk-lines.ts).
-  const lines = talkLines({
-    phase,
-    microphone: addOns.microphone,
-    line: state.line,
-    offered: text.offered,
-    chatOpen: text.chatOpen,
-    microphoneBlocked: microphoneTrouble,
-    thinking: addOns.turn === 'thinking',
-    quiet,
-    confirmingEnd,
-  });
-  // Out of view, the call docks into a bar with the same lines, Mute and End Call.
-  const dock = useCallDock({
-    phase,
-    state,
-    lines,
-    controlsRef,
-    primaryRef,
-    onToggleMute: addOns.holdButton ? null : () => setMuted(!state.muted),
-    onEnd: onPrimary,
-  });
 
   return (
     <TalkPanel
@@ -320,10 +305,11 @@ function VoiceChatPanel({
       recording={siteConfig.voice.recording}
       primaryRef={primaryRef}
       controlsRef={controlsRef}
-      lines={lines}
+      muted={inCall && state.muted && addOns.showMuted}
+      typing={inCall && state.typing}
       resting={!inCall && cooldownUntil !== null}
       turn={addOns.turn}
-      cue={inCall ? <TurnCueLabel cue={addOns.turn} text={lines.cue} /> : undefined}
+      cue={inCall ? addOns.cue : undefined}
       secondary={siteConfig.voice.route === 'gate' ? text.secondary(phase, state.failure) : null}
     >
       {!inCall && state.failure && !text.hidesFailure(state.failure) && (
@@ -333,11 +319,7 @@ function VoiceChatPanel({
           onCooledDown={endCooldown}
         />
       )}
-      {!inCall && state.failure?.type === 'microphone-permission-denied' && (
-        <MicrophoneBlockedNote />
-      )}
-      {/* The one thread: after a call, the chat holds the call's lines where they came. */}
-      {text.panel(phase, callEntries(transcriptAfterCall(state), shareCallId))}
+      {text.panel(phase)}
       <CallControls
         phase={phase}
         state={state}
@@ -352,15 +334,21 @@ function VoiceChatPanel({
           return result;
         }}
         onSpeaker={(deviceId) => switchSpeaker(call, deviceId)}
+        microphoneTrouble={
+          !inCall &&
+          cooldownUntil === null &&
+          state.failure !== null &&
+          (describeStartFailure(state.failure).microphoneToast ||
+            state.failure.type === 'microphone-missing')
+        }
+        onTypeInstead={() => start(true)}
         holdButton={addOns.holdButton}
         modeSwitch={addOns.modeSwitch}
         afterCaptions={addOns.afterCaptions}
         afterCall={addOns.afterCall}
-        shareCallId={shareCallId}
-        earlier={text.captionsAbove}
-        threadInChat={text.chatOpen}
+        // Cards are made by the gate, of calls it admitted.
+        shareCallId={siteConfig.voice.route === 'gate' ? addOns.shownCall : null}
       />
-      {dock}
     </TalkPanel>
   );
 }

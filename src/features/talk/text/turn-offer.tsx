@@ -3,8 +3,7 @@ import { buttonClass } from '../../../components/ui/button-styles';
 import { MicIcon } from '../../../components/ui/icons';
 
 export const TURN_OFFER_LABEL = 'Your turn: talk to Pepa';
-// Not yet a word about hearing: she hears the visitor once they take the turn (talk-lines.ts).
-export const TURN_OFFERED = 'Pepa is ready for you, and your chat comes with you.';
+export const TURN_OFFERED = 'Pepa can hear you now, and your chat comes with you.';
 export const turnHeldText = (seconds: number) => `Your place is held for ${seconds} s.`;
 export const TURN_MISSED =
   'Your place in the voice line went to the next guest. Keep typing: Pepa is still reading.';

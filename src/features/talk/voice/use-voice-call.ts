@@ -7,7 +7,6 @@ import type {
   WebCallRequest,
   DailyLikeInputDevices,
   StartOutcome,
-  StartWithOptions,
 } from '../../../lib/call';
 import type { Handler } from 'mitt';
 import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state';
@@ -28,7 +27,7 @@ export interface VoiceCall<TCall = unknown> {
    */
   startWith(
     request: WebCallRequest<TCall>,
-    options?: Pick<StartWithOptions, 'unjoined'>,
+    options?: { microphone?: boolean },
   ): Promise<StartOutcome<TCall>>;
   stop(): Promise<void>;
   end(): Promise<void>;
@@ -44,6 +43,8 @@ export interface VoiceCallControls {
   setMuted(muted: boolean): void;
   /** Says `text` to Pepa as the visitor's typed line; Pepa answers it. False: it did not go out. */
   sendText(text: string): boolean;
+  /** The next call joins without the microphone (true) or with it. */
+  setTypingNext(typing: boolean): void;
 }
 
 /** What the UI is told besides state changes: the toasts' triggers. */
@@ -76,11 +77,14 @@ export function useVoiceCall<TCall>(
   notify.current = notifications;
   const [screen] = useState(() => ({ current: options.screenMessage }));
   screen.current = options.screenMessage;
+  const [typingNext] = useState(() => ({ current: false }));
 
   useEffect(() => {
     const now = () => Date.now();
     const unsubscribes = [
-      call.on('state-change', ({ state: next }) => dispatch({ type: 'state-change', state: next })),
+      call.on('state-change', ({ state: next }) =>
+        dispatch({ type: 'state-change', state: next, typing: typingNext.current }),
+      ),
       call.on('network-quality-change', ({ state: quality }) =>
         dispatch({ type: 'network-quality', quality }),
       ),
@@ -120,7 +124,7 @@ export function useVoiceCall<TCall>(
       for (const unsubscribe of unsubscribes) unsubscribe();
       void call.stop();
     };
-  }, [call, notify, screen]);
+  }, [call, notify, typingNext, screen]);
 
   const [controls] = useState<VoiceCallControls>(() => ({
     setMuted: (muted) => {
@@ -144,6 +148,9 @@ export function useVoiceCall<TCall>(
       }
       dispatch({ type: 'typed', text });
       return true;
+    },
+    setTypingNext: (typing) => {
+      typingNext.current = typing;
     },
   }));
 

@@ -290,26 +290,12 @@ describe('the simulated room with the call object', () => {
 
   it('does not tell the provider side of a room the visitor never joined', async () => {
     const onRoomLeft = vi.fn();
-    const onRoomJoined = vi.fn();
-    const { h } = setup({ onRoomLeft, onRoomJoined, faults: ['join-failure'] });
+    const { h } = setup({ onRoomLeft, faults: ['join-failure'] });
     const started = h.call.start('assistant-1');
     await vi.advanceTimersByTimeAsync(800);
     await expect(started).resolves.toBeNull();
     await h.call.stop();
     expect(onRoomLeft).not.toHaveBeenCalled();
-    expect(onRoomJoined).not.toHaveBeenCalled();
-  });
-
-  it('tells the provider side once the visitor has joined, not while the join is under way', async () => {
-    const onRoomJoined = vi.fn();
-    const { h } = setup({ onRoomJoined });
-    const started = h.call.start('assistant-1');
-    expect(onRoomJoined).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(800);
-    await expect(started).resolves.toMatchObject({ id: 'call-1' });
-    expect(onRoomJoined.mock.calls).toEqual([['https://pepa.daily.co/room-1']]);
-    await h.call.stop();
-    expect(onRoomJoined).toHaveBeenCalledTimes(1);
   });
 
   it('reports remote levels that rise and fall while the greeting is spoken', async () => {

@@ -15,7 +15,6 @@ export const RATING_CHOICES: ReadonlyArray<{ score: RatingScore; label: string }
   { score: 'displeased', label: 'Not amused' },
 ];
 export const RATING_COMMENT_LABEL = 'A word for the court (optional)';
-export const RATING_SEND = 'Send rating';
 export const RATING_SKIP = 'Skip';
 export const RATING_THANKS = 'Thank you! The court has noted it.';
 export const RATING_FAILED =
@@ -44,14 +43,11 @@ function viewOf(result: RatingResult): RatingView {
 }
 
 /**
- * The rating after a call: three choices first; once one is chosen, an optional short comment and
- * Send rating (the gate takes one rating per call, so the choice and the comment go together, in
- * one request, when the visitor says so). Skip at any time. Sends the call id, the choice and the
- * comment, nothing else. A failure is said plainly and blocks nothing.
+ * The one-tap rating after a call: three choices, an optional short comment, Skip. Sends the call
+ * id, the choice and the comment, nothing else. A failure is said plainly and blocks nothing.
  */
 export function CallRating({ callId, onDone }: { callId: string; onDone(): void }) {
   const [comment, setComment] = useState('');
-  const [choice, setChoice] = useState<RatingScore | null>(null);
   const [view, setView] = useState<RatingView>('choosing');
   const controller = useRef<AbortController | null>(null);
   const commentId = useId();
@@ -95,64 +91,36 @@ export function CallRating({ callId, onDone }: { callId: string; onDone(): void 
       <h3 id="rating-title" className="text-sm font-semibold text-gold-200">
         {RATING_QUESTION}
       </h3>
+      <div className="mt-3 flex flex-col text-left">
+        <label htmlFor={commentId} className="text-xs font-semibold text-mist">
+          {RATING_COMMENT_LABEL}
+        </label>
+        <input
+          id={commentId}
+          type="text"
+          value={comment}
+          maxLength={RATING_COMMENT_MAX_CHARS}
+          autoComplete="off"
+          onChange={(event) => setComment(event.target.value)}
+          className="mt-1 min-h-11 w-full rounded-full border border-court-500/70 bg-court-950/70 px-4 text-sm text-ivory focus:border-gold-300"
+        />
+      </div>
       <div className="mt-3 flex flex-wrap justify-center gap-2">
         {RATING_CHOICES.map(({ score, label }) => (
           <button
             key={score}
             type="button"
-            aria-pressed={choice === score}
             aria-disabled={view === 'sending' || undefined}
-            onClick={view === 'sending' ? undefined : () => setChoice(score)}
-            className={buttonClass(
-              choice === score ? 'gold' : 'outline',
-              'md',
-              'aria-disabled:opacity-70',
-            )}
+            onClick={() => rate(score)}
+            className={buttonClass('outline', 'md', 'aria-disabled:opacity-70')}
           >
             {label}
           </button>
         ))}
-        {choice === null && (
-          <button type="button" onClick={onDone} className={buttonClass('ghost', 'md')}>
-            {RATING_SKIP}
-          </button>
-        )}
+        <button type="button" onClick={onDone} className={buttonClass('ghost', 'md')}>
+          {RATING_SKIP}
+        </button>
       </div>
-      {choice !== null && (
-        // The comment follows the choice, and goes with it on Send rating.
-        <form
-          className="mt-3 flex flex-col text-left"
-          onSubmit={(event) => {
-            event.preventDefault();
-            rate(choice);
-          }}
-        >
-          <label htmlFor={commentId} className="text-xs font-semibold text-mist">
-            {RATING_COMMENT_LABEL}
-          </label>
-          <input
-            id={commentId}
-            type="text"
-            value={comment}
-            maxLength={RATING_COMMENT_MAX_CHARS}
-            autoComplete="off"
-            onChange={(event) => setComment(event.target.value)}
-            className="mt-1 min-h-11 w-full rounded-full border border-court-500/70 bg-court-950/70 px-4 text-sm text-ivory focus:border-gold-300"
-          />
-          <div className="mt-3 flex flex-wrap justify-center gap-2">
-            <button
-              type="submit"
-              aria-disabled={view === 'sending' || undefined}
-              className={buttonClass('gold', 'md', 'aria-disabled:opacity-70')}
-            >
-              {RATING_SEND}
-            </button>
-            <button type="button" onClick={onDone} className={buttonClass('ghost', 'md')}>
-              {RATING_SKIP}
-            </button>
-          </div>
-        </form>
-      )}
       {(view === 'failed' || view === 'rate-limited' || view === 'secret') && (
         <p role="alert" className="mt-3 text-sm text-gold-200">
           {view === 'failed'

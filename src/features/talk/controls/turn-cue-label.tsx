@@ -1,4 +1,4 @@
-import type { TurnCue } from './use-turn-cue';
+import { TURN_CUE_TEXT, type TurnCue } from './use-turn-cue';
 
 const CUE_DOT: Record<TurnCue, string> = {
   listening: 'bg-court-300',
@@ -6,12 +6,8 @@ const CUE_DOT: Record<TurnCue, string> = {
   speaking: 'bg-gold-300',
 };
 
-/**
- * Whose turn it is, beside the status (which keeps the spec's words). The words are the panel's
- * lines' (talk-lines.ts), so they never disagree with the status or the hint; while Pepa speaks
- * the status says it, and the cue only marks the portrait.
- */
-export function TurnCueLabel({ cue, text }: { cue: TurnCue | null; text: string | null }) {
+/** Whose turn it is, beside the status (which keeps the spec's words). */
+export function TurnCueLabel({ cue }: { cue: TurnCue | null }) {
   return (
     <p
       aria-live="polite"
@@ -19,10 +15,10 @@ export function TurnCueLabel({ cue, text }: { cue: TurnCue | null; text: string 
       data-cue={cue ?? undefined}
       className="relative mt-2 flex min-h-5 items-center justify-center gap-2 text-xs font-semibold text-mist"
     >
-      {cue && text && (
+      {cue && (
         <>
           <span aria-hidden="true" className={`size-1.5 rounded-full ${CUE_DOT[cue]}`} />
-          {text}
+          {TURN_CUE_TEXT[cue]}
         </>
       )}
     </p>
