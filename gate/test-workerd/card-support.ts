@@ -12,10 +12,14 @@ import { api, body, cardCookies, chatHeaders, gateEnv, world } from './support';
 export const OWNER_ADDRESS = '203.0.113.200';
 
 /** The provider's record of call `callId`: `lines` as said, in turn, Pepa's first. */
-export function recordCall(callId: string, lines: string[]): void {
+export function recordCall(
+  callId: string,
+  lines: string[],
+  status: 'ended' | 'in-progress' = 'ended',
+): void {
   const call = world.provider.calls.get(callId);
   if (!call) throw new Error(`no call ${callId}`);
-  call.status = 'ended';
+  call.status = status;
   call.artifact = {
     messages: [
       { role: 'system', message: 'You are Pepa.', time: 1, secondsFromStart: 0 },
@@ -60,10 +64,14 @@ export function cardOfCall(
 }
 
 /** `POST /api/cards` for reply `line` of a chat, with its secret from its visitor's address. */
-export function cardOfChat(chatId: string, line: number): Promise<Response> {
+export function cardOfChat(
+  chatId: string,
+  line: number,
+  headers: Record<string, string> = chatHeaders(chatId),
+): Promise<Response> {
   return api('/api/cards', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...chatHeaders(chatId) },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ from: 'chat', conversationId: chatId, line }),
   });
 }
@@ -74,10 +82,10 @@ export async function madeCard(response: Response): Promise<Card> {
 }
 
 /** The owner's `DELETE /api/cards/{id}`. */
-export function takeDown(id: string): Promise<Response> {
+export function takeDown(id: string, token = 'test-admin-token'): Promise<Response> {
   return api(`/api/cards/${id}`, {
     method: 'DELETE',
-    headers: { authorization: 'Bearer test-admin-token', 'cf-connecting-ip': OWNER_ADDRESS },
+    headers: { authorization: `Bearer ${token}`, 'cf-connecting-ip': OWNER_ADDRESS },
   });
 }
 

@@ -20,68 +20,13 @@ import {
   setVars,
   world,
 } from './support';
+import { cardOfCall, cardOfChat, madeCard, recordCall, takeDown } from './card-support';
 
 const TWITTERBOT = 'Twitterbot/1.0';
 const TELEGRAMBOT = 'TelegramBot (like TwitterBot)';
 
-/** The provider's record of call `callId`: `lines` as said, in turn, Pepa's first. */
-function recordCall(callId: string, lines: string[], status: 'ended' | 'in-progress' = 'ended') {
-  const call = world.provider.calls.get(callId);
-  if (!call) throw new Error(`no call ${callId}`);
-  call.status = status;
-  call.artifact = {
-    messages: [
-      { role: 'system', message: 'You are Pepa.', time: 1, secondsFromStart: 0 },
-      ...lines.map((message, n) => ({
-        role: n % 2 === 0 ? 'bot' : 'user',
-        message,
-        time: Date.UTC(2030, 0, 15, 12, 0, n),
-        endTime: Date.UTC(2030, 0, 15, 12, 0, n + 1),
-        secondsFromStart: n,
-      })),
-    ],
-  };
-}
-
-/** `POST /api/cards` for a line of a call, from the address the call was given to. */
-function cardOfCall(callId: string, line: number, as?: { address?: string; cookie?: string }) {
-  const known = cardCookies.get(callId);
-  const address = as?.address ?? known?.address ?? addr(99);
-  const cookie = as?.cookie ?? known?.cookie;
-  return api('/api/cards', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'cf-connecting-ip': address,
-      ...(cookie ? { cookie: `pepa_card=${cookie}` } : {}),
-    },
-    body: JSON.stringify({ from: 'call', conversationId: callId, line }),
-  });
-}
-
-/** `POST /api/cards` for reply `line` of a chat, with its secret from its visitor's address. */
-function cardOfChat(chatId: string, line: number, headers = chatHeaders(chatId)) {
-  return api('/api/cards', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ from: 'chat', conversationId: chatId, line }),
-  });
-}
-
-async function madeCard(response: Response): Promise<Card> {
-  expect(response.status).toBe(201);
-  return body<Card>(response);
-}
-
 function crawl(path: string, agent = TWITTERBOT) {
   return api(path, { headers: { 'user-agent': agent }, redirect: 'manual' });
-}
-
-function takeDown(id: string, token = 'test-admin-token') {
-  return api(`/api/cards/${id}`, {
-    method: 'DELETE',
-    headers: { authorization: `Bearer ${token}`, 'cf-connecting-ip': '203.0.113.200' },
-  });
 }
 
 function pngSize(bytes: Uint8Array) {
