@@ -5,33 +5,20 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
-import { deskFor } from '../src/text-desk';
 import { REPLY_MAX_CHARS, REPLY_MAX_MS } from '../src/text-relay';
 import type { SaidLine } from '../src/text-records';
-import { identify } from '../src/visitor';
 import {
   addr,
   advance,
   body,
-  desk,
+  deskOf,
   events,
-  gateEnv,
   inspect,
   openChat,
   say,
   world,
   type ProblemBody,
 } from './support';
-
-/** The desk a visitor at `address` is served by. */
-async function deskOf(address: string) {
-  const visitor = await identify(
-    new Request('https://pepa.test/', { headers: { 'cf-connecting-ip': address } }),
-    gateEnv.GATE_VISITOR_SALT ?? '',
-  );
-  if (!visitor) throw new Error(`no visitor at ${address}`);
-  return desk(deskFor(visitor));
-}
 
 /** What the day's budget holds once the visitor's desk has settled its grants with the court. */
 async function committedOnceSettled(address: string): Promise<number> {

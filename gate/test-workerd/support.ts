@@ -555,11 +555,8 @@ export async function startChat(
     headers: { 'content-type': 'application/json', 'cf-connecting-ip': address },
     body: JSON.stringify(botCheckToken === null ? {} : { botCheckToken }),
   });
-  const visitor = await identify(
-    new Request(ORIGIN, { headers: { 'cf-connecting-ip': address } }),
-    gateEnv.GATE_VISITOR_SALT ?? '',
-  );
-  if (visitor) desksUsed.add(deskFor(visitor));
+  const name = await deskNameOf(address);
+  if (name) desksUsed.add(name);
   if (answer.status === 201) {
     const { chat } = (await answer.clone().json()) as { chat: { id: string; secret: string } };
     chats.set(chat.id, { secret: chat.secret, address });
@@ -625,4 +622,20 @@ export async function events(response: Response): Promise<Record<string, unknown
 /** The desk a test's stub can reach by name (all of them, to empty between tests). */
 export function desk(name: string) {
   return gateEnv.TEXT_DESK.getByName(name);
+}
+
+/** The name of the desk that serves a visitor at `address`, or null for no address. */
+async function deskNameOf(address: string): Promise<string | null> {
+  const visitor = await identify(
+    new Request(ORIGIN, { headers: { 'cf-connecting-ip': address } }),
+    gateEnv.GATE_VISITOR_SALT ?? '',
+  );
+  return visitor ? deskFor(visitor) : null;
+}
+
+/** The desk a visitor at `address` is served by. */
+export async function deskOf(address: string) {
+  const name = await deskNameOf(address);
+  if (!name) throw new Error(`no visitor at ${address}`);
+  return desk(name);
 }

@@ -1,15 +1,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { TextDesk } from '../src/text-desk';
-import { deskFor } from '../src/text-desk';
-import { identify } from '../src/visitor';
 import {
   addr,
   advance,
   api,
   body,
   chatHeaders,
-  desk,
+  deskOf,
   events,
   gateEnv,
   inspect,
@@ -22,16 +20,6 @@ import {
   world,
   type ProblemBody,
 } from './support';
-
-/** The desk a visitor at `address` is served by. */
-async function deskOf(address: string) {
-  const visitor = await identify(
-    new Request('https://pepa.test/', { headers: { 'cf-connecting-ip': address } }),
-    gateEnv.GATE_VISITOR_SALT ?? '',
-  );
-  if (!visitor) throw new Error(`no visitor at ${address}`);
-  return desk(deskFor(visitor));
-}
 
 /** Settles every desk's grants as their alarms would once idle, then the court's. */
 async function settleAll(address: string): Promise<void> {
