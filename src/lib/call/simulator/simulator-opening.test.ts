@@ -17,6 +17,7 @@ afterEach(async () => {
     await expectNothingLeft();
   } finally {
     vi.useRealTimers();
+    vi.unstubAllGlobals();
   }
 });
 
