@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { MOCK_PORT, SITE_DIR, SITE_PORT as PORT } from './e2e/support/site';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './scripts/lib/chromium.mjs';
+import { cpuSlowdown } from './scripts/lib/cpu-slowdown.mjs';
 
 /**
  * Every test runs at both widths, phone and desktop, unless a tag in its title (or its group's)
@@ -19,6 +20,13 @@ const PHONE_ONLY = /@phone-only\b/;
 /** The demo is already built in SITE_DIR for MOCK_PORT (`npm run verify` does it once). */
 const PREBUILT = process.env.E2E_PREBUILT === '1';
 
+/**
+ * E2E_CPU_SLOWDOWN=4 runs every page on a CPU four times slower (e2e/support/fixtures.ts): the
+ * suite's waits are given that much more time, since a slow phone takes longer to get there; what
+ * it asserts is not loosened.
+ */
+const SLOWDOWN = cpuSlowdown(process.env.E2E_CPU_SLOWDOWN);
+
 /** Launch flags that work on machines without a GPU, sandbox or outside network. */
 const CHROMIUM_FLAGS = [...CHROMIUM_ARGS, ...MEDIA_ARGS];
 
@@ -31,8 +39,8 @@ export default defineConfig({
   // own).
   workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  timeout: 60_000 * SLOWDOWN,
+  expect: { timeout: 10_000 * SLOWDOWN },
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

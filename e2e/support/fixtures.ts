@@ -1,5 +1,6 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { appStarted } from './app-started';
+import { cpuSlowdown } from '../../scripts/lib/cpu-slowdown.mjs';
 
 /** Hosts the page may talk to: the site itself and the local mock, never the outside world. */
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -62,13 +63,49 @@ export async function waitForHydration(page: Page) {
   }
 }
 
+/**
+ * Slows each page's CPU by `rate` in Chromium (the DevTools protocol's CPU throttling), before it
+ * loads anything: the page fixture's and every page the test opens itself.
+ */
+const slowed = new WeakSet<Page>();
+async function slowPage(context: BrowserContext, page: Page, rate: number): Promise<void> {
+  if (slowed.has(page)) return;
+  slowed.add(page);
+  const session = await context.newCDPSession(page);
+  await session.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
+/** `slowPage` for the context's pages, and for each page it opens from now on. */
+async function slowEveryPage(context: BrowserContext, rate: number): Promise<void> {
+  const slow = (page: Page) => slowPage(context, page, rate);
+  await Promise.all(context.pages().map(slow));
+  const newPage = context.newPage.bind(context);
+  Object.assign(context, {
+    newPage: async () => {
+      const page = await newPage();
+      await slow(page);
+      return page;
+    },
+  });
+}
+
 export const test = base.extend<PageGuardOptions & PageProblems>({
   allowedProblems: [null, { option: true }],
+
+  // E2E_CPU_SLOWDOWN=4: every page runs as on a CPU four times slower (a cheap phone, a loaded
+  // machine), where frames come late; what a visitor sees must still hold.
+  context: async ({ context, browserName }, use) => {
+    const rate = cpuSlowdown(process.env.E2E_CPU_SLOWDOWN);
+    if (rate > 1 && browserName === 'chromium') await slowEveryPage(context, rate);
+    await use(context);
+  },
 
   // The built page starts its app after the first paint, which can come after the load event that
   // `goto` waits for; a test's first press must reach the hydrated page, as a visitor's does a
   // moment later. A `goto` with its own `waitUntil` is left as asked.
-  page: async ({ page }, use) => {
+  page: async ({ page, context, browserName }, use) => {
+    const rate = cpuSlowdown(process.env.E2E_CPU_SLOWDOWN);
+    if (rate > 1 && browserName === 'chromium') await slowPage(context, page, rate);
     const goto = page.goto.bind(page);
     const hydratingGoto: typeof page.goto = async (url, options) => {
       const response = await goto(url, options);
