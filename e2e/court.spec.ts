@@ -183,7 +183,7 @@ test.describe("Pepa's court", () => {
     page,
     context,
   }, testInfo) => {
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write', 'microphone']);
     await open(page);
     await connect(page);
     await say(page, 'What is the contract address?');

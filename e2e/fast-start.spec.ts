@@ -5,6 +5,7 @@ import { expect, test } from './support/fixtures';
 import { holdRequests } from './support/held-requests';
 import { talk } from './support/talk';
 import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
+import { LATE_ANSWER_MS } from '../src/api/late-answer';
 
 /**
  * A start whose waits overlap: on a phone, a slow call request or a slow microphone must not be
@@ -192,6 +193,7 @@ test.describe('a start whose waits overlap @phone-only', () => {
       page.on('requestfailed', (request) => {
         if (request.url().endsWith('/api/calls')) aborted = true;
       });
+      await page.clock.install();
       await open(page);
       await talk(page).start.tap();
       await expect.poll(async () => (await callResources(page)).liveTracks).toBe(1);
@@ -200,6 +202,9 @@ test.describe('a start whose waits overlap @phone-only', () => {
       await talk(page).end.click();
       await expect(talk(page).status).toHaveText('Ready to chat');
       await expect.poll(async () => (await callResources(page)).liveTracks).toBe(0);
+      // The request is waited for while a late answer could still bring a place to give back.
+      expect(aborted).toBe(false);
+      await page.clock.fastForward(LATE_ANSWER_MS);
       await expect.poll(() => aborted).toBe(true);
     });
 

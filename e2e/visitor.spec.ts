@@ -84,7 +84,7 @@ test.describe("the visitor's Pepa", () => {
     page,
     context,
   }, testInfo) => {
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write', 'microphone']);
     await open(page);
     const { section, start, end, captions, typeField } = talk(page);
     await start.click();

@@ -30,6 +30,10 @@
 //
 // Every request the court itself hears is counted (the report's courtLoad), and printed per
 // second (p50, max) beside the arrivals per second.
+// Failed microphones (surge-microphones.mjs): admitted visitors join their rooms, but a share
+// (SURGE_FAILED_MIC_SHARE, 5 %) whose microphone fails give the place back with the call's secret
+// as the page does, or of them SURGE_NO_GIVE_BACK_SHARE (20 %) never do (an old page, a crashed
+// tab): the provider's join timeout or the court's join backstop frees it. The seconds held print.
 //
 // The parties are in scripts/lib/surge-visitors.mjs and surge-attackers.mjs, the measures in
 // surge-measures.mjs, the table and the line in surge-report.mjs.
@@ -38,13 +42,13 @@
 //   surge: peak P/L concurrent, admitted A, waited W, refused R, leaked K, spend S/C USD,
 //   abuser admitted X, /64 admitted Y/A64, /24 admitted Z/A24, idle place I s (allowed J s),
 //   court N req/s with the flood / M without, p95 gate V ms, p95 wait T s
-// and exits non-zero when the peak passed the limit, a place leaked, the spend passed the cap,
+// and exits non-zero when the places held at once passed the limit, a place leaked, the spend passed the cap,
 // the abuser or an attacker got past its allowance, a place sat idle longer than its live
 // visitors' check-in interval, or the flood more than doubled the court's load (or the viral
 // minute was too short to leave whole seconds with it and without it to compare).
 //
-// The visitors, attackers and owner speak to the Worker's own socket, not through wrangler's dev
-// proxy (SURGE_VIA_PROXY=1 does); the stand-in's server messages still go through it.
+// Visitors, attackers and owner speak to the Worker's own socket, not wrangler's dev proxy
+// (SURGE_VIA_PROXY=1 does); the stand-in's server messages still go through it.
 //
 // Options (environment): SURGE_VISITORS (10000), SURGE_ADDRESSES (2000), SURGE_ARRIVAL_SECONDS
 // (60), SURGE_TIME_SCALE (10: provider seconds per real second), SURGE_SEED, SURGE_FLOOD (1; 0
@@ -56,7 +60,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from './lib/prism.mjs';
 import { startCourtStack } from './lib/court-stack.mjs';
-import { gateCaller, surgeAgents } from './lib/surge-gate.mjs';
+import { gateCaller, placesLeaked, surgeAgents } from './lib/surge-gate.mjs';
 import { seededRandom, surgeRecords, surgeVisitors } from './lib/surge-visitors.mjs';
 import {
   abuse,
@@ -70,7 +74,12 @@ import {
 import { attackerAllowances, courtLoad, idlePlaces } from './lib/surge-measures.mjs';
 import { surgeFailures, surgeLine, surgeRows, tableLines } from './lib/surge-report.mjs';
 import { FIELD, textDay } from './lib/surge-text.mjs';
-import { numberFrom } from './lib/surge-options.mjs';
+import { numberFrom, shareFrom, textOptions } from './lib/surge-options.mjs';
+import {
+  JOIN_BACKSTOP_SECONDS,
+  microphoneDay,
+  microphoneOutcome,
+} from './lib/surge-microphones.mjs';
 import { stackCpuMeter } from './lib/stack-cpu.mjs';
 
 const VISITORS = numberFrom('SURGE_VISITORS', 10_000);
@@ -105,26 +114,9 @@ const ABANDON_SHARE = 0.1;
 /** Requests to the gate at once, at most: Node's own concurrency stays bounded. */
 const SOCKETS = 48;
 const ABUSER_EVERY_MS = 100;
-/**
- * Text with Pepa: `windows` (the default) offers it to visitors turned away from voice in
- * alternate windows of the viral minute, so the court's load with text and without it can be set
- * side by side in one run; `on` offers it throughout; `off` never.
- */
-const TEXT_MODE = process.env.SURGE_TEXT ?? 'windows';
-if (!['windows', 'on', 'off'].includes(TEXT_MODE)) {
-  console.error(`surge: SURGE_TEXT must be windows, on or off (got "${TEXT_MODE}")`);
-  process.exit(2);
-}
-const TEXT_WINDOW_MS = numberFrom('SURGE_TEXT_WINDOW_SECONDS', 10) * 1000;
-/** Of the visitors turned away while text is offered, the share who choose it (the rest leave). */
-const TEXT_SHARE = Math.min(1, numberFrom('SURGE_TEXT_SHARE', 0.9));
-/** Of the replies, the share a visitor stops at its first words. */
-const STOP_SHARE = 0.05;
-/** Five visitors share each address (the surge's 10,000 from 2,000): their messages a minute. */
-const CHAT_TURNS_PER_MINUTE = numberFrom('GATE_CHAT_TURNS_PER_MINUTE', 20);
-const CHAT_TURNS_PER_DAY = numberFrom('GATE_CHAT_TURNS_PER_DAY', 120);
-const CHAT_STARTS_PER_DAY = numberFrom('GATE_CHAT_STARTS_PER_DAY', 20);
-const CHAT_MESSAGE_CHARS = numberFrom('GATE_CHAT_MESSAGE_CHARS', 500);
+const TEXT = textOptions();
+const FAILED_MIC_SHARE = shareFrom('SURGE_FAILED_MIC_SHARE', 0.05);
+const NO_GIVE_BACK_SHARE = shareFrom('SURGE_NO_GIVE_BACK_SHARE', 0.2);
 
 const firstSeed = numberFrom('SURGE_SEED', Date.now() % 2 ** 31);
 const random = seededRandom(firstSeed);
@@ -142,10 +134,10 @@ const vars = {
   GATE_MAX_CALL_SECONDS: gateMaxCallSeconds,
   GATE_COST_PER_MINUTE_USD: RATE * (MAX_CALL_SECONDS / gateMaxCallSeconds),
   GATE_MAX_WAIT_MINUTES: MAX_WAIT_MINUTES,
-  GATE_CHAT_TURNS_PER_MINUTE: CHAT_TURNS_PER_MINUTE,
-  GATE_CHAT_TURNS_PER_DAY: CHAT_TURNS_PER_DAY,
-  GATE_CHAT_STARTS_PER_DAY: CHAT_STARTS_PER_DAY,
-  GATE_CHAT_MESSAGE_CHARS: CHAT_MESSAGE_CHARS,
+  GATE_CHAT_TURNS_PER_MINUTE: TEXT.turnsPerMinute,
+  GATE_CHAT_TURNS_PER_DAY: TEXT.turnsPerDay,
+  GATE_CHAT_STARTS_PER_DAY: TEXT.startsPerDay,
+  GATE_CHAT_MESSAGE_CHARS: TEXT.messageChars,
 };
 
 const assets = mkdtempSync(join(tmpdir(), 'pepa-surge-assets-'));
@@ -153,7 +145,7 @@ const [sitePort, mockPort] = [await findFreePort(), await findFreePort()];
 console.log(
   `surge: ${VISITORS} visitors from ${ADDRESSES} addresses within ${ARRIVAL_MS / 1000} s, ` +
     `limit ${LIMIT}, cap $${CAP}, wait limit ${MAX_WAIT_MINUTES} min, time ×${timeScale}, ` +
-    `flood ${FLOOD ? 'on' : 'off'}, text ${TEXT_MODE}, seed ${firstSeed}`,
+    `flood ${FLOOD ? 'on' : 'off'}, text ${TEXT.mode}, seed ${firstSeed}`,
 );
 const stack = await startCourtStack({
   sitePort,
@@ -207,10 +199,19 @@ let lineFormed = false;
 const call = gateCaller(gateUrl, agents.line, (answer) => {
   if (answer.body?.code === 'court-closed') closedAt = Math.min(closedAt, Date.now());
   if (answer.status === 202) lineFormed = true;
+  microphones.heard(answer); // rooms joined but the failed microphones'
 });
 /** @param {number} ms */
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const party = { call, agents, random, sleep, token: TOKEN };
+const microphones = microphoneDay({
+  share: FAILED_MIC_SHARE,
+  keepShare: NO_GIVE_BACK_SHARE,
+  random,
+  sleep,
+  call,
+  joinRoom: (roomUrl) => standIn.joinRoom(roomUrl),
+});
 
 let unresolved = VISITORS;
 /** @type {() => void} */
@@ -232,10 +233,10 @@ const cpu = stackCpuMeter({ sitePort });
 const began = performance.now();
 const startedAtMs = Date.now();
 const textSurge = textDay({
-  mode: TEXT_MODE,
-  windowMs: TEXT_WINDOW_MS,
-  share: TEXT_SHARE,
-  stopShare: STOP_SHARE,
+  mode: TEXT.mode,
+  windowMs: TEXT.windowMs,
+  share: TEXT.share,
+  stopShare: TEXT.stopShare,
   startedAtMs,
   arrivalMs: ARRIVAL_MS,
   call,
@@ -254,6 +255,7 @@ const { visitor, followTicket, took } = surgeVisitors({
   finish,
   admitted: textSurge.admitted,
   turnedAway: textSurge.turnedAway,
+  microphones,
 });
 const abuserRunning = running();
 const attackersRunning = running();
@@ -271,7 +273,7 @@ const attack = {
   everyMs: ATTACKER_EVERY_MS,
   while: attackersRunning,
 };
-const textAttackerDone = textSurge.attacker(agents.attackers, CHAT_MESSAGE_CHARS);
+const textAttackerDone = textSurge.attacker(agents.attackers, TEXT.messageChars);
 const ipv6Attacker = attacker(attack, '/64', inOneIpv6Network);
 const ipv4Attacker = attacker(attack, '/24', inOneIpv4Network);
 
@@ -320,6 +322,7 @@ const progress = setInterval(() => {
 await allDone;
 clearInterval(progress);
 await Promise.all(visits);
+await microphones.settled();
 abuserRunning.on = false;
 attackersRunning.on = false;
 textSurge.stopAttacker();
@@ -333,17 +336,10 @@ for (const c of standIn.calls.values()) lastStart = Math.max(lastStart, c.starte
 const backstopAt = lastStart + (gateMaxCallSeconds + GRACE_SECONDS + 6) * 1000;
 if (backstopAt > Date.now()) await sleep(backstopAt - Date.now());
 
-// Leaked: a place the gate still holds for a call that ended. Replaying `ended` for every call
-// is harmless (applied once), and it frees exactly the places still held.
-let leaked = 0;
-for (const id of standIn.calls.keys()) {
-  const answer = await call('POST', '/api/provider-events', {
-    body: { message: { type: 'status-update', status: 'ended', call: { id } } },
-    headers: { authorization: `Bearer ${stack.secrets.GATE_WEBHOOK_SECRET}` },
-    agent: agents.owner,
-  });
-  if (answer.body?.applied === true) leaked += 1;
-}
+const leaked = await placesLeaked(call, standIn.calls.keys(), {
+  authorization: `Bearer ${stack.secrets.GATE_WEBHOOK_SECRET}`,
+  agent: agents.owner,
+});
 const report = await call('GET', '/api/report?days=1', {
   headers: { authorization: `Bearer ${stack.secrets.GATE_ADMIN_TOKEN}` },
   agent: agents.owner,
@@ -367,10 +363,13 @@ const court = courtLoad({
   bursts: flood.bursts,
   settleMs: FLOOD_BURST_MS,
 });
+const mics = microphoneOutcome(microphones.records, standIn.calls);
 const idle = idlePlaces({
   calls: standIn.calls.values(),
   limit: LIMIT,
   backstopS: gateMaxCallSeconds + GRACE_SECONDS,
+  joinBackstopS: JOIN_BACKSTOP_SECONDS,
+  givenBackAt: mics.givenBackAt,
   liveChanges: records.liveChanges,
   placesTaken: records.placesTaken,
   closedAt,
@@ -417,10 +416,12 @@ const outcome = {
   court,
   courtLoadGiven: load !== undefined && load !== null,
   idle,
+  placesPeak: mics.placesPeak,
+  microphones: { ...microphones.records, held: mics.held },
   linesDoneAt,
   elapsed,
   text: {
-    mode: TEXT_MODE,
+    mode: TEXT.mode,
     records: textSurge.text,
     asked: textSurge.asked(),
     servedFast: textSurge.servedFast(),
@@ -428,8 +429,8 @@ const outcome = {
     standInStopped: standIn.chat.stats.aborted,
     court: textCourt,
     attacker: textSurge.attack,
-    allowedChats: CHAT_STARTS_PER_DAY,
-    allowedTurns: Math.min(CHAT_TURNS_PER_DAY, CHAT_TURNS_PER_MINUTE * (minutesRun + 1)),
+    allowedChats: TEXT.startsPerDay,
+    allowedTurns: Math.min(TEXT.turnsPerDay, TEXT.turnsPerMinute * (minutesRun + 1)),
     textSpend: Number(/** @type {{ text?: { spendUsd?: unknown } }} */ (today).text?.spendUsd ?? 0),
     closed: closedAt !== Infinity,
   },

@@ -16,8 +16,13 @@ export async function openChromiumSession(options: EngineOptions): Promise<Engin
     headless: true,
     args,
   });
-  // The clipboard as a visitor's browser offers it to a page they tap in.
+  // The clipboard as a visitor's browser offers it to a page they tap in, and the microphone as
+  // one allowed it (a grant denies what it does not name, and the page asks the permission first).
   return new PuppeteerSession('chromium', browser, (context, origin) =>
-    context.overridePermissions(origin, ['clipboard-read', 'clipboard-sanitized-write']),
+    context.overridePermissions(origin, [
+      'clipboard-read',
+      'clipboard-sanitized-write',
+      ...(options.microphone ? (['microphone'] as const) : []),
+    ]),
   );
 }

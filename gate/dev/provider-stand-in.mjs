@@ -2,8 +2,11 @@
 // Prism answers every request from the vendored spec's examples (and still validates each one),
 // but it cannot keep calls or send the provider's server messages. The stand-in does what Prism
 // cannot: each `POST /call/web` answer gets a fresh call id and its own room on the demo host;
-// `GET /call/{id}` and `GET /call` answer from the stand-in's records; and when a call ends (the
-// demo page says its room was left, or the call's maximum duration passes) the gate hears what it
+// `GET /call/{id}` and `GET /call` answer from the stand-in's records. A call is `queued` until its
+// visitor joins (the demo page says its room was joined, or a line was said there), then the gate
+// hears a `status-update` `in-progress`, as from the provider; a call nobody joins within its
+// `customerJoinTimeoutSeconds` (the provider's default 15 s when unset) ends by itself. When a call
+// ends (its room left, its join timeout or its maximum duration passed) the gate hears what it
 // would from the provider: a `status-update` with status `ended`, then an `end-of-call-report` with the cost.
 //
 // It also stands in for Cloudflare Turnstile's siteverify (turnstile-stand-in.mjs).
@@ -12,10 +15,16 @@
 // server messages are lost, time compression, and the count of calls under way at once as the
 // provider sees it.
 import { randomUUID } from 'node:crypto';
-import { createServer, request as httpRequest, Agent } from 'node:http';
-import { callRecord, keptOverrides, roomName } from './stand-in-calls.mjs';
+import { createServer } from 'node:http';
+import {
+  callRecord,
+  JOIN_TIMEOUT_REASON,
+  joinTimeoutSeconds,
+  keptOverrides,
+  roomName,
+} from './stand-in-calls.mjs';
 import { createChatStandIn } from './stand-in-chat.mjs';
-import { CORS, readBody, send } from './stand-in-http.mjs';
+import { CORS, prismForwarder, readBody, send } from './stand-in-http.mjs';
 import { roomRoutes } from './stand-in-rooms.mjs';
 import {
   siteverify,
@@ -34,10 +43,6 @@ const CALL_PATH = /^\/call\/([^/?]+)$/;
 const pause = (ms) => new Promise((done) => setTimeout(done, ms));
 
 /** @typedef {import('./stand-in-calls.mjs').StandInCall} StandInCall */
-/**
- * What Prism answered.
- * @typedef {{ status: number, headers: import('node:http').IncomingHttpHeaders, body: Buffer }} PrismAnswer
- */
 
 /**
  * @param {{
@@ -60,8 +65,9 @@ const pause = (ms) => new Promise((done) => setTimeout(done, ms));
  *   } | null,
  * }} options
  *   `costPerMinuteUsd`: what a (provider) minute costs, reported in each end-of-call report.
- *   `callSeconds`: when set, each call ends by itself after a length drawn from this range
- *   (provider seconds); otherwise a call lasts until its room is left or its maximum passes.
+ *   `callSeconds`: when set, each joined call ends by itself after a length drawn from this range
+ *   (provider seconds, from its join); otherwise a call lasts until its room is left or its
+ *   maximum passes.
  *   `dropEndMessages`: the fraction of calls whose server messages never reach the gate.
  *   `timeScale`: provider seconds per real second for drawn call lengths and costs (the call's
  *   maximum duration is the gate's, already in real seconds).
@@ -87,8 +93,7 @@ export async function startProviderStandIn({
   quiet = false,
   latency = null,
 }) {
-  const prism = new URL(prismUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const { forward, relay, agent } = prismForwarder(prismUrl);
   /** @type {Map<string, StandInCall>} */
   const calls = new Map();
   /** @type {Map<string, string>} */
@@ -102,6 +107,8 @@ export async function startProviderStandIn({
     sent: 0,
     sendFailures: 0,
     late: 0,
+    joined: 0,
+    joinTimeouts: 0,
   };
   /** @type {Set<Promise<void>>} */
   const pendingSends = new Set();
@@ -112,64 +119,6 @@ export async function startProviderStandIn({
     if (!quiet) console.log(`provider stand-in: ${line}`);
   };
   const chat = createChatStandIn({ latency, log });
-
-  /**
-   * Forwards the request to Prism as it came; resolves Prism's status, headers and body.
-   * @param {import('node:http').IncomingMessage} req
-   * @param {Buffer} body
-   * @returns {Promise<PrismAnswer>}
-   */
-  function forward(req, body, retried = false) {
-    return new Promise((resolveForward, reject) => {
-      const headers = { ...req.headers, host: prism.host };
-      delete headers.connection;
-      delete headers['content-length'];
-      if (body.length > 0) headers['content-length'] = String(body.length);
-      const out = httpRequest(
-        {
-          host: prism.hostname,
-          port: prism.port,
-          method: req.method,
-          path: req.url,
-          headers,
-          agent,
-        },
-        (answer) => {
-          readBody(answer).then(
-            (text) =>
-              resolveForward({
-                status: answer.statusCode ?? 502,
-                headers: answer.headers,
-                body: text,
-              }),
-            reject,
-          );
-        },
-      );
-      out.once('error', (error) => {
-        // A kept-alive connection Prism closed as it idled out, just as this request reused it:
-        // nothing reached Prism, so it is sent once more on a fresh connection (Node's advice).
-        const code = /** @type {NodeJS.ErrnoException} */ (error).code;
-        if (!retried && out.reusedSocket && code === 'ECONNRESET') {
-          forward(req, body, true).then(resolveForward, reject);
-        } else reject(error);
-      });
-      out.end(body);
-    });
-  }
-
-  /**
-   * @param {import('node:http').ServerResponse} res
-   * @param {PrismAnswer} answer
-   */
-  function relay(res, answer) {
-    const headers = { ...answer.headers };
-    delete headers['content-length'];
-    delete headers['transfer-encoding'];
-    delete headers.connection;
-    res.writeHead(answer.status, headers);
-    res.end(answer.body);
-  }
 
   /**
    * @param {StandInCall} call
@@ -213,23 +162,20 @@ export async function startProviderStandIn({
     if (!call || call.status === 'ended') return false;
     const endedAt = Date.now();
     clearTimeout(call.timer);
+    clearTimeout(call.joinTimer);
     call.status = 'ended';
     call.endedReason = endedReason;
     call.endedAt = new Date(endedAt).toISOString();
     call.cost = costOf(call, endedAt);
     stats.ended += 1;
     stats.active -= 1;
+    if (endedReason === JOIN_TIMEOUT_REASON) stats.joinTimeouts += 1;
     log(`call ${id} ended (${endedReason}, $${call.cost})`);
-    if (dropEndMessages > 0 && random() < dropEndMessages) {
+    if (call.messagesLost) {
       stats.dropped += 1;
-      call.messagesLost = true;
       return true;
     }
-    // The call as the provider's messages carry it, with the metadata it was created with.
-    const callRef = {
-      id,
-      ...(call.assistantOverrides ? { assistantOverrides: call.assistantOverrides } : {}),
-    };
+    const callRef = messageCall(call);
     const sequence = (async () => {
       await tellGate({ type: 'status-update', status: 'ended', call: callRef, endedReason });
       // When the gate heard the call end (the surge measures how long its place then sat idle).
@@ -249,6 +195,52 @@ export async function startProviderStandIn({
   }
 
   /**
+   * The call as the provider's messages carry it, with the metadata it was created with.
+   * @param {StandInCall} call
+   */
+  function messageCall(call) {
+    return {
+      id: call.id,
+      ...(call.assistantOverrides ? { assistantOverrides: call.assistantOverrides } : {}),
+    };
+  }
+
+  /**
+   * The visitor joined the call's room: the call is in progress (the gate hears so, as from the
+   * provider), its join timeout no longer runs, and a drawn length starts. False when the call
+   * is not waiting for its visitor (unknown, already joined, or ended).
+   * @param {string} id
+   */
+  function joinCall(id) {
+    const call = calls.get(id);
+    if (!call || call.status !== 'queued') return false;
+    call.status = 'in-progress';
+    call.joinedAt = Date.now();
+    clearTimeout(call.joinTimer);
+    stats.joined += 1;
+    if (callSeconds) {
+      const drawn = callSeconds.min + random() * (callSeconds.max - callSeconds.min);
+      const drawnMs = (drawn * 1000) / timeScale;
+      const leftMs = call.startedAt + call.maxMs - call.joinedAt;
+      if (drawnMs < leftMs) {
+        clearTimeout(call.timer);
+        call.timer = setTimeout(() => endCall(id, 'customer-ended-call'), drawnMs);
+      }
+    }
+    log(`call ${id} joined`);
+    if (!call.messagesLost) {
+      const told = tellGate({
+        type: 'status-update',
+        status: 'in-progress',
+        call: messageCall(call),
+      });
+      pendingSends.add(told);
+      void told.finally(() => pendingSends.delete(told));
+    }
+    return true;
+  }
+
+  /**
    * @param {any} requestBody the provider's create-call body, as the page's gate sent it
    * @param {any} created Prism's answer to it
    */
@@ -260,29 +252,28 @@ export async function startProviderStandIn({
     const call = {
       id,
       roomUrl,
-      status: 'in-progress',
+      // Nobody in the room yet: the call waits for its visitor to join.
+      status: 'queued',
       startedAt: Date.now(),
+      joinedAt: null,
+      maxMs: maxSeconds * 1000,
       endedAt: null,
       endedReason: null,
       cost: 0,
       timer: undefined,
+      joinTimer: undefined,
       createdAt: Date.now(),
-      messagesLost: false,
+      // Drawn now: a call whose messages are lost loses all of them, its in-progress as well.
+      messagesLost: dropEndMessages > 0 && random() < dropEndMessages,
       gateToldAt: null,
       messages: [],
       assistantOverrides: keptOverrides(requestBody),
     };
-    let lastsMs = maxSeconds * 1000;
-    let reason = 'exceeded-max-duration';
-    if (callSeconds) {
-      const drawn = callSeconds.min + random() * (callSeconds.max - callSeconds.min);
-      const drawnMs = (drawn * 1000) / timeScale;
-      if (drawnMs < lastsMs) {
-        lastsMs = drawnMs;
-        reason = 'customer-ended-call';
-      }
-    }
-    call.timer = setTimeout(() => endCall(id, reason), lastsMs);
+    call.timer = setTimeout(() => endCall(id, 'exceeded-max-duration'), call.maxMs);
+    call.joinTimer = setTimeout(
+      () => endCall(id, JOIN_TIMEOUT_REASON),
+      joinTimeoutSeconds(requestBody) * 1000,
+    );
     calls.set(id, call);
     callsByRoom.set(roomUrl, id);
     stats.created += 1;
@@ -292,7 +283,7 @@ export async function startProviderStandIn({
     return {
       ...created,
       id,
-      status: 'in-progress',
+      status: call.status,
       webCallUrl: roomUrl,
       ...(created?.transport && typeof created.transport === 'object'
         ? { transport: { ...created.transport, callUrl: roomUrl } }
@@ -300,7 +291,7 @@ export async function startProviderStandIn({
     };
   }
 
-  const rooms = roomRoutes({ calls, callsByRoom, endCall });
+  const rooms = roomRoutes({ calls, callsByRoom, endCall, joinCall });
 
   /**
    * @param {import('node:http').IncomingMessage} req
@@ -313,12 +304,12 @@ export async function startProviderStandIn({
       if (req.method === 'OPTIONS') return send(res, 204, undefined, CORS);
       return rooms.opening(res, req.method, req.url ?? '/');
     }
-    if (path === '/__demo/rooms/left' || path === '/__demo/rooms/said') {
+    const roomPost = /^\/__demo\/rooms\/(left|said|joined)$/.exec(path)?.[1];
+    if (roomPost === 'left' || roomPost === 'said' || roomPost === 'joined') {
       if (req.method === 'OPTIONS') return send(res, 204, undefined, CORS);
       if (req.method !== 'POST')
         return send(res, 405, undefined, { ...CORS, allow: 'POST, OPTIONS' });
-      const body = await readBody(req);
-      return path === '/__demo/rooms/left' ? rooms.left(res, body) : rooms.said(res, body);
+      return rooms[roomPost](res, await readBody(req));
     }
     if (path === '/turnstile/v0/siteverify') {
       if (req.method !== 'POST') return send(res, 405, undefined, { allow: 'POST' });
@@ -413,6 +404,15 @@ export async function startProviderStandIn({
       gate = next.replace(/\/+$/, '');
     },
     endCall,
+    joinCall,
+    /**
+     * The visitor joined the room at `roomUrl` (as the demo page says it): false when no call
+     * there waits for its visitor.
+     * @param {string} roomUrl
+     */
+    joinRoom(roomUrl) {
+      return joinCall(callsByRoom.get(roomUrl) ?? '');
+    },
     /** Ends every call under way (their messages sent as usual) and waits for the sends. */
     async endAll(reason = 'customer-ended-call') {
       for (const call of calls.values()) if (call.status !== 'ended') endCall(call.id, reason);
@@ -420,7 +420,10 @@ export async function startProviderStandIn({
     },
     async stop() {
       closing = true;
-      for (const call of calls.values()) clearTimeout(call.timer);
+      for (const call of calls.values()) {
+        clearTimeout(call.timer);
+        clearTimeout(call.joinTimer);
+      }
       chat.stop();
       await Promise.allSettled([...pendingSends]);
       agent.destroy();

@@ -7,12 +7,15 @@ import { randomUUID } from 'node:crypto';
  * @typedef {{
  *   id: string,
  *   roomUrl: string,
- *   status: 'in-progress' | 'ended',
+ *   status: 'queued' | 'in-progress' | 'ended',
  *   startedAt: number,
+ *   joinedAt: number | null,
+ *   maxMs: number,
  *   endedAt: string | null,
  *   endedReason: string | null,
  *   cost: number,
  *   timer: NodeJS.Timeout | undefined,
+ *   joinTimer: NodeJS.Timeout | undefined,
  *   createdAt: number,
  *   assistantOverrides: KeptOverrides | null,
  *   messagesLost: boolean,
@@ -26,6 +29,25 @@ import { randomUUID } from 'node:crypto';
  * gate's tag, the chat handed over and how the call opens.
  * @typedef {{ metadata?: object, variableValues?: Record<string, unknown>, firstMessageMode?: string }} KeptOverrides
  */
+
+/**
+ * How long the provider lets a visitor join a web call before it ends the call itself, when the
+ * call was created without `customerJoinTimeoutSeconds` (the provider's documented default).
+ */
+export const DEFAULT_JOIN_TIMEOUT_SECONDS = 15;
+
+/** Why the provider ends a web call nobody joined in time. */
+export const JOIN_TIMEOUT_REASON = 'assistant-did-not-receive-customer-audio';
+
+/**
+ * How long a call may wait for its visitor to join: its `customerJoinTimeoutSeconds` (the gate
+ * sets it on every call), else the provider's default.
+ * @param {any} requestBody a `POST /call/web` body
+ */
+export function joinTimeoutSeconds(requestBody) {
+  const asked = Number(requestBody?.assistantOverrides?.customerJoinTimeoutSeconds);
+  return Number.isFinite(asked) && asked > 0 ? asked : DEFAULT_JOIN_TIMEOUT_SECONDS;
+}
 
 /** The opening the model writes from its prompt (the gate asks it of a call handed a chat). */
 export const MODEL_WRITES_OPENING = 'assistant-speaks-first-with-model-generated-message';

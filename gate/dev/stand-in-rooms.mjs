@@ -1,7 +1,8 @@
 // @ts-check
 // What the demo's simulated rooms tell the stand-in provider, as the real provider would know it
-// of its own rooms: that the visitor left (the call ends), and each line said (the call's record,
-// which `GET /call/{id}` answers with and cards are made from); and what they ask of it: how Pepa
+// of its own rooms: that the visitor joined (the call is in progress), that the visitor left (the
+// call ends), and each line said (the call's record, which `GET /call/{id}` answers with and
+// cards are made from; a line said is a room joined, too); and what they ask of it: how Pepa
 // opens the call (a line the model writes from a chat handed over, as the provider's would).
 import { openingOf } from './stand-in-calls.mjs';
 import { CORS, send } from './stand-in-http.mjs';
@@ -26,10 +27,29 @@ function jsonOf(body) {
  *   calls: Map<string, StandInCall>,
  *   callsByRoom: Map<string, string>,
  *   endCall: (id: string, endedReason: string) => boolean,
+ *   joinCall: (id: string) => boolean,
  * }} stand
  */
-export function roomRoutes({ calls, callsByRoom, endCall }) {
+export function roomRoutes({ calls, callsByRoom, endCall, joinCall }) {
   return {
+    /**
+     * `POST /__demo/rooms/joined` `{ roomUrl }`: the visitor joined, so the call is in progress.
+     * 204 also when it was already (a second word changes nothing).
+     * @param {import('node:http').ServerResponse} res
+     * @param {Buffer} body
+     */
+    joined(res, body) {
+      const asked = jsonOf(body);
+      if (!asked) return send(res, 400, { message: 'The body must be JSON' }, CORS);
+      if (typeof asked.roomUrl !== 'string') {
+        return send(res, 400, { message: 'roomUrl is required' }, CORS);
+      }
+      const call = calls.get(callsByRoom.get(asked.roomUrl) ?? '');
+      if (!call) return send(res, 404, { message: 'No call in that room' }, CORS);
+      if (call.status === 'ended') return send(res, 409, { message: 'That call has ended' }, CORS);
+      joinCall(call.id);
+      return send(res, 204, undefined, CORS);
+    },
     /**
      * `POST /__demo/rooms/left` `{ roomUrl }`: the visitor left, so the call ends.
      * @param {import('node:http').ServerResponse} res
@@ -77,6 +97,8 @@ export function roomRoutes({ calls, callsByRoom, endCall }) {
       }
       const call = calls.get(callsByRoom.get(roomUrl) ?? '');
       if (!call) return send(res, 404, { message: 'No call in that room' }, CORS);
+      // Someone speaks in the room: its visitor is there, whether or not the join was heard.
+      joinCall(call.id);
       const secondsFromStart = Math.max(0, (time - call.startedAt) / 1000);
       call.messages.push({ role, message, time, endTime: time, secondsFromStart });
       return send(res, 204, undefined, CORS);

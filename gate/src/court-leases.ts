@@ -3,7 +3,12 @@
  * owes. A lease is taken on admission with its worst case reserved; the provider's messages (or
  * the backstop's lookups) attach its call, free its place and settle its cost against its day.
  */
-import { PROBE_AFTER_SECONDS, PROBE_EVERY_SECONDS } from './court-limits';
+import {
+  JOIN_BACKSTOP_SECONDS,
+  JOIN_RECHECK_SECONDS,
+  PROBE_AFTER_SECONDS,
+  PROBE_EVERY_SECONDS,
+} from './court-limits';
 import { failureKeys, utcDay, type DayBook } from './court-money';
 import type { StartLedger } from './visitor-limits';
 
@@ -24,7 +29,18 @@ export interface Lease {
    * the worst case stay held until the call is found by its tag or the backstop charges it.
    */
   unknown?: boolean;
+  /**
+   * The provider said the call is in progress (its status-update, or a lookup): the visitor
+   * joined. A call not joined is freed by the join backstop, or at once when its page gives it
+   * back.
+   */
+  joined?: boolean;
 }
+
+/** The provider's call statuses that mean the visitor joined (the call runs). */
+const JOINED_STATUSES = new Set(['in-progress', 'forwarding']);
+/** The provider's call statuses that mean the call has not started: nobody joined yet. */
+const UNJOINED_STATUSES = new Set(['scheduled', 'queued', 'ringing']);
 
 /** A call the gate admitted: whether it was released, settled and rated. */
 export interface CallRecord {
@@ -222,6 +238,17 @@ export class Leases {
     return true;
   }
 
+  /**
+   * The page gives back a call it never joined (its microphone failed, or the visitor stopped):
+   * the place is free at once; the reservation stays until the call's cost is known. A call the
+   * provider said is in progress keeps its place (its end frees it). True when a place was freed.
+   */
+  giveBack(callId: string, now: number): boolean {
+    const lease = this.leaseOfCall(callId);
+    if (!lease || lease.joined) return false;
+    return this.release(callId, now);
+  }
+
   /** A server message from the provider; true when it changed anything. */
   providerEvent(event: CallEvent, now: number): boolean {
     this.claim(event.leaseId, event.callId);
@@ -229,6 +256,12 @@ export class Leases {
     if (!call) return false;
     if (event.type === 'status-update' && event.status === 'ended') {
       return this.release(event.callId, now);
+    }
+    if (event.type === 'status-update' && JOINED_STATUSES.has(event.status ?? '')) {
+      const lease = this.leaseOfCall(event.callId);
+      if (!lease || lease.joined) return false;
+      lease.joined = true;
+      return true;
     }
     if (event.type !== 'end-of-call-report') return false;
     const released = this.release(event.callId, now);
@@ -244,10 +277,31 @@ export class Leases {
     return released || settled;
   }
 
-  /** What the provider said when the backstop asked about a call. */
-  probed(callId: string, ended: boolean, costUsd: number | null, now: number): void {
+  /**
+   * What the provider said when the backstop asked about a call. `status` is the call's status
+   * as the provider answered it: in progress marks it joined; one that has not started, past the
+   * join backstop, frees its place (nobody joined it, and the provider ends it itself).
+   */
+  probed(
+    callId: string,
+    ended: boolean,
+    costUsd: number | null,
+    now: number,
+    status: string | null = null,
+  ): void {
     const lease = this.leaseOfCall(callId);
-    if (lease) lease.lastProbeAt = now;
+    if (lease) {
+      lease.lastProbeAt = now;
+      if (JOINED_STATUSES.has(status ?? '')) lease.joined = true;
+      else if (
+        !ended &&
+        !lease.joined &&
+        UNJOINED_STATUSES.has(status ?? '') &&
+        now - lease.startedAt > JOIN_BACKSTOP_SECONDS * 1000
+      ) {
+        this.release(callId, now);
+      }
+    }
     if (!ended) return;
     this.release(callId, now);
     if (costUsd !== null) this.settle(callId, costUsd, null);
@@ -256,7 +310,8 @@ export class Leases {
   /**
    * The backstop: frees places held past `limitMs` (a call's maximum plus the grace), settles at
    * the worst case what the provider never reported, forgets calls from before yesterday, and
-   * names the calls worth asking the provider about.
+   * names the calls worth asking the provider about: those not known to have joined, seconds
+   * after their admission (the join backstop), and those quiet for a minute.
    */
   sweep(now: number, limitMs: number): { expired: number; probe: string[] } {
     let expired = 0;
@@ -273,6 +328,14 @@ export class Leases {
           this.days.release(lease.day, lease.reservedUsd, lease.reservedUsd);
         }
         expired += 1;
+      } else if (lease.callId && !lease.joined && age > JOIN_BACKSTOP_SECONDS * 1000) {
+        // The join backstop: a call not known to have joined is looked up in seconds.
+        if (
+          lease.lastProbeAt - lease.startedAt <= JOIN_BACKSTOP_SECONDS * 1000 ||
+          now - lease.lastProbeAt >= JOIN_RECHECK_SECONDS * 1000
+        ) {
+          probe.push(lease.callId);
+        }
       } else if (
         lease.callId &&
         age > PROBE_AFTER_SECONDS * 1000 &&

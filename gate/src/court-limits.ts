@@ -2,6 +2,7 @@
  * The court's limits: what the owner sets (wrangler.jsonc `vars`, read by config.ts) and what is
  * the court's own design.
  */
+import { JOIN_BACKSTOP_SECONDS, PROVIDER_JOIN_SECONDS } from './join-timeout';
 import type { VisitorLimitSettings } from './visitor-limits';
 
 export interface CourtLimits extends VisitorLimitSettings {
@@ -33,3 +34,6 @@ export const MAX_CHECK_IN_SECONDS = 20;
 /** A lease this old with no word from the provider is looked up (`GET /call/{id}`). */
 export const PROBE_AFTER_SECONDS = 60;
 export const PROBE_EVERY_SECONDS = 30;
+export { JOIN_BACKSTOP_SECONDS, PROVIDER_JOIN_SECONDS };
+/** A call not known to have joined whose lookup found no answer is asked again this soon. */
+export const JOIN_RECHECK_SECONDS = 10;

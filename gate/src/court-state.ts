@@ -390,9 +390,14 @@ export class CourtState {
     return this.leases.providerEvent(event, now);
   }
 
-  /** What the provider said when the backstop asked about a call. */
-  probed(callId: string, ended: boolean, costUsd: number | null, now: number): void {
-    this.leases.probed(callId, ended, costUsd, now);
+  /** What the provider said when the backstop asked about a call (and its status, if read). */
+  probed(...args: Parameters<Leases['probed']>): void {
+    this.leases.probed(...args);
+  }
+
+  /** The page gives back a call it never joined: its place is free at once. */
+  giveBack(callId: string, now: number): boolean {
+    return this.leases.giveBack(callId, now);
   }
 
   /**

@@ -296,6 +296,18 @@ export class Court extends DurableObject<Env> {
     return left;
   }
 
+  /**
+   * A call the page never joined, given back (the Worker proved it the visitor's): its place is
+   * free for the next in line at once. The provider ends the unjoined call itself (the join
+   * timeout every call is created with) and reports its cost as usual.
+   */
+  async giveBack(callId: string): Promise<boolean> {
+    this.load.heard(Date.now());
+    const freed = this.state.giveBack(callId, this.now());
+    if (freed) await this.persist();
+    return freed;
+  }
+
   async providerEvent(event: CallEvent): Promise<boolean> {
     this.load.heard(Date.now());
     const applied = this.state.providerEvent(event, this.now());
@@ -355,8 +367,8 @@ export class Court extends DurableObject<Env> {
     await Promise.all(
       probe.slice(0, PROBES_PER_SWEEP).map(async (callId) => {
         try {
-          const { ended, costUsd } = await lookUpCall(settings, callId);
-          this.state.probed(callId, ended, costUsd, this.now());
+          const { ended, costUsd, status } = await lookUpCall(settings, callId);
+          this.state.probed(callId, ended, costUsd, this.now(), status);
         } catch {
           // The provider did not answer: the lease's own limit still frees it.
           this.state.probed(callId, false, null, this.now());

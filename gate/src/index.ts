@@ -9,6 +9,8 @@ import {
   vCheckInQuery,
   vCreateCallBody,
   vGetReportQuery,
+  vGiveBackCallHeaders,
+  vGiveBackCallPath,
   vLeaveLineHeaders,
   vLeaveLinePath,
   vRateCallBody,
@@ -45,6 +47,7 @@ export { CardShelf } from './cards/card-shelf';
 /** How long a visitor over the edge limiter's rate is asked to wait (its window). */
 const EDGE_RETRY_SECONDS = 10;
 const NOT_RATABLE = 'No rating can be taken for that call';
+const NO_SUCH_CALL = 'No call of yours by that id';
 
 function court(env: Env) {
   return env.COURT.getByName('court');
@@ -52,6 +55,11 @@ function court(env: Env) {
 
 /** The cookie that carries the right to rate the last call admitted (only to /api/ratings). */
 const RATING_COOKIE = 'pepa_rating';
+
+/** A call's secret: its id bound to the visitor it was admitted for (to give it back). */
+function callSecret(env: Env, callId: string, visitor: Visitor): Promise<string> {
+  return prove(env, 'call', `${callId}:${visitor.key}`);
+}
 
 /** A ticket's secret: its id bound to the visitor it was given to. */
 function ticketSecret(env: Env, ticketId: string, visitor: Visitor): Promise<string> {
@@ -70,7 +78,12 @@ async function toResponse(
     const https = new URL(request.url).protocol === 'https:';
     const secure = https ? '; Secure' : '';
     const admitted = json(
-      { status: 'admitted', call: answer.call, waitedSeconds: answer.waitedSeconds },
+      {
+        status: 'admitted',
+        call: answer.call,
+        callSecret: await callSecret(env, answer.call.id, visitor),
+        waitedSeconds: answer.waitedSeconds,
+      },
       201,
       {
         'set-cookie': `${RATING_COOKIE}=${token}; Path=/api/ratings; Max-Age=86400; HttpOnly; SameSite=Strict${secure}`,
@@ -201,6 +214,30 @@ async function checkIn(
   return toResponse(answer, false, env, request, visitor);
 }
 
+/**
+ * `DELETE /api/calls/{callId}`: the page gives back a call it never joined. Only the visitor it
+ * was admitted for holds its secret; an unknown call and another visitor's get the same 404,
+ * before the court hears of it. Proven, it is 204 whether or not a place was freed (twice is
+ * fine; a call the provider said is in progress keeps its place until it ends).
+ */
+async function giveBackCall(
+  request: Request,
+  env: Env,
+  callId: string,
+  visitor: Visitor,
+): Promise<Response> {
+  const params = judge(vGiveBackCallPath, { callId });
+  if (!params.ok) return problem('bad-request', { detail: params.detail });
+  const headers = judge(vGiveBackCallHeaders, headersOf(request, vGiveBackCallHeaders));
+  const given = headers.ok ? headers.value['Call-Secret'] : null;
+  if (!(await proves(env, 'call', `${callId}:${visitor.key}`, given))) {
+    countEdgeRefusal(env, 'not-found', '/api/calls');
+    return problem('not-found', { detail: NO_SUCH_CALL });
+  }
+  await court(env).giveBack(callId);
+  return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+}
+
 /** The provider's server messages: authenticated, then applied once. */
 async function providerEvent(request: Request, env: Env): Promise<Response> {
   const secret = env.GATE_WEBHOOK_SECRET ?? '';
@@ -305,7 +342,7 @@ async function report(url: URL, env: Env): Promise<Response> {
 
 /** The path a refusal is counted under: without its ids, so each family of paths is one count. */
 function refusalPath(path: string): string {
-  return path.replace(/^\/api\/(tickets|chats|cards)\/.*$/, '/api/$1');
+  return path.replace(/^\/api\/(tickets|chats|cards|calls)\/.*$/, '/api/$1');
 }
 
 function notAllowed(allowed: string): Response {
@@ -318,6 +355,7 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
   const ticket = /^\/api\/tickets\/([^/]+)$/.exec(path);
   const chat = /^\/api\/chats\/([^/]+)$/.exec(path);
   const card = /^\/api\/cards\/([^/]+)$/.exec(path);
+  const givenBack = /^\/api\/calls\/([^/]+)$/.exec(path);
   const message = /^\/api\/chats\/([^/]+)\/messages$/.exec(path);
   const allowed =
     path === '/api/calls' ||
@@ -332,7 +370,7 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
         ? 'GET'
         : ticket
           ? 'POST, DELETE'
-          : chat || card
+          : chat || card || givenBack
             ? 'DELETE'
             : null;
   if (!allowed) return problem('not-found');
@@ -354,6 +392,7 @@ export async function handleApi(request: Request, env: Env): Promise<Response> {
     return card ? takeDownCard(request, env, card[1] ?? '') : report(url, env);
   }
   if (path === '/api/calls') return createCall(request, env, visitor);
+  if (givenBack) return giveBackCall(request, env, givenBack[1] ?? '', visitor);
   if (path === '/api/chats' || message || chat) {
     const notReady = unready(env);
     if (notReady) return notReady;

@@ -5,6 +5,7 @@
  */
 import { createClient, createConfig } from '../../generated/client';
 import type { CourtCall } from '../../generated/gate/types.gen';
+import { PROVIDER_JOIN_SECONDS } from './join-timeout';
 import {
   callControllerCreateWebCall,
   callControllerFindAll,
@@ -83,6 +84,9 @@ export async function createCourtCall(
       assistantId: settings.assistantId,
       assistantOverrides: {
         maxDurationSeconds: settings.maxCallSeconds,
+        // A call nobody joins (the visitor's microphone failed, the page went away) is ended by
+        // the provider itself this soon, and its status-update frees the place.
+        customerJoinTimeoutSeconds: PROVIDER_JOIN_SECONDS,
         // The tag that finds the call again if its answer is lost (see findCallByLease).
         metadata: { gateLease: leaseId },
         // What the visitor and Pepa said by text before this call: the gate's own record of it,
@@ -129,7 +133,7 @@ export async function createCourtCall(
 export async function lookUpCall(
   settings: ProviderSettings,
   id: string,
-): Promise<{ ended: boolean; costUsd: number | null }> {
+): Promise<{ ended: boolean; costUsd: number | null; status: string | null }> {
   const { data, response } = await callControllerFindOne({
     client: clientFor(settings),
     path: { id },
@@ -145,6 +149,7 @@ export async function lookUpCall(
   return {
     ended: record.status === 'ended',
     costUsd: typeof record.cost === 'number' && record.cost >= 0 ? record.cost : null,
+    status: typeof record.status === 'string' ? record.status : null,
   };
 }
 

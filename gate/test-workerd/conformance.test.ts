@@ -8,6 +8,7 @@ import { answerDrift, expectConforms } from './conformance';
 const admitted = {
   status: 'admitted',
   call: { id: 'call-1', webCallUrl: 'https://pepa.daily.co/room', maxDurationSeconds: 180 },
+  callSecret: 'AAAAAAAAAAAAAAAAAAAAAA',
   waitedSeconds: 0,
 };
 const waiting = {

@@ -37,14 +37,20 @@ describe('a call frees its place', () => {
     expect(await inspect()).toMatchObject({ activeCalls: 0, committedUsd: 0.12 });
   });
 
-  it('not on other status updates or message types', async () => {
+  it('not on other status updates or message types (in progress marks the call joined)', async () => {
     const call = await admit(addr(1));
     const inProgress = await providerEvent({
       type: 'status-update',
       status: 'in-progress',
       call: { id: call },
     });
-    expect(await body(inProgress)).toEqual({ applied: false });
+    expect(await body(inProgress)).toEqual({ applied: true });
+    const again = await providerEvent({
+      type: 'status-update',
+      status: 'in-progress',
+      call: { id: call },
+    });
+    expect(await body(again)).toEqual({ applied: false });
     const transcript = await providerEvent({ type: 'transcript', call: { id: call } });
     expect(await body(transcript)).toEqual({ applied: false });
     expect(await inspect()).toMatchObject({ activeCalls: 1 });

@@ -46,6 +46,7 @@ describe('the semaphore', () => {
           assistantId: 'test-pepa-assistant',
           assistantOverrides: {
             maxDurationSeconds: 180,
+            customerJoinTimeoutSeconds: 20,
             metadata: { gateLease: expect.any(String) as unknown },
           },
           roomDeleteOnUserLeaveEnabled: false,

@@ -38,7 +38,7 @@ export const WIDGET_ACTION = 'start-call';
 
 export interface ProviderCall {
   id: string;
-  status: 'in-progress' | 'ended';
+  status: 'queued' | 'in-progress' | 'ended';
   cost?: number;
   createdAt?: string;
   assistantOverrides?: Record<string, unknown>;

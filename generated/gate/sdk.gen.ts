@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { CheckInData, CheckInErrors, CheckInResponses, CreateCallData, CreateCallErrors, CreateCallResponses, EndChatData, EndChatErrors, EndChatResponses, GetCardImageData, GetCardImageErrors, GetCardImageResponses, GetReportData, GetReportErrors, GetReportResponses, GetSharePageData, GetSharePageErrors, GetSharePageResponses, LeaveLineData, LeaveLineErrors, LeaveLineResponses, MakeCardData, MakeCardErrors, MakeCardResponses, RateCallData, RateCallErrors, RateCallResponses, ReceiveProviderEventData, ReceiveProviderEventErrors, ReceiveProviderEventResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponse, SendChatMessageResponses, StartChatData, StartChatErrors, StartChatResponses, TakeDownCardData, TakeDownCardErrors, TakeDownCardResponses, TakeDownWordsData, TakeDownWordsErrors, TakeDownWordsResponses } from './types.gen';
+import type { CheckInData, CheckInErrors, CheckInResponses, CreateCallData, CreateCallErrors, CreateCallResponses, EndChatData, EndChatErrors, EndChatResponses, GetCardImageData, GetCardImageErrors, GetCardImageResponses, GetReportData, GetReportErrors, GetReportResponses, GetSharePageData, GetSharePageErrors, GetSharePageResponses, GiveBackCallData, GiveBackCallErrors, GiveBackCallResponses, LeaveLineData, LeaveLineErrors, LeaveLineResponses, MakeCardData, MakeCardErrors, MakeCardResponses, RateCallData, RateCallErrors, RateCallResponses, ReceiveProviderEventData, ReceiveProviderEventErrors, ReceiveProviderEventResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponse, SendChatMessageResponses, StartChatData, StartChatErrors, StartChatResponses, TakeDownCardData, TakeDownCardErrors, TakeDownCardResponses, TakeDownWordsData, TakeDownWordsErrors, TakeDownWordsResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -31,6 +31,13 @@ export const createCall = <ThrowOnError extends boolean = false>(options: Option
         ...options.headers
     }
 });
+
+/**
+ * Give back a call never joined
+ *
+ * The page gives back the call it was admitted to and never joined (its microphone could not be opened, or the visitor stopped before the room was joined): the place is free for the next visitor at once, and the call's cost is settled when the provider reports it (the provider ends a call nobody joins within its join timeout). A call the provider has said is in progress keeps its place until it ends. Giving back twice is not an error.
+ */
+export const giveBackCall = <ThrowOnError extends boolean = false>(options: Options<GiveBackCallData, ThrowOnError>) => (options.client ?? client).delete<GiveBackCallResponses, GiveBackCallErrors, ThrowOnError>({ url: '/api/calls/{callId}', ...options });
 
 /**
  * Leave the line

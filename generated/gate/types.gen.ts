@@ -36,6 +36,10 @@ export type Admitted = {
      * How long the visitor stood in line (0 when admitted at once).
      */
     waitedSeconds?: number;
+    /**
+     * Proves the call is this visitor's, to give it back unjoined (`DELETE /api/calls/{callId}`, header `Call-Secret`).
+     */
+    callSecret: string;
 };
 
 export type Ticket = {
@@ -374,6 +378,16 @@ export type CardCookie = string;
  */
 export type CardId = string;
 
+/**
+ * The call's id, as the admission gave it.
+ */
+export type CallId = string;
+
+/**
+ * The call's secret, as the admission gave it (`callSecret`). It binds the call to the visitor it was given to. A wrong or missing secret is answered as a call not found, before the court hears of it.
+ */
+export type CallSecret = string;
+
 export type CreateCallData = {
     body: CreateCallRequest;
     headers?: {
@@ -428,6 +442,50 @@ export type CreateCallResponses = {
 };
 
 export type CreateCallResponse = CreateCallResponses[keyof CreateCallResponses];
+
+export type GiveBackCallData = {
+    body?: never;
+    headers: {
+        /**
+         * The call's secret, as the admission gave it (`callSecret`). It binds the call to the visitor it was given to. A wrong or missing secret is answered as a call not found, before the court hears of it.
+         */
+        'Call-Secret': string;
+    };
+    path: {
+        /**
+         * The call's id, as the admission gave it.
+         */
+        callId: string;
+    };
+    query?: never;
+    url: '/api/calls/{callId}';
+};
+
+export type GiveBackCallErrors = {
+    /**
+     * The request is malformed.
+     */
+    400: Problem;
+    /**
+     * No call of this visitor's by that id and secret (unknown, or another visitor's): one answer for both, so none can be told apart.
+     */
+    404: Problem;
+    /**
+     * The visitor's limit (code `rate-limited`): one call at a time, a few per window, and check-ins no faster than asked.
+     */
+    429: Problem;
+};
+
+export type GiveBackCallError = GiveBackCallErrors[keyof GiveBackCallErrors];
+
+export type GiveBackCallResponses = {
+    /**
+     * The call is given back (or was already).
+     */
+    204: void;
+};
+
+export type GiveBackCallResponse = GiveBackCallResponses[keyof GiveBackCallResponses];
 
 export type LeaveLineData = {
     body?: never;

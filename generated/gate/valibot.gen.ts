@@ -18,7 +18,8 @@ export const vCourtCall = v.object({
 export const vAdmitted = v.object({
     status: v.picklist(['admitted']),
     call: vCourtCall,
-    waitedSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)))
+    waitedSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    callSecret: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
 });
 
 export const vTicket = v.object({
@@ -261,6 +262,16 @@ export const vCardCookie = v.string();
  */
 export const vCardId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
 
+/**
+ * The call's id, as the admission gave it.
+ */
+export const vCallId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/));
+
+/**
+ * The call's secret, as the admission gave it (`callSecret`). It binds the call to the visitor it was given to. A wrong or missing secret is answered as a call not found, before the court hears of it.
+ */
+export const vCallSecret = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/));
+
 export const vCreateCallBody = vCreateCallRequest;
 
 export const vCreateCallHeaders = v.object({
@@ -269,6 +280,19 @@ export const vCreateCallHeaders = v.object({
 });
 
 export const vCreateCallResponse = v.union([vAdmitted, vWaiting]);
+
+export const vGiveBackCallHeaders = v.object({
+    'Call-Secret': v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))
+});
+
+export const vGiveBackCallPath = v.object({
+    callId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/))
+});
+
+/**
+ * The call is given back (or was already).
+ */
+export const vGiveBackCallResponse = v.void();
 
 export const vLeaveLineHeaders = v.object({
     'Ticket-Secret': v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/))

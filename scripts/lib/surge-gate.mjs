@@ -114,3 +114,23 @@ export function gateCaller(gate, defaultAgent, noteAnswer) {
       out.end(text);
     });
 }
+
+/**
+ * Places the gate still holds for calls that ended (after the backstop's window): replaying the
+ * provider's `ended` for every call is harmless (applied once), and frees exactly those.
+ * @param {(method: string, path: string, request?: GateRequest) => Promise<GateAnswer>} call
+ * @param {Iterable<string>} callIds
+ * @param {{ authorization: string, agent: Agent }} owner the webhook's secret, the owner's sockets
+ */
+export async function placesLeaked(call, callIds, { authorization, agent }) {
+  let leaked = 0;
+  for (const id of callIds) {
+    const answer = await call('POST', '/api/provider-events', {
+      body: { message: { type: 'status-update', status: 'ended', call: { id } } },
+      headers: { authorization },
+      agent,
+    });
+    if (answer.body?.applied === true) leaked += 1;
+  }
+  return leaked;
+}

@@ -1,6 +1,7 @@
 // The surge's measures, from what the run recorded: percentiles, the court's own count of the
 // requests it heard per second (with the flood and without), the places that sat idle while live
-// visitors waited, and what the per-visitor limits allow an attacker.
+// visitors waited, the most places held at once, the seconds of place a failed microphone held,
+// and what the per-visitor limits allow an attacker.
 
 /**
  * The p-th percentile (nearest rank) of `values`; 0 for none.
@@ -26,6 +27,69 @@ export function maximum(values) {
 
 /** @param {readonly number[]} values */
 export const mean = (values) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+
+/**
+ * Seconds of place held, summed and at the median and the most; all 0 for none.
+ * @param {readonly number[]} seconds
+ */
+export function placeSeconds(seconds) {
+  return {
+    count: seconds.length,
+    sum: seconds.reduce((a, b) => a + b, 0),
+    p50: percentile(seconds, 50),
+    max: maximum(seconds),
+  };
+}
+
+/**
+ * The most spans open at once (a span is open from `from`, closed at `to`; one that closes as
+ * another opens is not counted with it).
+ * @param {Iterable<{ from: number, to: number }>} spans
+ */
+export function peakAtOnce(spans) {
+  /** @type {[number, number][]} */
+  const edges = [];
+  for (const span of spans) {
+    if (!(span.to > span.from)) continue;
+    edges.push([span.from, 1], [span.to, -1]);
+  }
+  // At one instant, closes before opens.
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let most = 0;
+  for (const [, delta] of edges) {
+    open += delta;
+    if (open > most) most = open;
+  }
+  return most;
+}
+
+/**
+ * When the gate freed a call's place, as this run knows it: given back by its page (the
+ * give-back's answer), else the gate told it ended (the stand-in's record), else its messages
+ * lost, the backstop's sweep: the join backstop's lookup (`joinBackstopS` after the call began)
+ * finds a call that has ended by then; one still running keeps its place to the call's limit and
+ * the grace (`backstopS`). The sweep runs every 2 s: a place it frees goes within a second either
+ * side of this.
+ * @param {{ id?: string, startedAt: number, messagesLost: boolean, gateToldAt: number | null, endedAt?: string | null }} c
+ * @param {{ backstopS: number, joinBackstopS?: number, givenBackAt?: ReadonlyMap<string, number> }} court
+ * @returns {{ at: number, by: 'message' | 'backstop' | 'give-back' }}
+ */
+export function placeFreed(c, { backstopS, joinBackstopS, givenBackAt }) {
+  const SWEEP_S = 1;
+  /** @type {{ at: number, by: 'message' | 'backstop' | 'give-back' }} */
+  let freed;
+  if (!c.messagesLost && c.gateToldAt !== null) freed = { at: c.gateToldAt, by: 'message' };
+  else {
+    const endedAt = c.endedAt ? Date.parse(c.endedAt) : Infinity;
+    const lookedUpAt = c.startedAt + (joinBackstopS ?? 0) * 1000;
+    const foundEnded = joinBackstopS !== undefined && endedAt <= lookedUpAt;
+    const at = foundEnded ? lookedUpAt : c.startedAt + backstopS * 1000;
+    freed = { at: at + SWEEP_S * 1000, by: 'backstop' };
+  }
+  const given = c.id === undefined ? undefined : givenBackAt?.get(c.id);
+  return given !== undefined && given < freed.at ? { at: given, by: 'give-back' } : freed;
+}
 
 /** "p50 / max" of per-second counts, for the table. @param {readonly number[]} values */
 export const perSecond = (values) =>
@@ -78,27 +142,34 @@ export function courtLoad({ load, startedAtMs, viralEndedAtMs, arrivedAt, bursts
 }
 
 /**
- * Idle places: each place the gate learnt was free (the end of a call it was told of, or the
- * backstop's sweep for one it was not), while live visitors stood in line, until a visitor took
+ * Idle places: each place the gate learnt was free (the end of a call it was told of, a call
+ * given back, or the backstop's sweep for one it was not; placeFreed), while live visitors stood
+ * in line, until a visitor took
  * it: the provider's next call (its own record, so an answer lost on the way here still counts).
  * Matched in order: the first place freed is the first taken. A place taken from the line may sit
  * idle as long as the check-in interval the gate gave the visitors who took places, and the slack.
  * @param {{
- *   calls: Iterable<{ startedAt: number, createdAt: number, messagesLost: boolean, gateToldAt: number | null }>,
+ *   calls: Iterable<{ id?: string, startedAt: number, createdAt: number, messagesLost: boolean, gateToldAt: number | null, endedAt?: string | null }>,
  *   limit: number,
  *   backstopS: number,
+ *   joinBackstopS?: number,
+ *   givenBackAt?: ReadonlyMap<string, number>,
  *   liveChanges: readonly { at: number, delta: number }[],
  *   placesTaken: readonly { at: number, intervalS: number }[],
  *   closedAt: number,
  *   slackS: number,
  *   startedAtMs: number,
- * }} run `backstopS`: a call's maximum and the grace after it, s; `closedAt`: when the court first
- *   said its day's budget is spent (time a place stays free after it is its choice)
+ * }} run `backstopS`: a call's maximum and the grace after it, s; `joinBackstopS`: when the court
+ *   looks up a call not heard in progress, s after its start; `givenBackAt`: when each call given
+ *   back by its page was (its id); `closedAt`: when the court first said its day's budget is
+ *   spent (time a place stays free after it is its choice)
  */
 export function idlePlaces({
   calls,
   limit,
   backstopS,
+  joinBackstopS,
+  givenBackAt,
   liveChanges,
   placesTaken,
   closedAt,
@@ -115,15 +186,9 @@ export function idlePlaces({
     }
     return n;
   };
-  // The backstop's sweep runs every 2 s: a place it frees goes within a second either side of this.
-  const SWEEP_S = 1;
   const all = [...calls];
   const freed = all
-    .map((c) =>
-      c.messagesLost || c.gateToldAt === null
-        ? { at: c.startedAt + (backstopS + SWEEP_S) * 1000, by: 'backstop' }
-        : { at: c.gateToldAt, by: 'message' },
-    )
+    .map((c) => placeFreed(c, { backstopS, joinBackstopS, givenBackAt }))
     .sort((a, b) => a.at - b.at);
   const taken = all.map((c) => ({ at: c.createdAt })).sort((a, b) => a.at - b.at);
   const takersInterval = Math.max(1, maximum(placesTaken.map((place) => place.intervalS)));

@@ -4,8 +4,11 @@ import {
   courtLoad,
   idlePlaces,
   maximum,
+  peakAtOnce,
   percentile,
   perSecond,
+  placeFreed,
+  placeSeconds,
 } from './surge-measures.mjs';
 
 describe('the surge measures', () => {
@@ -112,5 +115,47 @@ describe('the surge measures', () => {
       allowed64: 12,
       allowed24: 120,
     });
+  });
+
+  it('sums the seconds of place held, with the median and the most; all 0 for none', () => {
+    const held = placeSeconds([0.4, 1.2, 0.8]);
+    expect(held).toMatchObject({ count: 3, p50: 0.8, max: 1.2 });
+    expect(held.sum).toBeCloseTo(2.4, 9);
+    expect(placeSeconds([])).toEqual({ count: 0, sum: 0, p50: 0, max: 0 });
+  });
+
+  it('counts the most spans open at once, a span closing as another opens not with it', () => {
+    expect(
+      peakAtOnce([
+        { from: 0, to: 10 },
+        { from: 5, to: 15 },
+        { from: 10, to: 20 },
+        { from: 12, to: 13 },
+      ]),
+    ).toBe(3);
+    expect(peakAtOnce([{ from: 5, to: 5 }])).toBe(0);
+    expect(peakAtOnce([])).toBe(0);
+  });
+
+  it('frees a place when given back, when the gate is told, or at the backstop the run can tell', () => {
+    const court = { backstopS: 48, joinBackstopS: 30, givenBackAt: new Map([['given', 1500]]) };
+    const heard = { startedAt: 0, messagesLost: false, gateToldAt: 20_000 };
+    expect(placeFreed({ ...heard, id: 'given' }, court)).toEqual({ at: 1500, by: 'give-back' });
+    expect(placeFreed({ ...heard, id: 'other' }, court)).toEqual({ at: 20_000, by: 'message' });
+    // Messages lost: a call over by the join backstop's lookup is freed by it; one still running
+    // keeps its place to the call's limit and the grace.
+    const lost = { startedAt: 0, messagesLost: true, gateToldAt: null };
+    expect(placeFreed({ ...lost, endedAt: new Date(20_000).toISOString() }, court)).toEqual({
+      at: 31_000,
+      by: 'backstop',
+    });
+    expect(placeFreed({ ...lost, endedAt: new Date(40_000).toISOString() }, court)).toEqual({
+      at: 49_000,
+      by: 'backstop',
+    });
+    // Without a join backstop (the court before it), only the limit frees a silent call.
+    expect(
+      placeFreed({ ...lost, endedAt: new Date(20_000).toISOString() }, { backstopS: 48 }),
+    ).toEqual({ at: 49_000, by: 'backstop' });
   });
 });

@@ -18,3 +18,48 @@ export function numberFrom(name, fallback, env = process.env) {
   }
   return value;
 }
+
+/**
+ * A share (0 to 1) in the environment variable `name`, or `fallback` when it is unset or empty;
+ * anything else ends the run with a line that names the variable.
+ * @param {string} name
+ * @param {number} fallback
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function shareFrom(name, fallback, env = process.env) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1) {
+    console.error(`surge: ${name} must be a share from 0 to 1 (got "${raw}")`);
+    process.exit(2);
+  }
+  return value;
+}
+
+/**
+ * Text with Pepa in the run. `mode`: `windows` (the default) offers it to visitors turned away
+ * from voice in alternate windows of the viral minute, so the court's load with text and without
+ * it can be set side by side in one run; `on` offers it throughout; `off` never. `share`: of the
+ * visitors turned away while text is offered, those who choose it (the rest leave); `stopShare`:
+ * of the replies, those a visitor stops at its first words; and the gate's chat limits (five
+ * visitors share each address, the surge's 10,000 from 2,000).
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function textOptions(env = process.env) {
+  const mode = env.SURGE_TEXT ?? 'windows';
+  if (!['windows', 'on', 'off'].includes(mode)) {
+    console.error(`surge: SURGE_TEXT must be windows, on or off (got "${mode}")`);
+    process.exit(2);
+  }
+  return {
+    mode,
+    windowMs: numberFrom('SURGE_TEXT_WINDOW_SECONDS', 10, env) * 1000,
+    share: Math.min(1, numberFrom('SURGE_TEXT_SHARE', 0.9, env)),
+    stopShare: 0.05,
+    turnsPerMinute: numberFrom('GATE_CHAT_TURNS_PER_MINUTE', 20, env),
+    turnsPerDay: numberFrom('GATE_CHAT_TURNS_PER_DAY', 120, env),
+    startsPerDay: numberFrom('GATE_CHAT_STARTS_PER_DAY', 20, env),
+    messageChars: numberFrom('GATE_CHAT_MESSAGE_CHARS', 500, env),
+  };
+}

@@ -1,6 +1,7 @@
 // The surge's report: the table of what happened, the failures that make the run exit non-zero,
 // and its one `surge:` line.
 import { maximum, percentile, perSecond } from './surge-measures.mjs';
+import { JOIN_BACKSTOP_SECONDS, SWEEP_SECONDS } from './surge-microphones.mjs';
 
 /** @typedef {import('./surge-visitors.mjs').SurgeRecords} SurgeRecords */
 /** @typedef {import('./surge-attackers.mjs').AbuserRecord} AbuserRecord */
@@ -17,7 +18,7 @@ import { maximum, percentile, perSecond } from './surge-measures.mjs';
  *   startsPerWindow: number,
  *   flood: boolean,
  *   records: SurgeRecords,
- *   standIn: { stats: { created: number, ended: number, dropped: number, peak: number, late: number } },
+ *   standIn: { stats: { created: number, ended: number, dropped: number, peak: number, late: number, joined: number, joinTimeouts: number } },
  *   providerCost: number,
  *   spend: number,
  *   today: { calls?: unknown, starts?: unknown, waited?: unknown },
@@ -32,6 +33,8 @@ import { maximum, percentile, perSecond } from './surge-measures.mjs';
  *   court: CourtLoad,
  *   courtLoadGiven: boolean,
  *   idle: IdlePlaces,
+ *   placesPeak: number,
+ *   microphones: MicrophoneOutcome,
  *   linesDoneAt: number,
  *   elapsed: number,
  *   text: TextOutcome,
@@ -58,6 +61,48 @@ import { maximum, percentile, perSecond } from './surge-measures.mjs';
  * latency through the gate beside the stand-in's own, the court with text and without, the
  * attacker, and text's share of the spend.
  */
+
+/**
+ * @typedef {import('./surge-microphones.mjs').MicrophoneRecords & {
+ *   held: ReturnType<typeof import('./surge-microphones.mjs').microphoneHeld>,
+ * }} MicrophoneOutcome
+ * The visitors whose microphone failed, and the seconds of place they held.
+ */
+
+/** @param {{ sum: number, p50: number, max: number }} held */
+const seconds = (held) =>
+  `${held.sum.toFixed(1)} / ${held.p50.toFixed(1)} / ${held.max.toFixed(1)} s`;
+
+/**
+ * The failed microphones' rows of the table.
+ * @param {SurgeOutcome} o
+ * @returns {[string, string | number][]}
+ */
+function microphoneRows(o) {
+  const m = o.microphones;
+  return [
+    [
+      'Failed microphones: visitors / give back / never give back',
+      `${m.visitors} / ${m.givesBack} / ${m.keeps}`,
+    ],
+    [
+      'Place held, given back: sum / p50 / max',
+      `${seconds(m.held.givenBack)} (${m.held.givenBack.count} places, ${m.held.refusedGiveBacks} give-backs refused)`,
+    ],
+    [
+      '  of it, after the microphone failed: sum / p50 / max',
+      seconds(m.held.givenBackAfterFailure),
+    ],
+    [
+      'Place held, never given back: sum / p50 / max',
+      `${seconds(m.held.kept)} (${m.held.kept.count} places, ${m.held.keptByBackstop} by the join backstop)`,
+    ],
+    [
+      'Provider calls joined / ended unjoined (join timeout)',
+      `${o.standIn.stats.joined} / ${o.standIn.stats.joinTimeouts}`,
+    ],
+  ];
+}
 
 /** @param {Record<string, number>} counts */
 const byCode = (counts) =>
@@ -164,7 +209,9 @@ export function surgeRows(o) {
     ],
     ['Provider calls created / ended', `${stats.created} / ${stats.ended}`],
     ['Provider messages lost (calls)', stats.dropped],
-    ['Provider peak calls at once', `${stats.peak} (limit ${o.limit})`],
+    ['Places held at once (peak)', `${o.placesPeak} (limit ${o.limit})`],
+    // A call given back frees its place at once, but the provider keeps it to its join timeout.
+    ['Provider peak calls at once (given back included)', stats.peak],
     ['Provider cost (reported)', `$${o.providerCost.toFixed(2)}`],
     ['Gate spend today (spent + reserved)', `$${o.spend.toFixed(2)} (cap $${o.cap})`],
     [
@@ -201,6 +248,7 @@ export function surgeRows(o) {
       `${o.idle.max.toFixed(1)} s / ${o.idle.allowed.toFixed(1)} s (${o.idle.counted} places, ${o.idle.over} over; ` +
         `the longest ${o.idle.worst || '-'})`,
     ],
+    ...microphoneRows(o),
     ['Lines settled / run ended', `${o.linesDoneAt.toFixed(0)} s / ${o.elapsed.toFixed(0)} s`],
     ...(o.text.mode === 'off' ? [] : textRows(o)),
   ];
@@ -216,16 +264,26 @@ export function tableLines(rows) {
 }
 
 /**
- * Why the run fails, if it does: the peak passed the limit, a place leaked, the spend passed the
+ * Why the run fails, if it does: the places held at once passed the limit, a place leaked, a
+ * failed microphone's give-back was refused or a place never given back outlived the join
+ * backstop, the spend passed the
  * cap, the abuser or an attacker got past its allowance, a place sat idle longer than its live
  * visitors' check-in interval, the report gave no court load, or the flood more than doubled it.
  * @param {SurgeOutcome} o
  */
 export function surgeFailures(o) {
-  const { stats } = o.standIn;
   /** @type {string[]} */
   const failures = [];
-  if (stats.peak > o.limit) failures.push(`peak ${stats.peak} above the limit ${o.limit}`);
+  if (o.placesPeak > o.limit) failures.push(`peak ${o.placesPeak} above the limit ${o.limit}`);
+  const mics = o.microphones.held;
+  if (mics.refusedGiveBacks > 0) failures.push(`${mics.refusedGiveBacks} give-backs refused`);
+  // The join backstop, its sweep and two seconds for the court's lookup.
+  const keptBound = JOIN_BACKSTOP_SECONDS + SWEEP_SECONDS + 2;
+  if (mics.kept.max > keptBound) {
+    failures.push(
+      `a place never given back was held ${mics.kept.max.toFixed(1)} s (bound ${keptBound} s)`,
+    );
+  }
   if (o.leaked > 0) failures.push(`${o.leaked} places leaked`);
   if (!(o.spend <= o.cap)) failures.push(`spend $${o.spend} above the cap $${o.cap}`);
   if (o.abuser.admitted > o.startsPerWindow)
@@ -304,7 +362,7 @@ export function surgeLine(o) {
   const admitted = tally.admittedAtOnce + tally.admittedAfterWaiting;
   const refusedTotal = Object.values(tally.refused).reduce((a, b) => a + b, 0);
   return (
-    `surge: peak ${o.standIn.stats.peak}/${o.limit} concurrent, admitted ${admitted}, waited ${tally.admittedAfterWaiting}, ` +
+    `surge: peak ${o.placesPeak}/${o.limit} concurrent, admitted ${admitted}, waited ${tally.admittedAfterWaiting}, ` +
     `refused ${refusedTotal}, leaked ${o.leaked}, spend ${o.spend.toFixed(2)}/${o.cap} USD, ` +
     `abuser admitted ${o.abuser.admitted}, /64 admitted ${o.ipv6.admitted}/${o.allowed64}, ` +
     `/24 admitted ${o.ipv4.admitted}/${o.allowed24}, ` +
@@ -312,7 +370,10 @@ export function surgeLine(o) {
     `court ${o.court.withFlood.toFixed(1)} req/s with the flood / ${o.court.withoutFlood.toFixed(1)} without, ` +
     `court p50/max ${perSecond(o.court.courtPerSecond)} req/s beside arrivals ${perSecond(o.court.arrivalsPerSecond)}/s, ` +
     `p95 gate ${percentile(latencies, 95).toFixed(0)} ms, ` +
-    `p95 wait ${percentile(waits, 95).toFixed(0)} s` +
+    `p95 wait ${percentile(waits, 95).toFixed(0)} s, ` +
+    `failed microphones held given back ${seconds(o.microphones.held.givenBack)} ` +
+    `(after the failure ${seconds(o.microphones.held.givenBackAfterFailure)}) / ` +
+    `never given back ${seconds(o.microphones.held.kept)} (sum / p50 / max)` +
     (o.text.mode === 'off'
       ? ''
       : `, heard Pepa within 5 s ${percent(o.text.servedFast, o.text.asked)} of ${o.text.asked} who asked, ` +

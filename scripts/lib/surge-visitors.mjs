@@ -22,7 +22,7 @@
 
 /**
  * @typedef {{ ended: 'patience', ticket: Ticket }
- *   | { ended: 'admitted', ticket: Ticket }
+ *   | { ended: 'admitted', ticket: Ticket, answer: GateAnswer }
  *   | { ended: 'refused', answer: GateAnswer, ticket: Ticket }} TicketOutcome
  */
 
@@ -94,9 +94,15 @@ export function surgeRecords() {
  *   finish: () => void,
  *   admitted?: (n: number, ms: number) => void,
  *   turnedAway?: (n: number, from: string, arrivedAt: number) => Promise<void> | null,
+ *   microphones?: {
+ *     draw: () => import('./surge-microphones.mjs').FailedMicrophone | null,
+ *     admitted: (kind: import('./surge-microphones.mjs').FailedMicrophone, answer: GateAnswer, from: string) => void,
+ *   },
  * }} party `began`: the run's start (performance.now()); `finish`: called once a visitor is done;
  *   `admitted`: told of a visitor admitted at once, with the ms since they arrived; `turnedAway`:
- *   told of a visitor the court did not admit at once (full, or a ticket), what they do meanwhile
+ *   told of a visitor the court did not admit at once (full, or a ticket), what they do meanwhile;
+ *   `microphones`: whose microphone fails, and what their page does with the place once admitted
+ *   (surge-microphones.mjs)
  */
 export function surgeVisitors({
   call,
@@ -112,6 +118,7 @@ export function surgeVisitors({
   finish,
   admitted,
   turnedAway,
+  microphones,
 }) {
   const { tally, goneAt, latencies, seen, waits, oddAnswers, arrivedAt } = records;
   /** @param {GateAnswer} answer */
@@ -178,7 +185,7 @@ export function surgeVisitors({
       }
       if (answer.status === 201) {
         waits.push((performance.now() - since) / 1000);
-        return { ended: 'admitted', ticket };
+        return { ended: 'admitted', ticket, answer };
       }
       return { ended: 'refused', answer, ticket };
     }
@@ -191,6 +198,7 @@ export function surgeVisitors({
     const gives =
       temper < leaveShare ? 'leave' : temper < leaveShare + abandonShare ? 'abandon' : 'stay';
     const patienceMs = 5000 + random() * 35_000;
+    const microphone = microphones?.draw() ?? null;
     tally.arrived += 1;
     arrivedAt.push(Date.now());
     const arrived = performance.now();
@@ -205,6 +213,7 @@ export function surgeVisitors({
     if (first.status === 201) {
       tally.admittedAtOnce += 1;
       admitted?.(n, performance.now() - arrived);
+      if (microphone) microphones?.admitted(microphone, first, from);
       return finish();
     }
     // Turned away from voice for now: what the visitor does meanwhile (text with Pepa) goes on
@@ -232,6 +241,7 @@ export function surgeVisitors({
       }
     } else if (outcome.ended === 'admitted') {
       tally.admittedAfterWaiting += 1;
+      if (microphone) microphones?.admitted(microphone, outcome.answer, from);
     } else if (outcome.answer.status === 404) {
       tally.ticketGone += 1;
       const bucket = Math.floor((performance.now() - began) / 10_000) * 10;

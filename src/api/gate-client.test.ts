@@ -8,11 +8,14 @@ import {
   type GateDoor,
   type LineCompanion,
   type TicketPass,
+  passOf,
 } from './gate-client';
+import { LATE_ANSWER_MS } from './late-answer';
 
 const CHAT: ChatPass = { id: 'chat-0123456789abcdef', secret: 'chat-secret-0123456789' };
 const CALL = { id: 'call-1', webCallUrl: 'https://pepa.daily.co/r' };
-const admitted = { status: 'admitted', call: CALL, waitedSeconds: 30 };
+const CALL_SECRET = 'call-secret-0123456789';
+const admitted = { status: 'admitted', call: CALL, callSecret: CALL_SECRET, waitedSeconds: 30 };
 const waiting = (position: number, offered = false) => ({
   status: 'waiting',
   ticket: {
@@ -49,6 +52,7 @@ function door(): GateDoor {
       }
     },
     leave: vi.fn(),
+    giveBack: vi.fn(),
     hidden: () => false,
     pause: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
@@ -177,5 +181,110 @@ describe('askAdmission beside a chat', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(await outcome).toMatchObject({ message: 'left' });
     expect(gate.leave).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('askAdmission when the start stops with a request in flight', () => {
+  /** A door whose `POST /api/calls` answers only when the test says. */
+  function slowDoor(answer: unknown) {
+    let release: () => void = () => undefined;
+    const signals: AbortSignal[] = [];
+    const gate = door();
+    gate.ask = (_token, signal) => {
+      signals.push(signal);
+      return new Promise((resolve) => {
+        release = () => resolve(answer);
+      });
+    };
+    return { gate, signals, answer: () => release() };
+  }
+
+  it('never cuts the request off, and gives back the call admitted after the stop', async () => {
+    const { gate, signals, answer } = slowDoor(admitted);
+    const start = new AbortController();
+    const walk = askAdmission(gate, start.signal, line);
+    await vi.advanceTimersByTimeAsync(0);
+    start.abort(new Error('microphone refused'));
+    await expect(walk).rejects.toThrow('microphone refused');
+    expect(signals[0]?.aborted).toBe(false);
+    expect(gate.giveBack).not.toHaveBeenCalled();
+    answer();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(gate.giveBack).toHaveBeenCalledWith({ id: CALL.id, secret: CALL_SECRET });
+  });
+
+  it('cuts off a request still unanswered LATE_ANSWER_MS after the stop, and leaves no timer', async () => {
+    const { gate, signals } = slowDoor(admitted);
+    const start = new AbortController();
+    const walk = askAdmission(gate, start.signal, line);
+    await vi.advanceTimersByTimeAsync(0);
+    start.abort(new Error('stopped'));
+    await expect(walk).rejects.toThrow('stopped');
+    await vi.advanceTimersByTimeAsync(LATE_ANSWER_MS - 1);
+    expect(signals[0]?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(signals[0]?.aborted).toBe(true);
+    expect(gate.giveBack).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('clears its cut-off when the late answer comes, giving the call back', async () => {
+    const { gate, signals, answer } = slowDoor(admitted);
+    const start = new AbortController();
+    const walk = askAdmission(gate, start.signal, line);
+    await vi.advanceTimersByTimeAsync(0);
+    start.abort(new Error('stopped'));
+    await expect(walk).rejects.toThrow('stopped');
+    await vi.advanceTimersByTimeAsync(LATE_ANSWER_MS - 1000);
+    answer();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(gate.giveBack).toHaveBeenCalledWith({ id: CALL.id, secret: CALL_SECRET });
+    expect(vi.getTimerCount()).toBe(0);
+    expect(signals[0]?.aborted).toBe(false);
+  });
+
+  it('leaves the line when the answer after the stop is a ticket', async () => {
+    const { gate, answer } = slowDoor(waiting(2));
+    const start = new AbortController();
+    const walk = askAdmission(gate, start.signal, line);
+    await vi.advanceTimersByTimeAsync(0);
+    start.abort(new Error('stopped'));
+    await expect(walk).rejects.toThrow('stopped');
+    answer();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(gate.leave).toHaveBeenCalledWith({
+      id: 'ticket-0123456789abcdef',
+      secret: 'secret-0123456789abcdef',
+    });
+    expect(places).toEqual([]);
+  });
+
+  it('gives back a call admitted at a check-in that was in flight', async () => {
+    const gate = door();
+    let admit: () => void = () => undefined;
+    gate.checkIn = () =>
+      new Promise((resolve) => {
+        admit = () => resolve(admitted);
+      });
+    const start = new AbortController();
+    const walk = askAdmission(gate, start.signal, line);
+    await vi.advanceTimersByTimeAsync(2000);
+    start.abort(new Error('stopped'));
+    await expect(walk).rejects.toThrow('stopped');
+    admit();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(gate.giveBack).toHaveBeenCalledWith({ id: CALL.id, secret: CALL_SECRET });
+  });
+
+  it('keeps the pass of a call it was admitted to, for giving it back later', async () => {
+    answers.push(() => admitted);
+    const call = await (async () => {
+      const walk = askAdmission(door(), new AbortController().signal, line);
+      await vi.advanceTimersByTimeAsync(3000);
+      return walk;
+    })();
+    expect(passOf(call)).toEqual({ id: CALL.id, secret: CALL_SECRET });
+    expect(passOf({ ...CALL })).toBeNull();
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

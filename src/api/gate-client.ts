@@ -4,12 +4,13 @@
  * from the first request through the line to an admitted call (`askAdmission`).
  */
 import { client } from '../../generated/gate/client.gen';
-import { checkIn, leaveLine } from '../../generated/gate/sdk.gen';
+import { checkIn, giveBackCall, leaveLine } from '../../generated/gate/sdk.gen';
 import type { Admitted, CourtCall, Waiting } from '../../generated/gate/types.gen';
 import type { CallError, LinePlace, LineReporter, CallErrorSource } from '../lib/call';
 import { isRecord } from '../lib/is-record';
 import { errorDetails } from './error-details';
 import { retryAfterMs } from './retry-after';
+import { LATE_ANSWER_MS } from './late-answer';
 
 export type { CourtCall };
 export { createCallMutation } from '../../generated/gate/@tanstack/react-query.gen';
@@ -115,6 +116,22 @@ function isAdmitted(answer: unknown): answer is Admitted {
   );
 }
 
+/** What proves an admitted call the visitor's, to give it back: its id and its secret. */
+export interface CallPass {
+  id: string;
+  secret: string;
+}
+
+/** The secret each admitted call came with, kept beside the call (never in what is rendered). */
+const callSecrets = new WeakMap<CourtCall, string>();
+
+/** The pass of a call this page was admitted to; null for any other. */
+export function passOf(call: unknown): CallPass | null {
+  if (typeof call !== 'object' || call === null) return null;
+  const secret = callSecrets.get(call as CourtCall);
+  return secret === undefined ? null : { id: (call as CourtCall).id, secret };
+}
+
 function isWaiting(answer: unknown): answer is Waiting {
   const ticket = record(record(answer).ticket);
   return (
@@ -179,6 +196,8 @@ export interface GateDoor {
   ): Promise<unknown>;
   /** `DELETE /api/tickets/{id}`, sent even as the page goes away. */
   leave(ticket: TicketPass): void;
+  /** `DELETE /api/calls/{id}`: a call never joined given back, sent even as the page goes away. */
+  giveBack(call: CallPass): void;
   /** Whether the page is hidden (its timers may be throttled: the gate waits longer). */
   hidden(): boolean;
   /** Resolves after `ms`, or at once when the page comes back into view; rejects on abort. */
@@ -215,6 +234,7 @@ export function gateDoor(ask: GateDoor['ask'], botCheck: GateDoor['botCheck']): 
         keepalive: true,
       }).catch(() => undefined);
     },
+    giveBack: sendGiveBack,
     hidden: () => document.visibilityState === 'hidden',
     pause: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
@@ -243,6 +263,75 @@ export function gateDoor(ask: GateDoor['ask'], botCheck: GateDoor['botCheck']): 
   };
 }
 
+/** Gives back what an answer holds: an admitted call's place, or a ticket's. */
+function giveBackAnswer(door: GateDoor, answer: unknown): void {
+  if (isAdmitted(answer)) {
+    // A call without its secret (a gate before the give-back) cannot be given back.
+    if (typeof answer.callSecret === 'string') {
+      door.giveBack({ id: answer.call.id, secret: answer.callSecret });
+    }
+  } else if (isWaiting(answer)) door.leave({ id: answer.ticket.id, secret: answer.ticket.secret });
+}
+
+/**
+ * A request whose answer may hold a place (`POST /api/calls`, a check-in): it is not cut off the
+ * moment its start stops, since the gate may already have given the place. A start stopped
+ * meanwhile (its microphone refused, the visitor gone) rejects at once, and the answer, when it
+ * comes within `LATE_ANSWER_MS`, is given back: the place is free again within a round trip.
+ */
+function placeRequest(
+  door: GateDoor,
+  signal: AbortSignal,
+  send: (signal: AbortSignal) => Promise<unknown>,
+): Promise<unknown> {
+  if (signal.aborted) return Promise.reject(signal.reason as unknown);
+  const request = new AbortController();
+  const pending = send(request.signal);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason as unknown);
+      const cutOff = setTimeout(() => request.abort(signal.reason), LATE_ANSWER_MS);
+      pending.then(
+        (late) => {
+          clearTimeout(cutOff);
+          giveBackAnswer(door, late);
+        },
+        () => clearTimeout(cutOff),
+      );
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (answer) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) giveBackAnswer(door, answer);
+        else resolve(answer);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!signal.aborted) reject(error);
+      },
+    );
+  });
+}
+
+/** `DELETE /api/calls/{id}` with the call's secret; keepalive, so it outlives a closing page. */
+function sendGiveBack(call: CallPass): void {
+  void giveBackCall({
+    path: { callId: call.id },
+    headers: { 'Call-Secret': call.secret },
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
+/**
+ * Gives back a call this page was admitted to and never joined (the call object's `unjoined`):
+ * its place is free for the next visitor at once. Anything else is left alone.
+ */
+export function giveBackUnjoined(call: unknown): void {
+  const pass = passOf(call);
+  if (pass) sendGiveBack(pass);
+}
+
 /**
  * From Start Talking to an admitted call: the bot check, the request, and as long as Pepa is
  * with other guests, check-ins at the pace the gate asks for, each place told to the call object.
@@ -256,7 +345,7 @@ export async function askAdmission(
   companion: LineCompanion | null = null,
 ): Promise<CourtCall> {
   const token = await door.botCheck(signal);
-  let answer = await door.ask(token, signal);
+  let answer = await placeRequest(door, signal, (held) => door.ask(token, held));
   let ticket: TicketPass | null = null;
   const leave = () => {
     if (ticket) door.leave(ticket);
@@ -266,6 +355,7 @@ export async function askAdmission(
     for (;;) {
       if (isAdmitted(answer)) {
         ticket = null;
+        if (typeof answer.callSecret === 'string') callSecrets.set(answer.call, answer.callSecret);
         return answer.call;
       }
       if (!isWaiting(answer)) throw malformed(ticket ? 'POST /api/tickets' : 'POST /api/calls');
@@ -288,13 +378,16 @@ export async function askAdmission(
         const chat = companion?.chat() ?? null;
         return chat === null ? undefined : { offer: !taken, chat };
       };
+      const pass: TicketPass = ticket;
+      const checkInNow = () =>
+        placeRequest(door, signal, (held) => door.checkIn(pass, door.hidden(), held, text()));
       try {
-        answer = await door.checkIn(ticket, door.hidden(), signal, text());
+        answer = await checkInNow();
       } catch (error) {
         // Checked in too early (a timer fired ahead of time): wait as asked and try again.
         if (error instanceof GateApiError && error.code === 'rate-limited') {
           await door.pause(error.retryAfterMs ?? 1000, signal);
-          answer = await door.checkIn(ticket, door.hidden(), signal, text());
+          answer = await checkInNow();
         } else {
           if (error instanceof GateApiError && error.code === 'ticket-gone') ticket = null;
           throw error;

@@ -169,6 +169,64 @@ describe('startCourtStack', () => {
     expect(stack.standIn.stats).toMatchObject({ created: 2, ended: 1, peak: 1, sendFailures: 0 });
   });
 
+  it('frees a place a call never joined: at once when its page gives it back, else at the join timeout; a joined call keeps it', async () => {
+    type Admitted = { call: { id: string; webCallUrl: string }; callSecret: string };
+    type Waiting = { ticket: { id: string; secret: string } };
+    // The last test's calls end, so the one place is free.
+    await stack.standIn.endAll();
+    const a = await start('10.2.0.1');
+    expect(a.status).toBe(201);
+    const first = (await a.json()) as Admitted;
+    // A's microphone failed: the page gives the place back with the call's secret.
+    const given = await fetch(`${stack.url}/api/calls/${first.call.id}`, {
+      method: 'DELETE',
+      headers: { 'cf-connecting-ip': '10.2.0.1', 'call-secret': first.callSecret },
+    });
+    expect(given.status).toBe(204);
+    const b = await start('10.2.0.2');
+    expect(b.status).toBe(201);
+    const bAt = Date.now();
+    const second = (await b.json()) as Admitted;
+
+    // B never joins (an old page, a crashed tab): the provider's join timeout ends its call.
+    const c = await start('10.2.0.3');
+    expect(c.status).toBe(202);
+    const line = (await c.json()) as Waiting;
+    let answer: Response | null = null;
+    while (answer?.status !== 201 && Date.now() - bAt < 40_000) {
+      await new Promise((done) => setTimeout(done, 1000));
+      answer = await fetch(`${stack.url}/api/tickets/${line.ticket.id}`, {
+        method: 'POST',
+        headers: { 'cf-connecting-ip': '10.2.0.3', 'ticket-secret': line.ticket.secret },
+      });
+      if (answer.status !== 201) await answer.arrayBuffer();
+    }
+    expect(answer?.status).toBe(201);
+    const heldS = (Date.now() - bAt) / 1000;
+    expect(heldS).toBeGreaterThan(19);
+    expect(heldS).toBeLessThan(25);
+    expect(stack.standIn.calls.get(second.call.id)).toMatchObject({
+      status: 'ended',
+      endedReason: 'assistant-did-not-receive-customer-audio',
+    });
+
+    // C joins: past the court's join backstop (its lookup finds the call in progress), C keeps
+    // the place.
+    const third = (await answer?.json()) as Admitted;
+    const cAt = Date.now();
+    const joined = await fetch(`${stack.standInUrl}/__demo/rooms/joined`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ roomUrl: third.call.webCallUrl }),
+    });
+    expect(joined.status).toBe(204);
+    await new Promise((done) => setTimeout(done, 35_000 - (Date.now() - cAt)));
+    const d = await start('10.2.0.4');
+    expect(d.status).toBe(202);
+    await d.arrayBuffer();
+    expect(stack.standIn.calls.get(third.call.id)).toMatchObject({ status: 'in-progress' });
+  }, 120_000);
+
   it('stops everything it started', async () => {
     await stack.stop();
     expect(await listening(sitePort)).toBe(false);

@@ -3,7 +3,13 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startProviderStandIn, TURNSTILE_TEST_SECRETS } from '../../gate/dev/provider-stand-in.mjs';
-import { chatHandedTo, HANDOVER_OPENING_LINE } from '../../gate/dev/stand-in-calls.mjs';
+import {
+  chatHandedTo,
+  DEFAULT_JOIN_TIMEOUT_SECONDS,
+  HANDOVER_OPENING_LINE,
+  JOIN_TIMEOUT_REASON,
+  joinTimeoutSeconds,
+} from '../../gate/dev/stand-in-calls.mjs';
 import { createCourtCall } from '../../gate/src/provider';
 import { chatSoFar } from '../../gate/src/text-records';
 import { startPrism } from '../../scripts/lib/prism.mjs';
@@ -64,15 +70,31 @@ async function standIn(options: Partial<Parameters<typeof startProviderStandIn>[
   return started;
 }
 
-const createWebCall = (url: string, key = 'private-key') =>
+const createWebCall = (url: string, key = 'private-key', overrides: object = {}) =>
   fetch(`${url}/call/web`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
     body: JSON.stringify({
       assistantId: 'demo-pepa-assistant',
-      assistantOverrides: { maxDurationSeconds: 180 },
+      assistantOverrides: { maxDurationSeconds: 180, ...overrides },
       roomDeleteOnUserLeaveEnabled: false,
     }),
+  });
+
+/** A call created as the gate creates it: tagged, with a join timeout (here, short). */
+const createGateCall = async (url: string, joinSeconds: number) =>
+  (await (
+    await createWebCall(url, 'private-key', {
+      customerJoinTimeoutSeconds: joinSeconds,
+      metadata: { gateLease: 'lease-1' },
+    })
+  ).json()) as { id: string; webCallUrl: string; status: string };
+
+const roomSays = (url: string, what: 'joined' | 'left', roomUrl: string) =>
+  fetch(`${url}/__demo/rooms/${what}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:5173' },
+    body: JSON.stringify({ roomUrl }),
   });
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -148,6 +170,10 @@ describe('the provider stand-in', () => {
     const { id } = (await (await createWebCall(provider.url)).json()) as { id: string };
     const lookUp = () =>
       fetch(`${provider.url}/call/${id}`, { headers: { authorization: 'Bearer private-key' } });
+    // Nobody has joined its room yet: the call waits, as the provider's does.
+    const waiting = (await (await lookUp()).json()) as Record<string, unknown>;
+    expect(waiting).toMatchObject({ id, status: 'queued' });
+    provider.joinCall(id);
     const during = (await (await lookUp()).json()) as Record<string, unknown>;
     expect(during).toMatchObject({ id, status: 'in-progress' });
     provider.endCall(id, 'customer-ended-call');
@@ -218,6 +244,91 @@ describe('the provider stand-in', () => {
       body: JSON.stringify({ roomUrl: 'https://pepa-demo.daily.co/nobody' }),
     });
     expect(unknownRoom.status).toBe(404);
+  });
+
+  it('ends a call nobody joins at its customerJoinTimeoutSeconds, and tells the gate as the provider would', async () => {
+    const provider = await standIn();
+    const { id, status } = await createGateCall(provider.url, 0.3);
+    expect(status).toBe('queued');
+    await until(() => heard.length === 2);
+    expect(heard[0]?.message).toEqual({
+      type: 'status-update',
+      status: 'ended',
+      call: { id, assistantOverrides: { metadata: { gateLease: 'lease-1' } } },
+      endedReason: JOIN_TIMEOUT_REASON,
+    });
+    expect(heard[1]?.message).toMatchObject({
+      type: 'end-of-call-report',
+      call: { id },
+      endedReason: JOIN_TIMEOUT_REASON,
+    });
+    const record = (await (
+      await fetch(`${provider.url}/call/${id}`, {
+        headers: { authorization: 'Bearer private-key' },
+      })
+    ).json()) as Record<string, unknown>;
+    expect(record).toMatchObject({ id, status: 'ended', endedReason: JOIN_TIMEOUT_REASON });
+    expect(provider.stats).toMatchObject({ active: 0, ended: 1, joined: 0, joinTimeouts: 1 });
+  });
+
+  it('takes the join timeout the call was created with, else the provider’s default', () => {
+    expect(joinTimeoutSeconds({ assistantOverrides: { customerJoinTimeoutSeconds: 20 } })).toBe(20);
+    expect(joinTimeoutSeconds({ assistantOverrides: { maxDurationSeconds: 180 } })).toBe(
+      DEFAULT_JOIN_TIMEOUT_SECONDS,
+    );
+    expect(joinTimeoutSeconds({ assistantOverrides: { customerJoinTimeoutSeconds: 'x' } })).toBe(
+      DEFAULT_JOIN_TIMEOUT_SECONDS,
+    );
+    expect(DEFAULT_JOIN_TIMEOUT_SECONDS).toBe(15);
+  });
+
+  it('tells the gate a call is in progress when the page says its room was joined, and keeps it past the join timeout', async () => {
+    const provider = await standIn();
+    const { id, webCallUrl } = await createGateCall(provider.url, 0.3);
+    const joined = await roomSays(provider.url, 'joined', webCallUrl);
+    expect(joined.status).toBe(204);
+    expect(joined.headers.get('access-control-allow-origin')).toBe('*');
+    await until(() => heard.length === 1);
+    expect(heard[0]?.message).toEqual({
+      type: 'status-update',
+      status: 'in-progress',
+      call: { id, assistantOverrides: { metadata: { gateLease: 'lease-1' } } },
+    });
+    // Said twice, it is one join; and the join timeout has passed without ending the call.
+    expect((await roomSays(provider.url, 'joined', webCallUrl)).status).toBe(204);
+    await new Promise((done) => setTimeout(done, 500));
+    expect(heard).toHaveLength(1);
+    const record = (await (
+      await fetch(`${provider.url}/call/${id}`, {
+        headers: { authorization: 'Bearer private-key' },
+      })
+    ).json()) as Record<string, unknown>;
+    expect(record).toMatchObject({ id, status: 'in-progress' });
+    expect(provider.stats).toMatchObject({ active: 1, joined: 1, joinTimeouts: 0 });
+    expect(
+      (await roomSays(provider.url, 'joined', 'https://pepa-demo.daily.co/nobody')).status,
+    ).toBe(404);
+    expect((await roomSays(provider.url, 'left', webCallUrl)).status).toBe(204);
+    expect((await roomSays(provider.url, 'joined', webCallUrl)).status).toBe(409);
+  });
+
+  it('counts a line said in a room as its visitor there: the call is joined', async () => {
+    const provider = await standIn();
+    const { id, webCallUrl } = await createGateCall(provider.url, 0.3);
+    const said = await fetch(`${provider.url}/__demo/rooms/said`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        roomUrl: webCallUrl,
+        role: 'bot',
+        message: 'Ribbit!',
+        time: Date.now(),
+      }),
+    });
+    expect(said.status).toBe(204);
+    await new Promise((done) => setTimeout(done, 500));
+    expect(provider.calls.get(id)).toMatchObject({ status: 'in-progress' });
+    expect(heard.map((entry) => entry.message.status)).toEqual(['in-progress']);
   });
 
   it("records what the page's simulated room said, and answers it as the call's messages", async () => {
@@ -306,18 +417,21 @@ describe('the provider stand-in', () => {
     expect(nowhere.status).toBe(404);
   });
 
-  it('ends a call at its maximum duration', async () => {
+  it('ends a joined call at its maximum duration', async () => {
     const provider = await standIn();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const { id } = (await (await createWebCall(provider.url)).json()) as { id: string };
+      provider.joinCall(id);
       vi.advanceTimersByTime(179_000);
       expect(provider.stats.active).toBe(1);
       vi.advanceTimersByTime(1_000);
       expect(provider.stats).toMatchObject({ active: 0, ended: 1 });
       vi.useRealTimers();
-      await until(() => heard.length === 2);
-      expect(heard[0]?.message).toMatchObject({
+      // In progress (as it joined), then ended and its report.
+      await until(() => heard.length === 3);
+      expect(heard[0]?.message).toMatchObject({ type: 'status-update', status: 'in-progress' });
+      expect(heard[1]?.message).toMatchObject({
         type: 'status-update',
         call: { id },
         endedReason: 'exceeded-max-duration',
@@ -327,10 +441,11 @@ describe('the provider stand-in', () => {
     }
   });
 
-  it('for the surge: draws call lengths, compresses time and loses a fraction of the messages', async () => {
+  it('for the surge: draws call lengths from the join, compresses time and loses a fraction of the messages', async () => {
     let draw = 0;
-    // The first call is long (its messages lost), the second short (its messages heard).
-    const random = () => [0.99, 0, 0.9, 0.1][draw++ % 4] ?? 0;
+    // Drawn as each call is created (are its messages lost?), then as it is joined (its length):
+    // the first call's messages are lost, the second's heard; the first is long, the second short.
+    const random = () => [0.1, 0.9, 0.99, 0][draw++ % 4] ?? 0;
     const provider = await standIn({
       callSeconds: { min: 30, max: 60 },
       timeScale: 300,
@@ -338,13 +453,21 @@ describe('the provider stand-in', () => {
       costPerMinuteUsd: 0.15,
       random,
     });
-    await createWebCall(provider.url);
-    await createWebCall(provider.url);
+    const first = (await (await createWebCall(provider.url)).json()) as { id: string };
+    const second = (await (await createWebCall(provider.url)).json()) as { id: string };
+    provider.joinCall(first.id);
+    provider.joinCall(second.id);
     await until(() => provider.stats.ended === 2);
-    await until(() => heard.length === 2);
+    await until(() => heard.length === 3);
     expect(provider.stats).toMatchObject({ created: 2, ended: 2, dropped: 1, active: 0 });
+    // Only the second call was heard of: in progress, ended, and its report.
+    expect(heard.map((entry) => (entry.message.call as { id: string }).id)).toEqual([
+      second.id,
+      second.id,
+      second.id,
+    ]);
     // 30 provider seconds at $0.15 a minute, however fast they passed.
-    const report = heard[1]?.message as { cost: number };
+    const report = heard[2]?.message as { cost: number };
     expect(report.cost).toBeCloseTo(0.075, 2);
   });
 });

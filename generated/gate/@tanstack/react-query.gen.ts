@@ -3,8 +3,8 @@
 import { queryOptions, type UseMutationOptions } from '@tanstack/react-query';
 
 import { client } from '../client.gen';
-import { checkIn, createCall, endChat, getCardImage, getReport, getSharePage, leaveLine, makeCard, type Options, rateCall, receiveProviderEvent, startChat, takeDownCard, takeDownWords } from '../sdk.gen';
-import type { CheckInData, CheckInError, CheckInResponse, CreateCallData, CreateCallError, CreateCallResponse, EndChatData, EndChatError, EndChatResponse, GetCardImageData, GetCardImageError, GetCardImageResponse, GetReportData, GetReportError, GetReportResponse, GetSharePageData, GetSharePageError, GetSharePageResponse, LeaveLineData, LeaveLineError, LeaveLineResponse, MakeCardData, MakeCardError, MakeCardResponse, RateCallData, RateCallError, RateCallResponse, ReceiveProviderEventData, ReceiveProviderEventError, ReceiveProviderEventResponse, StartChatData, StartChatError, StartChatResponse, TakeDownCardData, TakeDownCardError, TakeDownCardResponse, TakeDownWordsData, TakeDownWordsError, TakeDownWordsResponse } from '../types.gen';
+import { checkIn, createCall, endChat, getCardImage, getReport, getSharePage, giveBackCall, leaveLine, makeCard, type Options, rateCall, receiveProviderEvent, startChat, takeDownCard, takeDownWords } from '../sdk.gen';
+import type { CheckInData, CheckInError, CheckInResponse, CreateCallData, CreateCallError, CreateCallResponse, EndChatData, EndChatError, EndChatResponse, GetCardImageData, GetCardImageError, GetCardImageResponse, GetReportData, GetReportError, GetReportResponse, GetSharePageData, GetSharePageError, GetSharePageResponse, GiveBackCallData, GiveBackCallError, GiveBackCallResponse, LeaveLineData, LeaveLineError, LeaveLineResponse, MakeCardData, MakeCardError, MakeCardResponse, RateCallData, RateCallError, RateCallResponse, ReceiveProviderEventData, ReceiveProviderEventError, ReceiveProviderEventResponse, StartChatData, StartChatError, StartChatResponse, TakeDownCardData, TakeDownCardError, TakeDownCardResponse, TakeDownWordsData, TakeDownWordsError, TakeDownWordsResponse } from '../types.gen';
 
 /**
  * Ask for an audience with Pepa
@@ -15,6 +15,25 @@ export const createCallMutation = (options?: Partial<Options<CreateCallData>>): 
     const mutationOptions: UseMutationOptions<CreateCallResponse, CreateCallError, Options<CreateCallData>> = {
         mutationFn: async (fnOptions) => {
             const { data } = await createCall({
+                ...options,
+                ...fnOptions,
+                throwOnError: true
+            });
+            return data;
+        }
+    };
+    return mutationOptions;
+};
+
+/**
+ * Give back a call never joined
+ *
+ * The page gives back the call it was admitted to and never joined (its microphone could not be opened, or the visitor stopped before the room was joined): the place is free for the next visitor at once, and the call's cost is settled when the provider reports it (the provider ends a call nobody joins within its join timeout). A call the provider has said is in progress keeps its place until it ends. Giving back twice is not an error.
+ */
+export const giveBackCallMutation = (options?: Partial<Options<GiveBackCallData>>): UseMutationOptions<GiveBackCallResponse, GiveBackCallError, Options<GiveBackCallData>> => {
+    const mutationOptions: UseMutationOptions<GiveBackCallResponse, GiveBackCallError, Options<GiveBackCallData>> = {
+        mutationFn: async (fnOptions) => {
+            const { data } = await giveBackCall({
                 ...options,
                 ...fnOptions,
                 throwOnError: true

@@ -102,6 +102,13 @@ export interface PepaCallOptions<TCall extends WebCall = WebCall> {
    * exists; `null` leaves the microphone to the call object's join.
    */
   openMicrophone?: MicrophoneOpener | null;
+  /**
+   * What the browser already knows of the microphone's permission, asked before the call
+   * request goes out: `denied` ends the start at once, with no request. Default: the Permissions
+   * API where it exists (an engine without it, or without the `microphone` name, answers null:
+   * the start goes on, and a refused microphone gives the call back).
+   */
+  microphonePermission?: (() => Promise<PermissionState | null>) | null;
   /** Default `overlapped`. */
   startOrder?: StartOrder;
 }
@@ -113,6 +120,12 @@ export interface StartWithOptions {
    * listen only and the visitor speaks by typing (`add-message`).
    */
   microphone?: boolean;
+  /**
+   * The start ended without the call (its microphone refused, the visitor stopped, a failure)
+   * after its web call was created and before it started: the web call, to give back, so its
+   * place is free at once rather than held until nobody joins it.
+   */
+  unjoined?: (webCall: unknown) => void;
 }
 
 export interface StartOptions {

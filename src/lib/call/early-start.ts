@@ -79,3 +79,27 @@ export function beginEarlyStart<TCall extends WebCall>(
   }
   return { microphone, wait };
 }
+
+/** The browser's `getUserMedia`, where there is one (none: the call object's join opens it). */
+export function defaultMicrophoneOpener(): MicrophoneOpener | null {
+  const media = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
+  if (!media || typeof media.getUserMedia !== 'function') return null;
+  return (constraints) => media.getUserMedia(constraints);
+}
+
+/** The browser's word on the microphone's permission, where the Permissions API knows it. */
+export function defaultMicrophonePermission(): (() => Promise<PermissionState | null>) | null {
+  const permissions = typeof navigator === 'undefined' ? undefined : navigator.permissions;
+  if (!permissions || typeof permissions.query !== 'function') return null;
+  return () =>
+    permissions.query({ name: 'microphone' as PermissionName }).then(
+      (status) => status.state,
+      // An engine that does not know the name: nothing is known, the start goes on.
+      () => null,
+    );
+}
+
+/** What a start refused by the browser's word (no prompt, no request) fails with. */
+export function deniedByPermission(): DOMException {
+  return new DOMException('The microphone permission is denied', 'NotAllowedError');
+}

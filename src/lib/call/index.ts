@@ -10,6 +10,7 @@ export type {
   LineReporter,
   MicrophoneOpener,
   ResourceCounts,
+  StartWithOptions,
   WebCall,
   WebCallRequest,
 } from './call-options';

@@ -50,15 +50,13 @@ import { openSession, type CallSession } from './call-session';
 import { closeSession, type TeardownHost } from './call-teardown';
 import { inputDeviceInUse } from './device-memory';
 import { checkWebCallAnswer } from './web-call-answer';
-import { beginEarlyStart } from './early-start';
+import {
+  beginEarlyStart,
+  defaultMicrophoneOpener,
+  defaultMicrophonePermission,
+  deniedByPermission,
+} from './early-start';
 import { joinFailure } from './join-failure';
-
-/** The browser's `getUserMedia`, where there is one (none: the call object's join opens it). */
-function defaultMicrophoneOpener(): MicrophoneOpener | null {
-  const media = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
-  if (!media || typeof media.getUserMedia !== 'function') return null;
-  return (constraints) => media.getUserMedia(constraints);
-}
 
 export * from './call-options';
 
@@ -74,6 +72,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
   private readonly roomHosts: readonly string[];
   private readonly startOrder: StartOrder;
   private readonly openMicrophone: MicrophoneOpener | null;
+  private readonly microphonePermission: (() => Promise<PermissionState | null>) | null;
   /** How the room modules reach back into the call: its verbs, its status and its events. */
   private readonly host: ReconnectionHost<TCall> & RoomHost<TCall>;
   private readonly reconnection: Reconnection<TCall>;
@@ -95,6 +94,10 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     this.startOrder = options.startOrder ?? 'overlapped';
     this.openMicrophone =
       options.openMicrophone === undefined ? defaultMicrophoneOpener() : options.openMicrophone;
+    this.microphonePermission =
+      options.microphonePermission === undefined
+        ? defaultMicrophonePermission()
+        : options.microphonePermission;
     this.host = {
       machine: this.machine,
       options: this.options,
@@ -352,7 +355,18 @@ export class PepaCall<TCall extends WebCall = WebCall> {
             onMicrophoneError: (error) => this.failStart(session, 'join', joinFailure(error)),
           })
         : null;
+    // A web call created for a start that did not start is given back (nobody will join it).
+    void session.outcome.promise.then((outcome) => {
+      if (outcome.status !== 'started' && session.webCall) options.unjoined?.(session.webCall);
+    });
     try {
+      // Known refused: no request, no place. A microphone refused meanwhile: nothing is asked.
+      if (session.microphone && this.microphonePermission) {
+        if ((await this.microphonePermission()) === 'denied') {
+          this.failStart(session, 'join', joinFailure(deniedByPermission()));
+        }
+        if (session.pipeline.cancelled || session.outcome.settled) return session.outcome.promise;
+      }
       const webCall = await obtainWebCall(session);
       session.webCall = webCall;
       if (session.pipeline.stage === 'queued') {

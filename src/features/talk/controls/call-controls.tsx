@@ -140,21 +140,7 @@ export function CallControls({
         />
       )}
 
-      {phase === 'idle' && state.failure?.type === 'microphone-permission-denied' && (
-        <div
-          role="note"
-          className="rounded-2xl border border-gold-300/40 bg-court-950/70 p-4 text-left text-sm text-mist"
-        >
-          <p className="font-semibold text-gold-200">
-            Pepa can&apos;t hear you: the microphone is blocked.
-          </p>
-          <p className="mt-1">
-            Open the site settings (the icon left of the address), allow the microphone for this
-            site, then press Start Talking again.
-          </p>
-        </div>
-      )}
-
+      {/* A blocked microphone's note is the panel's, under the status (MicrophoneBlockedNote). */}
       {phase === 'idle' && microphoneTrouble && (
         <button type="button" onClick={onTypeInstead} className={buttonClass('outline', 'md')}>
           {TYPE_INSTEAD}

@@ -86,6 +86,11 @@ export interface TalkPanelProps {
   cue?: ReactNode;
   /** Beside the button: a second way to talk with Pepa (typing), when the section offers one. */
   secondary?: ReactNode;
+  /**
+   * Under the status and its hint, above the button: what stops a call right now (a blocked
+   * microphone) and how to mend it, where the visitor's eyes already are when the start fails.
+   */
+  notice?: ReactNode;
   /** The call's controls under the button: controls, captions, notices (CallControls). */
   children?: ReactNode;
 }
@@ -134,6 +139,7 @@ export function TalkPanel({
   turn = null,
   cue,
   secondary,
+  notice,
   children,
 }: TalkPanelProps) {
   const { status, hint: phaseHint } = PHASE_TEXT[phase];
@@ -215,6 +221,7 @@ export function TalkPanel({
         </p>
       )}
       <p className={`relative min-h-6 text-mist sm:mt-4 ${inCall ? 'mt-2' : 'mt-4'}`}>{hint}</p>
+      {notice}
 
       <div ref={controlsRef}>
         <button

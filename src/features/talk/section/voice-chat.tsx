@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-q
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Toaster, toast } from 'sonner';
-import { chatHeaders, createCallMutation } from '../../../api/gate-client';
+import { chatHeaders, createCallMutation, giveBackUnjoined } from '../../../api/gate-client';
 import { siteConfig } from '../../../config/site';
 import type { StartOutcome } from '../../../lib/call';
 import {
@@ -27,6 +27,7 @@ import { CHAT_PANEL_ATTRIBUTE, isCode, useTextMode } from './text-mode';
 import { useVoiceCall, type VoiceCall, type VoiceNotifications } from '../voice/use-voice-call';
 import { useWakeLock } from '../voice/use-wake-lock';
 import { switchMicrophone, switchSpeaker } from '../controls/device-switch';
+import { MicrophoneBlockedNote } from '../recovery/microphone-note';
 import { useFocusRescue } from '../recovery/focus-rescue';
 import { TYPE_FIELD_ATTRIBUTE } from '../controls/type-to-pepa';
 import { StartFailureNotice } from '../recovery/start-failure-notice';
@@ -232,7 +233,7 @@ function VoiceChatPanel({
       setTypingNext(typing);
       onTextStart();
       void call
-        .startWith(request, { microphone: !typing })
+        .startWith(request, { microphone: !typing, unjoined: giveBackUnjoined })
         .then((outcome) => outcomeHandler.current(outcome));
     },
     [call, request, setTypingNext, onTextStart],
@@ -311,6 +312,11 @@ function VoiceChatPanel({
       turn={addOns.turn}
       cue={inCall ? addOns.cue : undefined}
       secondary={siteConfig.voice.route === 'gate' ? text.secondary(phase, state.failure) : null}
+      notice={
+        !inCall && state.failure?.type === 'microphone-permission-denied' ? (
+          <MicrophoneBlockedNote />
+        ) : null
+      }
     >
       {!inCall && state.failure && !text.hidesFailure(state.failure) && (
         <StartFailureNotice

@@ -7,6 +7,7 @@ import type {
   WebCallRequest,
   DailyLikeInputDevices,
   StartOutcome,
+  StartWithOptions,
 } from '../../../lib/call';
 import type { Handler } from 'mitt';
 import { initialVoiceState, voiceReducer, type VoiceState } from './voice-state';
@@ -27,7 +28,7 @@ export interface VoiceCall<TCall = unknown> {
    */
   startWith(
     request: WebCallRequest<TCall>,
-    options?: { microphone?: boolean },
+    options?: Pick<StartWithOptions, 'microphone' | 'unjoined'>,
   ): Promise<StartOutcome<TCall>>;
   stop(): Promise<void>;
   end(): Promise<void>;

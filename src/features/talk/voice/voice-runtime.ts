@@ -90,6 +90,16 @@ function tellStandInRoomLeft(roomUrl: string): void {
   }).catch(() => undefined);
 }
 
+/** Tells the demo's stand-in provider that a simulated room was joined: the call is in progress. */
+function tellStandInRoomJoined(roomUrl: string): void {
+  void fetch(`${siteConfig.voice.apiUrl}/__demo/rooms/joined`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ roomUrl }),
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
 /** Tells the demo's stand-in provider a line said in a simulated room, as the provider records it. */
 function tellStandInSpoken(roomUrl: string, line: { role: string; message: string; time: number }) {
   void fetch(`${siteConfig.voice.apiUrl}/__demo/rooms/said`, {
@@ -146,6 +156,8 @@ export const loadRoomFactory = lazyOnce<RoomRuntime>(
                 // The provider hears the visitor leave; the demo's stand-in provider then tells
                 // the gate the call ended, as the provider's server messages would.
                 onRoomLeft: tellStandInRoomLeft,
+                // …hears the visitor join (a call nobody joins ends at its join timeout)…
+                onRoomJoined: tellStandInRoomJoined,
                 // …and records what was said, which cards of the call's lines are made from.
                 onSpoken: tellStandInSpoken,
                 // …and opens a call handed a chat from the chat, as the provider's model would.

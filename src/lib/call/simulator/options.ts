@@ -98,6 +98,11 @@ export interface SimulatorOptions {
    */
   onRoomLeft?: (roomUrl: string) => void;
   /**
+   * The visitor joined a room (its microphone open): what the provider hears as the call goes
+   * in progress, so the demo's stand-in keeps a joined call past its join timeout.
+   */
+  onRoomJoined?: (roomUrl: string) => void;
+  /**
    * A line was said in a room (its final transcript): what the provider records of a call, so
    * the demo's stand-in provider can answer `GET /call/{id}` with the messages spoken.
    */

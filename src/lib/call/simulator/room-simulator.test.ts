@@ -290,12 +290,26 @@ describe('the simulated room with the call object', () => {
 
   it('does not tell the provider side of a room the visitor never joined', async () => {
     const onRoomLeft = vi.fn();
-    const { h } = setup({ onRoomLeft, faults: ['join-failure'] });
+    const onRoomJoined = vi.fn();
+    const { h } = setup({ onRoomLeft, onRoomJoined, faults: ['join-failure'] });
     const started = h.call.start('assistant-1');
     await vi.advanceTimersByTimeAsync(800);
     await expect(started).resolves.toBeNull();
     await h.call.stop();
     expect(onRoomLeft).not.toHaveBeenCalled();
+    expect(onRoomJoined).not.toHaveBeenCalled();
+  });
+
+  it('tells the provider side once the visitor has joined, not while the join is under way', async () => {
+    const onRoomJoined = vi.fn();
+    const { h } = setup({ onRoomJoined });
+    const started = h.call.start('assistant-1');
+    expect(onRoomJoined).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(800);
+    await expect(started).resolves.toMatchObject({ id: 'call-1' });
+    expect(onRoomJoined.mock.calls).toEqual([['https://pepa.daily.co/room-1']]);
+    await h.call.stop();
+    expect(onRoomJoined).toHaveBeenCalledTimes(1);
   });
 
   it('reports remote levels that rise and fall while the greeting is spoken', async () => {
@@ -442,6 +456,31 @@ describe('the simulated room with the call object', () => {
       audio: { deviceId: { exact: 'headset' } },
     });
     await h.call.stop();
+  });
+
+  it('network-rejoin: the provider is told of the join and rejoin, never that the visitor left, until the call ends', async () => {
+    const said: string[] = [];
+    const { h } = setup({
+      faults: ['network-rejoin'],
+      onRoomJoined: (url) => said.push(`joined ${url}`),
+      onRoomLeft: (url) => said.push(`left ${url}`),
+    });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000 + 2000 + 2000);
+    expect(h.call.state).toBe('started');
+    expect(said.map((line) => line.split(' ')[0])).toEqual(['joined', 'joined']);
+    await h.call.stop();
+    expect(said.map((line) => line.split(' ')[0])).toEqual(['joined', 'joined', 'left']);
+    expect(new Set(said.map((line) => line.split(' ')[1])).size).toBe(1);
+  });
+
+  it('network-failure: a connection lost for good tells the provider the visitor left', async () => {
+    const left: string[] = [];
+    const { h } = setup({ faults: ['network-failure'], onRoomLeft: (url) => left.push(url) });
+    void h.call.start('assistant-1');
+    await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 1000 + 2000 + 1000);
+    expect(h.call.state).toBe('idle');
+    expect(left).toHaveLength(1);
   });
 
   it('network-failure: the connection is lost for good, a rejoin fails, and the call ends with a reason', async () => {

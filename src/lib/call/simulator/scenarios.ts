@@ -14,7 +14,11 @@ export interface ScenarioRoom {
   sendServer(message: Record<string, unknown>): void;
   /** The assistant's app message, raw (it may be malformed). */
   sendRaw(data: string): void;
-  leaveMeeting(): void;
+  /**
+   * The visitor's side leaves the room. `callGoesOn`: the connection dropped and the page will
+   * rejoin, so the provider is not told the visitor left (its call goes on).
+   */
+  leaveMeeting(options?: { callGoesOn?: boolean }): void;
   /** The assistant leaves while the room stays open. */
   assistantLeaves(): void;
   /** The page's network goes down for good: later rooms cannot join either. */
@@ -72,7 +76,9 @@ function networkDrop(outcome: 'recovers' | 'lost' | 'rejoins'): Scenario {
               errorMsg: CONNECTION_LOST,
               error: { type: 'connection-error', msg: CONNECTION_LOST },
             });
-            room.leaveMeeting();
+            // Lost for good, the provider ends the call (the visitor is gone); a connection that
+            // comes back rejoins the same call, which the provider keeps meanwhile.
+            room.leaveMeeting({ callGoesOn: outcome === 'rejoins' });
             return;
           }
           room.emit('network-connection', { type: 'signaling', event: 'connected' });

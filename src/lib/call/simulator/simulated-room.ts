@@ -73,6 +73,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
   private recordingRequested = false;
   private roomUrl: string | null = null;
   private readonly onRoomLeft: ((roomUrl: string) => void) | undefined;
+  private readonly onRoomJoined: SimulatorOptions['onRoomJoined'];
   private readonly onSpoken: SimulatorOptions['onSpoken'];
   private readonly openingFor: SimulatorOptions['openingFor'];
   /** Pepa's first line here when the provider's model wrote it (a chat handed over). */
@@ -88,6 +89,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     this.timings = { ...DEFAULT_SIMULATOR_TIMINGS, ...options.timings };
     this.scale = options.timeScale ?? 1;
     this.onRoomLeft = options.onRoomLeft;
+    this.onRoomJoined = options.onRoomJoined;
     this.onSpoken = options.onSpoken;
     this.openingFor = options.openingFor;
     this.audioFactory = options.audio ?? (canUseWebAudio() ? createWebAudioVoice : undefined);
@@ -148,6 +150,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     this.audio = this.audioFactory();
     if (this.microphone) this.audio.listenTo(this.microphone);
     this.phase = 'joined';
+    this.onRoomJoined?.(options.url);
     // Daily reports the connection's quality soon after a join; the simulated network is good
     // (the network faults report their own changes).
     this.after(0, () => {
@@ -294,12 +297,13 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     this.emit('app-message', { data, fromId: SIMULATED_ASSISTANT.session_id });
   }
 
-  leaveMeeting(): void {
+  leaveMeeting(options: { callGoesOn?: boolean } = {}): void {
     if (this.phase !== 'joined') return;
     this.release();
     this.phase = 'left';
     this.emit('left-meeting', { action: 'left-meeting' });
-    this.tellRoomLeft();
+    if (options.callGoesOn) this.roomUrl = null;
+    else this.tellRoomLeft();
   }
 
   private tellRoomLeft(): void {
