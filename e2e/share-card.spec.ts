@@ -195,7 +195,31 @@ test.describe("sharing Pepa's words", () => {
     await expect
       .poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth))
       .toBe(1200);
-    await expect(page.locator('body')).toContainText(card.words.slice(0, 40));
+    // A court record: the card once, her words once (the card's, said by its text alternative),
+    // who Pepa is, and the way to her; the card starts at the top of the screen, in the site's
+    // faces.
+    await expect(page.getByRole('img')).toHaveCount(1);
+    await expect(page.locator('body')).not.toContainText(card.words.slice(0, 40));
+    await expect(page.locator('body')).not.toContainText(/pepa said/i);
+    await expect(
+      page.getByText(/^Pepa is the AI frog queen of \$PEPA, a meme token/),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Talk to Pepa' })).toHaveAttribute(
+      'href',
+      '/#talk',
+    );
+    expect((await image.boundingBox())?.y).toBeLessThan(120);
+    await expect
+      .poll(() =>
+        page.evaluate(async () => {
+          await document.fonts.ready;
+          return [...document.fonts]
+            .filter((face) => face.status === 'loaded')
+            .map((face) => face.family.replaceAll('"', ''))
+            .sort();
+        }),
+      )
+      .toEqual(['Cinzel', 'Inter']);
     await expectAxeClean(page);
     await screenshot(page, testInfo, 'share-page');
   });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
 import type { OutputAsset, OutputBundle } from 'rolldown';
 import { loadEnv } from 'vite';
@@ -86,6 +87,12 @@ export function headersFile(config: SiteConfig): string {
 }
 
 /**
+ * The site's two font files under fixed names, beside the hashed ones the page itself uses: a
+ * card's share page (gate/src/cards/card-page.ts, SITE_FONTS) links them by these names.
+ */
+export const FIXED_NAME_FONTS = ['cinzel-700-display.woff2', 'inter-text.woff2'] as const;
+
+/**
  * Validates the site configuration when Vite starts (a bad deployment fails with a readable
  * list of problems), fills the page head from it, makes built pages paint from their HTML alone
  * (see "How the page arrives" in docs/static-hosting.md), and emits the `_headers` file.
@@ -126,6 +133,13 @@ export function siteHtmlPlugin(): Plugin {
     generateBundle() {
       if (this.environment?.config.consumer === 'server') return;
       this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(config) });
+      for (const name of FIXED_NAME_FONTS) {
+        this.emitFile({
+          type: 'asset',
+          fileName: `fonts/${name}`,
+          source: readFileSync(new URL(`../src/assets/fonts/${name}`, import.meta.url)),
+        });
+      }
     },
   };
 }

@@ -4,6 +4,7 @@
  * owner's takedown; the limits. Every answer is checked against openapi/gate.json.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { SITE_FONTS, WHO_PEPA_IS } from '../src/cards/card-page';
 import { painter } from '../src/cards/card-render';
 import type { Card, Problem } from '../../generated/gate/types.gen';
 import {
@@ -209,6 +210,30 @@ describe('the share page and its image', () => {
     },
   );
 
+  it('reads as a court record: the card once, her words once, who Pepa is, the way to her', async () => {
+    const card = await aCard();
+    const html = await (await crawl(`/q/${card.id}`)).text();
+    const page = html.slice(html.indexOf('<body>'));
+    // The drawn card says 'PEPA SAID', her words and the day; the page adds none of them again.
+    expect(page.match(/<img /g)).toHaveLength(1);
+    expect(page).toContain(`<img src="${card.imageUrl}"`);
+    expect(page.split('The court is open to every frog.')).toHaveLength(2);
+    expect(page).toContain('alt="“Ribbit! The court is open to every frog.”"');
+    expect(page).not.toMatch(/pepa said/i);
+    expect(page).toContain(`<p>${WHO_PEPA_IS}</p>`);
+    expect(page).toContain('<a href="/#talk">Talk to Pepa</a>');
+    expect(html).not.toMatch(/<script/i);
+    // The site's own faces, by their fixed names, allowed by the policy.
+    expect(html).toContain(`url(${SITE_FONTS.display}) format("woff2")`);
+    expect(html).toContain(`url(${SITE_FONTS.text}) format("woff2")`);
+    expect(html).toMatch(/font-family:Cinzel/);
+    expect(html).toMatch(/font-family:Inter/);
+    const policy = (await crawl(`/q/${card.id}`)).headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/font-src 'self'/);
+    // No page-high centring: the card starts at the top of a phone's screen.
+    expect(html).not.toMatch(/min-height:100vh/);
+  });
+
   it('serves the image as a 1200×630 PNG under 5 MB, kept a year by browsers', async () => {
     const card = await aCard();
     const answer = await crawl(new URL(card.imageUrl).pathname);
@@ -265,7 +290,12 @@ describe('a card that cannot be drawn', () => {
       expect(card.drawn).toBe(false);
       const page = await crawl(`/q/${card.id}`);
       expect(page.status).toBe(200);
-      expect(meta(await page.text(), 'og:image')).toBe('https://pepa.test/og-image.png');
+      const html = await page.text();
+      expect(meta(html, 'og:image')).toBe('https://pepa.test/og-image.png');
+      // The site's card carries none of her words: the page says them, once, with the day.
+      expect(html).toContain('<blockquote>“Ribbit! The court is open.”</blockquote>');
+      expect(html.slice(html.indexOf('<body>')).split('The court is open.')).toHaveLength(2);
+      expect(html).toContain(WHO_PEPA_IS);
       const image = await crawl(`/q/${card.id}/card.png`);
       expect(image.status).toBe(302);
       expect(image.headers.get('location')).toBe('https://pepa.test/og-image.png');

@@ -20,7 +20,22 @@ const IMAGE_CACHE = `public, max-age=31536000, immutable, s-maxage=${PAGE_MAX_AG
 /** The site's own card, for a card that could not be drawn. */
 const DEFAULT_CARD = '/og-image.png';
 
-const STYLE = `body{margin:0;min-height:100vh;background:#06130c;color:#f6f0dd;font:18px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;display:flex;align-items:center;justify-content:center}main{max-width:760px;width:100%;padding:24px;box-sizing:border-box}img{width:100%;height:auto;border-radius:16px;border:1px solid #9a7220}blockquote{margin:24px 0 8px;font-size:1.35rem}p{color:#c3cdbf;margin:0 0 24px}a{display:inline-block;background:#e2b84a;color:#06130c;font-weight:700;text-decoration:none;padding:14px 22px;border-radius:999px}a:focus-visible{outline:3px solid #f6f0dd;outline-offset:3px}h1{font-size:1rem;letter-spacing:.2em;color:#f5e1a0;margin:0 0 16px}`;
+/**
+ * The site's own faces, as the site's build serves them under fixed names (scripts/
+ * site-html-plugin.ts emits them from src/assets/fonts/): Cinzel for the court's lettering, Inter
+ * for text. Loaded by this page only, so the home page's first screen is unchanged.
+ */
+export const SITE_FONTS = {
+  display: '/fonts/cinzel-700-display.woff2',
+  text: '/fonts/inter-text.woff2',
+} as const;
+
+/** Who Pepa is and what $PEPA is, in one line under her words. */
+export const WHO_PEPA_IS =
+  'Pepa is the AI frog queen of $PEPA, a meme token made for fun with no promise of value.';
+
+// Top-aligned, so a phone opens on the card, not on a third of a screen of nothing.
+const STYLE = `@font-face{font-family:Cinzel;font-weight:700;font-display:swap;src:url(${SITE_FONTS.display}) format("woff2")}@font-face{font-family:Inter;font-weight:400 700;font-display:swap;src:url(${SITE_FONTS.text}) format("woff2")}body{margin:0;background:#06130c;color:#f6f0dd;font:17px/1.55 Inter,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}main{max-width:760px;margin:0 auto;padding:20px 16px 40px;box-sizing:border-box;text-align:center}@media(min-width:640px){main{padding:48px 24px}}img{display:block;width:100%;height:auto;border-radius:16px;border:1px solid #9a7220}blockquote{margin:24px 0 8px;font-size:1.35rem}p{color:#c3cdbf;margin:20px 0 24px}a{display:inline-block;background:#e2b84a;color:#06130c;font-weight:700;text-decoration:none;padding:14px 22px;border-radius:999px}a:focus-visible{outline:3px solid #f6f0dd;outline-offset:3px}h1{font:700 .85rem/1.4 Cinzel,Georgia,serif;letter-spacing:.3em;text-transform:uppercase;color:#f5e1a0;margin:0 0 16px}`;
 
 let styleHash: Promise<string> | null = null;
 
@@ -31,7 +46,7 @@ function contentSecurityPolicy(): Promise<string> {
     .then((digest) => btoa(String.fromCharCode(...new Uint8Array(digest))));
   return styleHash.then(
     (hash) =>
-      `default-src 'none'; img-src 'self'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; img-src 'self'; font-src 'self'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
   );
 }
 
@@ -109,7 +124,13 @@ async function sharePage(origin: string, id: string, card: StoredCard): Promise<
     .map(([kind, name, value]) => `<meta ${kind}="${name}" content="${escape(value ?? '')}">`)
     .join('');
   const head = `<link rel="canonical" href="${escape(pageUrl)}">${meta}`;
-  const body = `<h1>PEPA SAID</h1><img src="${escape(image)}" width="1200" height="630" alt="${escape(quote)}"><blockquote>${escape(quote)}</blockquote><p>Pepa, on <time datetime="${escape(card.saidAt)}">${escape(when)}</time></p>${WAY_IN}`;
+  // The drawn card carries 'PEPA SAID', her words and the day: the page shows it once and says
+  // them once (in its text alternative). A card that could not be drawn shows the site's card,
+  // and her words and the day as text.
+  const record = card.drawn
+    ? `<img src="${escape(image)}" width="1200" height="630" alt="${escape(quote)}">`
+    : `<img src="${escape(image)}" width="1200" height="630" alt=""><blockquote>${escape(quote)}</blockquote><p>Pepa, on <time datetime="${escape(card.saidAt)}">${escape(when)}</time></p>`;
+  const body = `<h1>From the court of $PEPA</h1>${record}<p>${escape(WHO_PEPA_IS)}</p>${WAY_IN}`;
   return page(200, `${title} ${quote}`, body, head);
 }
 
