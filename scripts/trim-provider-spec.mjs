@@ -1,13 +1,13 @@
 // @ts-check
 // `node scripts/trim-provider-spec.mjs <provider-spec.json> <out.json>`: the provider's document
 // trimmed to what this repository's code and tests use, for a test fixture. It keeps every
-// operation whose generated SDK function (generated/sdk.gen.ts) is named anywhere in src/,
-// assistant/ or tests/, and the components those operations reach, transitively; the rest
+// operation whose generated SDK function (generated/sdk.gen.ts) is named in the app's folders
+// (src/, assistant/, scripts/ and gate/src/, as spec:update reads them) or tests/, and the components those operations reach, transitively; the rest
 // (hundreds of schemas for features the site never touches) is left out, and so is the prose
 // (`description` texts), which neither generation nor the tests read.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { sdkOperations } from './lib/app-imports.mjs';
+import { APP_FOLDERS, sdkOperations } from './lib/app-imports.mjs';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 
@@ -40,7 +40,8 @@ function sourceFiles(dir) {
  */
 export function usedOperations(root = repoRoot) {
   const sdk = sdkOperations(readFileSync(join(root, 'generated', 'sdk.gen.ts'), 'utf8'));
-  const code = ['src', 'assistant', 'tests']
+  // The folders spec:update reads for what the app imports, and the tests.
+  const code = [...APP_FOLDERS, 'tests']
     .flatMap((dir) => sourceFiles(join(root, dir)))
     .map((file) => readFileSync(file, 'utf8'))
     .join('\n');

@@ -5,7 +5,7 @@
 // `Session`). Prism has already validated the request against the vendored spec when these run;
 // what Prism cannot do (keep chats, continue one, stream its words, price it) is done here.
 //
-// As the provider documents it (../shared/provider/chat-and-cards.md): a stream is `data:` lines
+// As the provider documents its chat (POST /chat with stream: true): a stream is `data:` lines
 // only, each `{ id, path: "chat.output[0].content", delta }`, ended by `data: [DONE]`; no event
 // carries the cost, which `GET /chat/{id}` gives once the reply is complete; `previousChatId` and
 // `sessionId` cannot be sent together; a chat's `output` is what the model said for that request,

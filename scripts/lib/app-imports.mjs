@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
  * Folders whose non-test code counts as "the app" (assistant/ and scripts/ may call the SDK, and
  * the court gate creates calls with it).
  */
-const APP_FOLDERS = ['src', 'assistant', 'scripts', 'gate/src'];
+export const APP_FOLDERS = ['src', 'assistant', 'scripts', 'gate/src'];
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 const TEST = /\.test\.|\/test\//;
 const IMPORT =

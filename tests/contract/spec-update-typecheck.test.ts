@@ -2,7 +2,6 @@
 // update it accepts leaves `npm run typecheck` green there, and one it refuses names the file and
 // the type that would break.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,16 +13,11 @@ import { runProcess, serveJson } from './spec-update-process';
 /** spec:update generates, lints and type-checks the whole project: minutes on a loaded machine. */
 const LONG = 900_000;
 
-/** The provider's published document of August 2026 (CI checks the repository out beside shared/). */
-const SHARED_PUBLISHED = resolve(
-  repoRoot,
-  '..',
-  'shared',
-  'provider',
-  'published-openapi-2026-08.json',
-);
-/** Its committed copy, trimmed to the operations the code names, for a clone without shared/. */
-const FIXTURE_PUBLISHED = resolve(repoRoot, 'tests', 'fixtures', 'published-openapi-2026-08.json');
+/**
+ * The provider's published document of August 2026, as committed: trimmed to the operations the
+ * code names and the components they reach (scripts/trim-provider-spec.mjs).
+ */
+const PUBLISHED = resolve(repoRoot, 'tests', 'fixtures', 'published-openapi-2026-08.json');
 
 /** `npm run typecheck` in the copy, as a contributor would run it after an update. */
 function typecheck(project: string) {
@@ -102,8 +96,7 @@ describe('spec:update checks what npm run typecheck checks', () => {
     'refuses the published August 2026 document with the paths it lacks added, naming the test and the type that would break',
     { timeout: LONG },
     async () => {
-      const source = existsSync(SHARED_PUBLISHED) ? SHARED_PUBLISHED : FIXTURE_PUBLISHED;
-      const published = JSON.parse(await readFile(source, 'utf8')) as OpenApiDocument;
+      const published = JSON.parse(await readFile(PUBLISHED, 'utf8')) as OpenApiDocument;
       const document = publishedWithMissingPaths(published, readSpec());
       const before = await readFile(join(project, 'openapi', 'vapi.json'));
 

@@ -4,9 +4,7 @@ import { resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const specPath = resolve(repoRoot, 'openapi', 'vapi.json');
-/** The provider facts beside the clone (CI checks the repository out next to `shared/`). */
-export const sharedOperationsPath = resolve(repoRoot, '..', 'shared', 'provider', 'operations.tsv');
-/** The committed copy, so the table check also runs without `shared/`. */
+/** The provider's table of its 148 operations, as committed. */
 export const fixtureOperationsPath = resolve(repoRoot, 'tests', 'fixtures', 'operations.tsv');
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
