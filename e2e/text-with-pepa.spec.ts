@@ -120,6 +120,24 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   });
 }
 
+/** Resolves once the page has not scrolled for ten frames in a row (a smooth scroll has ended). */
+async function pageAtRest(page: Page) {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let last = window.scrollY;
+        let still = 0;
+        const frame = () => {
+          still = window.scrollY === last ? still + 1 : 0;
+          last = window.scrollY;
+          if (still >= 10) resolve();
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
+}
+
 async function expectAxeClean(page: Page) {
   expect((await new AxeBuilder({ page }).include('#talk').analyze()).violations).toEqual([]);
 }
@@ -192,6 +210,53 @@ test.describe('typing with Pepa', () => {
           (window as unknown as { __microphoneAsked: { count: number } }).__microphoneAsked.count,
       ),
     ).toBe(0);
+  });
+
+  test('five exchanges move neither the page nor the field: the thread keeps one height and scrolls within itself', async ({
+    page,
+  }) => {
+    await routeChats(page);
+    await open(page);
+    const panel = chatPanel(page);
+    await panel.typeWithPepa.click();
+    await expect(panel.field).toBeFocused();
+    // The press brings the panel into view (smoothly, as the page scrolls): once it rests, the
+    // heading, the thread, the field and Send are all in view.
+    await pageAtRest(page);
+    for (const part of [panel.heading, panel.field, panel.send]) {
+      await expect(part).toBeInViewport({ ratio: 1 });
+    }
+    const thread = talk(page).section.getByRole('region', { name: 'Conversation' });
+    /** Where the field and the thread are on the page, and where the page is scrolled. */
+    const place = () =>
+      page.evaluate(() => {
+        const field = document.querySelector<HTMLElement>('#talk textarea');
+        const box = document.querySelector<HTMLElement>(
+          '#talk [role="region"][aria-label="Conversation"]',
+        );
+        return {
+          scrollY: Math.round(window.scrollY),
+          fieldTop: Math.round((field?.getBoundingClientRect().top ?? NaN) + window.scrollY),
+          threadHeight: Math.round(box?.getBoundingClientRect().height ?? NaN),
+        };
+      });
+    const first = await place();
+    const seen = [first];
+    for (let turn = 1; turn <= 5; turn += 1) {
+      // Sent with Enter, as a visitor in the field does: no pointer scrolls the page.
+      await panel.field.fill(`Tell me about your pond, part ${turn}.`);
+      await panel.field.press('Enter');
+      await expect(panel.log.getByRole('listitem')).toHaveCount(turn * 2);
+      await expect(panel.writing).toHaveCount(0);
+      seen.push(await place());
+    }
+    // Recorded after each reply: one place for everything, from the first to the last.
+    expect(seen).toEqual(seen.map(() => first));
+    await expect(panel.field).toBeInViewport({ ratio: 1 });
+    await expect(panel.field).toBeFocused();
+    // The latest line is in view inside the thread, the first ones scrolled away within it.
+    await expect(panel.log.getByRole('listitem').last()).toBeInViewport();
+    expect(await thread.evaluate((box) => box.scrollTop)).toBeGreaterThan(0);
   });
 
   test.describe('with a reply that takes its time', () => {

@@ -100,9 +100,19 @@ export function useTextMode(openAtOnce: boolean, offering: boolean): TextModeVie
     );
   }, []);
 
+  // Opened by the visitor's press on Type with Pepa (here, or on the prerendered panel before the
+  // chat loaded): the focus goes to the field, which the browser brings into view, since the
+  // button pressed goes with the panel.
+  const [focusOnOpen, setFocusOnOpen] = useState(false);
+  const openPressed = useCallback(() => {
+    setFocusOnOpen(true);
+    open();
+  }, [open]);
+
   const close = useCallback(() => {
     mode?.session.end();
     setMode(null);
+    setFocusOnOpen(false);
     setMissed(false);
     // A held place is the visitor's still: with no chat, the line takes it as a call's.
     offerRef.current?.settle(false);
@@ -116,8 +126,8 @@ export function useTextMode(openAtOnce: boolean, offering: boolean): TextModeVie
   useEffect(() => {
     if (!openAtOnce || opened.current) return;
     opened.current = true;
-    open();
-  }, [openAtOnce, open]);
+    openPressed();
+  }, [openAtOnce, openPressed]);
 
   // Leaving the page, or the section going away, ends the chat.
   useEffect(() => {
@@ -153,7 +163,7 @@ export function useTextMode(openAtOnce: boolean, offering: boolean): TextModeVie
           : null;
     return (
       <>
-        <TypeWithPepaButton onClick={open} />
+        <TypeWithPepaButton onClick={openPressed} />
         {invite && <p className="relative mt-3 text-sm text-gold-200">{invite}</p>}
         {loadFailed && (
           <p role="alert" className="relative mt-3 text-sm text-gold-200">
@@ -168,7 +178,12 @@ export function useTextMode(openAtOnce: boolean, offering: boolean): TextModeVie
     if (!mode || (phase !== 'idle' && phase !== 'waiting')) return null;
     const { ChatPanel, TurnOffer, TURN_MISSED } = mode.module;
     return (
-      <ChatPanel session={mode.session} onClose={close} marker={CHAT_PANEL_ATTRIBUTE}>
+      <ChatPanel
+        session={mode.session}
+        onClose={close}
+        marker={CHAT_PANEL_ATTRIBUTE}
+        focusOnOpen={focusOnOpen}
+      >
         {offer && <TurnOffer until={offer.until} onTake={() => offer.settle(true)} />}
         {missed && !offer && (
           <p role="alert" className="mt-3 text-sm text-gold-200">

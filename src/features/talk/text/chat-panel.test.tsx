@@ -82,10 +82,10 @@ async function flush() {
   });
 }
 
-async function renderPanel() {
+async function renderPanel(focusOnOpen = false) {
   const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
   const onClose = vi.fn();
-  const view = render(<ChatPanel session={session} onClose={onClose} />);
+  const view = render(<ChatPanel session={session} onClose={onClose} focusOnOpen={focusOnOpen} />);
   await flush();
   return { user, onClose, ...view };
 }
@@ -110,6 +110,29 @@ describe('the chat panel', () => {
     expect(door.botCheck).toHaveBeenCalledTimes(1);
     expect(door.start).toHaveBeenCalledWith('token', expect.any(AbortSignal));
     expect(session.pass()).toEqual({ id: `${CHAT.id}1`, secret: CHAT.secret });
+  });
+
+  it('opened by the visitor, comes into view once with the focus in the field; else neither', async () => {
+    const own = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollIntoView');
+    const scrolled: { tag: string; options: unknown }[] = [];
+    Object.defineProperty(Element.prototype, 'scrollIntoView', {
+      configurable: true,
+      value(this: Element, options?: unknown) {
+        scrolled.push({ tag: this.tagName, options });
+      },
+    });
+    try {
+      const pressed = await renderPanel(true);
+      expect(field()).toHaveFocus();
+      expect(scrolled).toEqual([{ tag: 'SECTION', options: { block: 'nearest' } }]);
+      pressed.unmount();
+      await renderPanel(false);
+      expect(field()).not.toHaveFocus();
+      expect(scrolled).toHaveLength(1);
+    } finally {
+      if (own) Object.defineProperty(Element.prototype, 'scrollIntoView', own);
+      else delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
+    }
   });
 
   it("shows Pepa's reply as it is written, with Stop, and puts only the finished reply in the log", async () => {

@@ -61,9 +61,17 @@ export interface ChatPanelProps {
   children?: ReactNode;
   /** An attribute set on the panel, by which the section knows a key was pressed in it. */
   marker?: string;
+  /** The visitor opened it: the focus starts in the field (else it stays where it is). */
+  focusOnOpen?: boolean;
 }
 
-export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps) {
+export function ChatPanel({
+  session,
+  onClose,
+  children,
+  marker,
+  focusOnOpen = false,
+}: ChatPanelProps) {
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const { phase, lines, writing, turnsLeft, maxChars, notice, masked } = snapshot;
   const [draft, setDraft] = useState('');
@@ -78,6 +86,15 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
   useEffect(() => {
     void session.open();
   }, [session]);
+  // Opened at the visitor's press: the whole panel (its heading, the thread, the field and Send)
+  // is brought into view once, and the focus starts in the field. Nothing follows it after.
+  const panelRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!focusOnOpen) return;
+    fieldRef.current?.focus({ preventScroll: true });
+    // The page's scroll-behavior decides smooth or instant (instant under reduced motion).
+    panelRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [focusOnOpen]);
 
   const writingNow = phase === 'writing';
   // A draft of only spaces or invisible characters is nothing to send.
@@ -116,6 +133,7 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
 
   return (
     <section
+      ref={panelRef}
       {...(marker ? { [marker]: '' } : {})}
       aria-labelledby={headingId}
       className="relative mx-auto mt-6 w-full max-w-xl rounded-3xl border border-court-500/60 bg-court-950/60 p-4 text-left sm:p-5"
@@ -133,6 +151,8 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
         </button>
       </div>
       {children}
+      {/* One height from its first line to its last: a new line scrolls within the box (which
+          follows it), so the field under it and the page never move as the chat goes on. */}
       <div
         ref={follow.ref}
         onScroll={follow.onScroll}
@@ -141,7 +161,7 @@ export function ChatPanel({ session, onClose, children, marker }: ChatPanelProps
         tabIndex={0}
         role="region"
         aria-label={CHAT_SCROLL_LABEL}
-        className="mt-3 max-h-72 min-h-24 overflow-y-auto rounded-2xl border border-court-500/40 bg-court-950/70 p-3 text-sm wrap-anywhere"
+        className="mt-3 h-72 overflow-y-auto overscroll-contain rounded-2xl border border-court-500/40 bg-court-950/70 p-3 text-sm wrap-anywhere"
       >
         {/* The log announces each finished line; the reply being written is outside it. */}
         <div role="log" aria-live="polite" aria-label={CHAT_LOG_LABEL}>
