@@ -101,8 +101,8 @@ export function useTextMode(openAtOnce: boolean, offering: boolean): TextModeVie
   }, []);
 
   // Opened by the visitor's press on Type with Pepa (here, or on the prerendered panel before the
-  // chat loaded): the focus goes to the field, which the browser brings into view, since the
-  // button pressed goes with the panel.
+  // chat loaded): the panel comes into view with the focus in its field (ChatPanel's
+  // focusOnOpen), since the button pressed goes with the panel.
   const [focusOnOpen, setFocusOnOpen] = useState(false);
   const openPressed = useCallback(() => {
     setFocusOnOpen(true);
