@@ -143,10 +143,30 @@ export const test = base.extend<PageGuardOptions & PageProblems>({
       // An error status on a page itself is the test's to assert (the 404 page is one); on
       // anything the page loads (a script, a font, an image) it is a problem.
       const failedDocuments = new Set<string>();
+      // A problem+json answer (the gate's) is reported with its code and Retry-After, which tell
+      // its causes apart (a 503 is a closed or full court, or a gate that could not check).
+      const readings: Promise<void>[] = [];
       context.on('response', (response) => {
         if (response.status() < 400) return;
-        if (response.request().resourceType() === 'document') failedDocuments.add(response.url());
-        else problems.push(`HTTP ${response.status()} for ${response.url()}`);
+        if (response.request().resourceType() === 'document') {
+          failedDocuments.add(response.url());
+          return;
+        }
+        const index = problems.push(`HTTP ${response.status()} for ${response.url()}`) - 1;
+        const headers = response.headers();
+        if (!headers['content-type']?.includes('problem+json')) return;
+        readings.push(
+          response
+            .json()
+            .then((body: { code?: unknown }) => {
+              const retry = headers['retry-after']
+                ? `, retry after ${headers['retry-after']} s`
+                : '';
+              problems[index] =
+                `HTTP ${response.status()} for ${response.url()} (${String(body.code)}${retry})`;
+            })
+            .catch(() => undefined),
+        );
       });
 
       context.on('console', (message) => {
@@ -165,6 +185,7 @@ export const test = base.extend<PageGuardOptions & PageProblems>({
       });
 
       await use(problems);
+      await Promise.all(readings);
 
       const unexpected = allowedProblems
         ? problems.filter((problem) => !allowedProblems.test(problem))

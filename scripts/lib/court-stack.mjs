@@ -119,15 +119,33 @@ function workerSocketOf(devEnv) {
   return () => latest;
 }
 
-/** Anything answers HTTP at `url`. @param {string} url */
-async function answers(url) {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
-    await response.arrayBuffer();
-    return true;
-  } catch {
-    return false;
+/** How long a gate that is listening is given to load its Worker and answer a first request. */
+export const FIRST_ANSWER_MS = 60_000;
+
+/**
+ * Asks `url` until it answers, for at most `withinMs`: a machine busy starting browsers and other
+ * stacks can take longer than one request's patience to load the Worker the first time. Resolves
+ * with null once it answered, else with what the last attempt met.
+ * @param {string} url
+ * @param {number} withinMs
+ * @returns {Promise<string | null>}
+ */
+export async function firstAnswer(url, withinMs) {
+  const deadline = Date.now() + withinMs;
+  let last = 'no attempt';
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, {
+        signal: AbortSignal.timeout(Math.max(1000, deadline - Date.now())),
+      });
+      await response.arrayBuffer();
+      return null;
+    } catch (error) {
+      last = String(error);
+      await new Promise((done) => setTimeout(done, 250));
+    }
   }
+  return last;
 }
 
 /**
@@ -248,8 +266,11 @@ export async function startCourtStack({
     stops.push(() => worker.dispose());
     await worker.ready;
     // Ready means listening; the first request also waits for the Worker's first load.
-    if (!(await answers(`${url}/api/report`).catch(() => false))) {
-      throw new Error(`The gate did not answer on ${url}.`);
+    const unanswered = await firstAnswer(`${url}/api/report`, FIRST_ANSWER_MS);
+    if (unanswered !== null) {
+      throw new Error(
+        `The gate did not answer on ${url} within ${FIRST_ANSWER_MS / 1000} s (${unanswered}).`,
+      );
     }
     if (!quiet) console.log(`Court gate (wrangler, workerd) on ${url}`);
     /** @type {Promise<void> | undefined} */

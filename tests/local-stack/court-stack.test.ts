@@ -1,11 +1,13 @@
 // The demo's production path, locally: the gate in workerd (wrangler's dev server, started in
 // process) in front of the provider stand-in in front of Prism, as `npm start` runs it.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  firstAnswer,
   gateVars,
   startCourtStack,
   textBindings,
@@ -76,6 +78,39 @@ describe('the GATE_* variables', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a gate's first answer", () => {
+  it('is asked for again when a first request is cut off, as a Worker still loading can', async () => {
+    let asked = 0;
+    const server = createServer((request, response) => {
+      asked += 1;
+      if (asked < 3) {
+        request.socket.destroy();
+        return;
+      }
+      response.end('{}');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('no port');
+      await expect(
+        firstAnswer(`http://127.0.0.1:${address.port}/api/report`, 30_000),
+      ).resolves.toBe(null);
+      expect(asked).toBe(3);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  it('says what the last attempt met when nothing answers in time', async () => {
+    const port = await findFreePort();
+    await expect(firstAnswer(`http://127.0.0.1:${port}/api/report`, 300)).resolves.toMatch(
+      /fetch failed|ECONNREFUSED/,
+    );
   });
 });
 
