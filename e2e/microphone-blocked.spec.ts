@@ -127,13 +127,15 @@ test('with the microphone refused, Start Talking costs no place: the way to allo
   await a.start.click();
   await expectToastSeen(refused, FAILED_TO_CONNECT);
 
-  // The way to allow the microphone, under the status: both in view. Typing instead is offered.
+  // The way to allow the microphone, under the status: both in view. No call joins without the
+  // microphone: writing to Pepa is the way meanwhile.
   const note = a.section.getByRole('note').filter({ hasText: 'microphone is blocked' });
-  const typeInstead = a.section.getByRole('button', { name: 'Type to Pepa instead' });
+  const write = a.section.getByRole('button', { name: 'Write to Pepa' });
   await expect(note).toBeInViewport({ ratio: 1 });
   await expect(a.status).toBeInViewport({ ratio: 1 });
   await expect(note).toContainText('allow the microphone for this site');
-  await expect(typeInstead).toBeVisible();
+  await expect(write).toBeVisible();
+  await expect(a.section.getByRole('button', { name: /instead/i })).toHaveCount(0);
 
   // The toast, word for word, covers none of it: the status, the note, the buttons.
   const toast = refused
@@ -147,7 +149,7 @@ test('with the microphone refused, Start Talking costs no place: the way to allo
     await covered(toastBox as Box, {
       status: a.status,
       note,
-      typeInstead,
+      write,
       start: a.start,
     }),
     `what the toast ${JSON.stringify(toastBox)} covers`,

@@ -112,9 +112,9 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
 /** Types a line to Pepa in the demo's chat and waits for her whole reply. */
 async function chatWithPepa(page: Page, text: string): Promise<Locator> {
   const section = talk(page).section;
-  await section.getByRole('button', { name: 'Type with Pepa' }).click();
-  const log = section.getByRole('log', { name: 'Your chat with Pepa' });
-  const field = section.getByRole('textbox', { name: 'Your message to Pepa' });
+  await section.getByRole('button', { name: 'Write to Pepa' }).click();
+  const log = section.getByRole('log', { name: 'Your conversation with Pepa' });
+  const field = section.getByRole('textbox', { name: 'Message to Pepa' });
   await field.fill(text);
   await section.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(log.getByRole('button', { name: SHARE })).toHaveCount(1, { timeout: 30_000 });

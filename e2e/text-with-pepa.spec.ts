@@ -8,9 +8,10 @@ import type { Page, Request, Route, TestInfo } from '@playwright/test';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { talk } from './support/talk';
+import { PEPA_FIRST_MESSAGE } from '../src/config/pepa-persona';
 
 /**
- * Typing with Pepa, in the browser: the gate's text operations (and, for the handover, its line)
+ * Writing to Pepa, in the browser: the gate's text operations (and, for the handover, its line)
  * are answered at the network, as the contract says they answer; everything else is the demo.
  */
 const FAST = 0.2;
@@ -31,10 +32,11 @@ const REPLY = ['Ribbit! ', 'I am Pepa, ', 'Queen of the Royal Frog Court.'];
 function chatPanel(page: Page) {
   const section = talk(page).section;
   return {
-    typeWithPepa: section.getByRole('button', { name: 'Type with Pepa' }),
-    heading: section.getByRole('heading', { name: 'Typing with Pepa' }),
-    log: section.getByRole('log', { name: 'Your chat with Pepa' }),
-    field: section.getByRole('textbox', { name: 'Your message to Pepa' }),
+    writeToPepa: section.getByRole('button', { name: 'Write to Pepa' }),
+    heading: section.getByRole('heading', { name: 'Writing to Pepa' }),
+    log: section.getByRole('log', { name: 'Your conversation with Pepa' }),
+    field: section.getByRole('textbox', { name: 'Message to Pepa' }),
+    openings: section.getByRole('group', { name: 'Ways to begin' }),
     send: section.getByRole('button', { name: 'Send', exact: true }),
     stop: section.getByRole('button', { name: 'Stop', exact: true }),
     writing: section.getByTestId('chat-writing'),
@@ -142,10 +144,54 @@ async function expectAxeClean(page: Page) {
   expect((await new AxeBuilder({ page }).include('#talk').analyze()).violations).toEqual([]);
 }
 
-test.describe('typing with Pepa', () => {
+test.describe('writing to Pepa', () => {
   test.use({
     allowedProblems:
       /status of (503|429|404)|HTTP (503|429) for .*\/api\/(calls|chats)|HTTP 404 for .*\/api\/tickets\//,
+  });
+
+  test("Write to Pepa opens the chat in view: the focus in the field, Pepa's first line and openings shown; an opening sends", async ({
+    page,
+  }, testInfo) => {
+    const chats = await routeChats(page);
+    await open(page);
+    const panel = chatPanel(page);
+    // A phone taps (its touch fetches the chat's code ahead); a desktop clicks.
+    if (testInfo.project.use.hasTouch) await panel.writeToPepa.tap();
+    else await panel.writeToPepa.click();
+    await expect(panel.field).toBeFocused();
+    await expect(panel.field).toBeInViewport();
+    await expect(panel.log).toContainText(`Pepa: ${PEPA_FIRST_MESSAGE}`);
+    await expect(panel.openings).toBeInViewport();
+    // Her first line is shown, not sent: no message has gone out.
+    expect(messagesSent(chats)).toHaveLength(0);
+    await screenshot(page, testInfo, 'chat-opened');
+    await panel.openings.getByRole('button', { name: 'Who are you?' }).click();
+    await expect(panel.log).toContainText('You: Who are you?');
+    await expect(panel.log).toContainText(`Pepa: ${REPLY.join('')}`);
+    await expect(panel.openings).toBeHidden();
+    expect(messagesSent(chats).map((request) => request.body)).toEqual([{ text: 'Who are you?' }]);
+    await expect(panel.field).toBeFocused();
+    await expectAxeClean(page);
+  });
+
+  test('a message past the limit is flagged as it is typed and Send rests; nothing goes out', async ({
+    page,
+  }) => {
+    const chats = await routeChats(page);
+    await open(page);
+    const panel = chatPanel(page);
+    await panel.writeToPepa.click();
+    await expect(panel.field).toBeFocused();
+    await panel.field.fill('r'.repeat(CHAT.maxMessageChars + 100));
+    await expect(talk(page).section.getByTestId('draft-count')).toHaveText('600 / 500');
+    await expect(talk(page).section.getByRole('alert')).toContainText('500 characters at most');
+    await expect(panel.send).toHaveAttribute('aria-disabled', 'true');
+    // Pressed anyway (a resting button still takes a press), and Enter: neither sends.
+    await panel.send.click({ force: true });
+    await panel.field.press('Enter');
+    expect(messagesSent(chats)).toHaveLength(0);
+    await expect(panel.field).toHaveValue('r'.repeat(600));
   });
 
   test('when the court is full, text is offered at once, and Pepa answers in the chat', async ({
@@ -167,7 +213,7 @@ test.describe('typing with Pepa', () => {
       talk(page).section.getByText('Pepa still reads what you type while the court is full.'),
     ).toBeVisible();
     const panel = chatPanel(page);
-    await panel.typeWithPepa.click();
+    await panel.writeToPepa.click();
     await expect(panel.heading).toBeVisible();
     await say(page, 'Who are you?');
     await expect(panel.log).toContainText('You: Who are you?');
@@ -183,7 +229,7 @@ test.describe('typing with Pepa', () => {
     await screenshot(page, testInfo, 'court-full-chat');
   });
 
-  test('a visitor without a microphone types with Pepa from the start, and no microphone is asked for', async ({
+  test('a visitor without a microphone writes to Pepa from the start, and no microphone is asked for', async ({
     page,
   }, testInfo) => {
     await page.addInitScript(() => {
@@ -197,9 +243,9 @@ test.describe('typing with Pepa', () => {
     await routeChats(page);
     await open(page);
     const panel = chatPanel(page);
-    await expect(panel.typeWithPepa).toBeVisible();
+    await expect(panel.writeToPepa).toBeVisible();
     await screenshot(page, testInfo, 'idle');
-    await panel.typeWithPepa.click();
+    await panel.writeToPepa.click();
     await expect(panel.heading).toBeVisible();
     await expect(talk(page).status).toHaveText('Ready to chat');
     await say(page, 'Hello, Your Majesty');
@@ -218,7 +264,7 @@ test.describe('typing with Pepa', () => {
     await routeChats(page);
     await open(page);
     const panel = chatPanel(page);
-    await panel.typeWithPepa.click();
+    await panel.writeToPepa.click();
     await expect(panel.field).toBeFocused();
     // The press brings the panel into view (smoothly, as the page scrolls): once it rests, the
     // heading, the thread, the field and Send are all in view.
@@ -246,7 +292,8 @@ test.describe('typing with Pepa', () => {
       // Sent with Enter, as a visitor in the field does: no pointer scrolls the page.
       await panel.field.fill(`Tell me about your pond, part ${turn}.`);
       await panel.field.press('Enter');
-      await expect(panel.log.getByRole('listitem')).toHaveCount(turn * 2);
+      // Pepa's first line, then each exchange's two.
+      await expect(panel.log.getByRole('listitem')).toHaveCount(1 + turn * 2);
       await expect(panel.writing).toHaveCount(0);
       seen.push(await place());
     }
@@ -297,7 +344,7 @@ test.describe('typing with Pepa', () => {
       );
       await open(page);
       const panel = chatPanel(page);
-      await panel.typeWithPepa.click();
+      await panel.writeToPepa.click();
       await say(page, 'Tell me everything');
       await expect(panel.writing).toContainText('Pepa is writing…');
       await expect(panel.writing).toContainText('ribbit2');
@@ -321,7 +368,7 @@ test.describe('typing with Pepa', () => {
     const chats = await routeChats(page);
     await open(page);
     const panel = chatPanel(page);
-    await panel.typeWithPepa.click();
+    await panel.writeToPepa.click();
     await expect(panel.heading).toBeVisible();
     await say(page, PHRASE);
     await expect(talk(page).section.getByRole('alert')).toContainText('Your message was not sent.');
@@ -344,7 +391,7 @@ test.describe('typing with Pepa', () => {
     );
     await open(page);
     const panel = chatPanel(page);
-    await panel.typeWithPepa.click();
+    await panel.writeToPepa.click();
     await say(page, 'Are you there?');
     await expect(talk(page).section.getByRole('alert')).toHaveText(
       "You're writing faster than the court can read. Try again in 12 s.",
@@ -395,7 +442,7 @@ test.describe('typing with Pepa', () => {
     await expect(talk(page).status).toHaveText('Pepa is with other guests.');
     await expect(talk(page).section.getByText(/^You're 2nd in line/)).toBeVisible();
     const panel = chatPanel(page);
-    await panel.typeWithPepa.click();
+    await panel.writeToPepa.click();
     await say(page, 'I am next, I hope');
     await expect(panel.log).toContainText(REPLY.join(''));
 
@@ -453,7 +500,7 @@ test.describe('typing with Pepa', () => {
     await routeChats(page);
     await open(page);
     const panel = chatPanel(page);
-    await panel.typeWithPepa.click();
+    await panel.writeToPepa.click();
     await expect(panel.heading).toBeVisible();
     await talk(page).start.click();
     const take = talk(page).section.getByRole('button', { name: 'Your turn: talk to Pepa' });

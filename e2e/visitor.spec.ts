@@ -164,8 +164,11 @@ test.describe("the visitor's Pepa", () => {
     await section.getByRole('button', { name: 'Copy transcript' }).click();
     await expect(section.getByTestId('transcript-announcement')).toHaveText('Transcript copied');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    // The whole conversation as shown, one line per turn.
-    expect(copied).toBe((await transcript.locator('p').allTextContents()).join('\n'));
+    // The whole conversation as shown, one line per turn; the copy says which were typed.
+    expect(copied.replace(/^You \(typed\):/gm, 'You:')).toBe(
+      (await transcript.locator('p').allTextContents()).join('\n'),
+    );
+    expect(copied).toContain('You (typed): Should I buy?');
     expect(copied).toContain(
       "Pepa: Ribbit! Welcome to my court. I'm Pepa. What shall we talk about?",
     );
@@ -179,25 +182,28 @@ test.describe("the visitor's Pepa", () => {
     expect((await callResources(page)).liveTracks).toBe(0);
   });
 
-  test('a visitor whose microphone is refused can type to Pepa instead', async ({
+  test('a visitor whose microphone is refused writes to Pepa instead: the text chat, no call without the microphone', async ({
     page,
   }, testInfo) => {
     await open(page, '', { denyMicrophone: true });
-    const { section, start, captions, typeField } = talk(page);
+    const { section, start, captions } = talk(page);
     await start.click();
-    const typeInstead = section.getByRole('button', { name: 'Type to Pepa instead' });
-    await expect(typeInstead).toBeVisible();
-    await shot(page, testInfo, 'type-instead');
-    await typeInstead.click();
-    await expect(section.getByText("Typing only: Pepa can't hear you")).toBeVisible();
-    await expect(section.getByRole('button', { name: 'Mute' })).toHaveCount(0);
-    await typeField.fill('Hello from the train');
-    await typeField.press('Enter');
-    await expect(captions.getByText('You: Hello from the train', { exact: true })).toBeVisible();
-    await expectAnswered(page, 'Hello from the train');
-    await shot(page, testInfo, 'typing-only');
+    await expect(talk(page).status).toHaveText('Ready to chat');
+    // No typing-only call is offered: the one way to type is the text chat.
+    await expect(section.getByRole('button', { name: /instead|write back/i })).toHaveCount(0);
+    const field = section.getByRole('textbox', { name: 'Message to Pepa' });
+    const write = section.getByRole('button', { name: 'Write to Pepa' });
+    if (!(await field.isVisible())) await write.click();
+    await expect(field).toBeFocused();
+    await shot(page, testInfo, 'write-instead');
+    await field.fill('Hello from the train');
+    await field.press('Enter');
+    const log = section.getByRole('log', { name: 'Your conversation with Pepa' });
+    await expect(log).toContainText('You: Hello from the train');
+    await expect(log.locator('[data-thread-line]')).toHaveCount(3, { timeout: 30_000 });
+    await expect(captions).toHaveCount(0);
     await expectNoAxeViolations(page);
-    // No microphone was opened for the typed call.
+    // No microphone is open, and no call joined.
     expect((await callResources(page)).tracks).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 // The visitor's part of the browser suite in Gecko and WebKit: the first screen, the court's
-// token, the menu, a whole demo call with typed lines, a typing-only call, a machine with no
-// microphone at all, and axe-core on each. Chromium runs the full suite through Playwright (e2e/).
+// token, the menu, a whole demo call with typed lines, a machine with no microphone at all,
+// writing to Pepa, and axe-core on each. Chromium runs the full suite through Playwright (e2e/).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -25,12 +25,7 @@ const axeSource = readFileSync(
 );
 
 const talk = (name: string) => ({ role: 'button' as const, name, within: '#talk' });
-const typeField = { role: 'textbox' as const, name: 'Type to Pepa', within: '#talk' };
-
-/** The Talk panel's status line. */
-function talkStatus() {
-  return document.querySelector('#talk [role="status"]')?.textContent?.trim() ?? '';
-}
+const typeField = { role: 'textbox' as const, name: 'Message to Pepa', within: '#talk' };
 
 /** Records every status the Talk panel shows, in the order the page showed them. */
 function recordStatuses() {
@@ -71,7 +66,7 @@ function answered(line: string) {
 /** Pepa answered `line` by text: a finished line of hers follows it in the chat's log. */
 function answeredByText(line: string) {
   const lines = [
-    ...document.querySelectorAll('#talk [role="log"][aria-label="Your chat with Pepa"] li'),
+    ...document.querySelectorAll('#talk [role="log"][aria-label="Your conversation with Pepa"] li'),
   ].map((node) => node.textContent?.replace(/\s+/g, ' ').trim() ?? '');
   const asked = lines.indexOf(`You: ${line}`);
   return asked >= 0 && lines.slice(asked + 1).some((text) => /^Pepa: \S/.test(text));
@@ -233,29 +228,6 @@ describe.each(ENGINES)('in %s', (engine) => {
       expect(await page.problems()).toEqual([]);
     }
   });
-
-  it('a typing-only call says it cannot hear, and does not ask the visitor to speak', async () => {
-    await page.resize(PHONE.width, PHONE.height);
-    await page.goto(`/?${FAST}&sim=mic-denied`);
-    await page.evaluate(scrollToTalk);
-    await page.click(talk('Start Talking'));
-    await page.click(talk('Type to Pepa instead'));
-    await page.waitFor(
-      'the typing-only call',
-      () =>
-        (document.querySelector('#talk')?.textContent ?? '').includes(
-          "Typing only: Pepa can't hear you",
-        ),
-      [],
-    );
-    await page.type(typeField, 'Hello from the train', { enter: true });
-    await page.waitFor('an answer', answered, ['Hello from the train']);
-    expect(await page.evaluate(talkStatus)).toMatch(/Listening|Pepa is speaking/);
-    expect(await page.evaluate(textIn, '#talk')).not.toContain('Speak naturally');
-    await page.evaluate(scrollToTalk);
-    await shot('typing-only');
-    await page.click(talk('End Call'));
-  });
 });
 
 describe.each(ENGINES)('in %s with no microphone at all', (engine) => {
@@ -270,7 +242,7 @@ describe.each(ENGINES)('in %s with no microphone at all', (engine) => {
     await page?.close();
   });
 
-  it('says no microphone was found, blames no permission, and offers typing', async () => {
+  it('says no microphone was found, blames no permission, and offers no call without it', async () => {
     await page.goto(`/?${FAST}`);
     await page.evaluate(scrollToTalk);
     await page.click(talk('Start Talking'));
@@ -284,25 +256,14 @@ describe.each(ENGINES)('in %s with no microphone at all', (engine) => {
     expect(panel).not.toMatch(/microphone is blocked|permission/i);
     await page.evaluate(scrollToTalk);
     await capture(page, 'no-microphone');
-    await page.click(talk('Type to Pepa instead'));
-    // The field is offered from the typed call's first moment and sends once Pepa listens.
-    await page.waitFor(
-      'the typing-only call',
-      () =>
-        (document.querySelector('#talk')?.textContent ?? '').includes(
-          "Typing only: Pepa can't hear you",
-        ),
-      [],
-    );
-    await page.type(typeField, 'Hello without a microphone', { enter: true });
-    await page.waitFor('an answer', answered, ['Hello without a microphone']);
-    await page.click(talk('End Call'));
+    // No call joins without the microphone (no typing-only call): the text chat is the way.
+    expect(await page.evaluate(textIn, '#talk')).not.toMatch(/instead|write back/i);
   });
 
   it('types with Pepa without a call: her reply streamed through the gate, the panel axe-clean', async () => {
     await page.goto(`/?${FAST}`);
     await page.evaluate(scrollToTalk);
-    await page.click(talk('Type with Pepa'));
+    await page.click(talk('Write to Pepa'));
     await page.waitFor(
       'the chat to open',
       () =>
@@ -310,13 +271,13 @@ describe.each(ENGINES)('in %s with no microphone at all', (engine) => {
         !(document.querySelector('#talk')?.textContent ?? '').includes('Opening the letter box'),
       [],
     );
-    const field = { role: 'textbox' as const, name: 'Your message to Pepa', within: '#talk' };
+    const field = { role: 'textbox' as const, name: 'Message to Pepa', within: '#talk' };
     await page.type(field, 'What is $PEPA?', { enter: true });
     await page.waitFor('her reply by text', answeredByText, ['What is $PEPA?']);
     expect(await axeViolations(page, '#talk')).toEqual([]);
     await page.evaluate(scrollToTalk);
     await capture(page, 'text-with-pepa');
-    await page.click(talk('End chat'));
+    await page.click(talk('Close chat'));
     expect(await page.problems()).toEqual([]);
   });
 });

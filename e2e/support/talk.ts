@@ -10,7 +10,7 @@ export function talk(page: Page) {
     end: section.getByRole('button', { name: 'End Call' }),
     leave: section.getByRole('button', { name: 'Leave the line' }),
     captions: section.getByRole('log', { name: 'Captions' }),
-    typeField: section.getByRole('textbox', { name: 'Type to Pepa' }),
+    typeField: section.getByRole('textbox', { name: 'Message to Pepa' }),
     send: section.getByRole('button', { name: 'Send' }),
     microphone: section.getByRole('combobox', { name: 'Microphone' }),
     transcript: section.getByRole('region', { name: 'Transcript' }),

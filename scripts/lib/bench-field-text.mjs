@@ -1,5 +1,5 @@
 // Text with Pepa under the field latency model, measured in the browser: on a phone and a
-// desktop profile, a fresh page's chat opened with "Type with Pepa", one message sent, and the
+// desktop profile, a fresh page's chat opened with "Write to Pepa", one message sent, and the
 // time from the Send tap to Pepa's first words on the page (through the local gate and the
 // stand-in provider, which writes her words at the model's pace).
 // The probe runs in the browser, hence these globals:
@@ -69,7 +69,7 @@ export async function textSample(browser, url, profile) {
     await page.addInitScript(installTextProbe);
     await page.goto(url, { waitUntil: 'load' });
     const talk = page.locator('#talk');
-    const open = talk.getByRole('button', { name: 'Type with Pepa' });
+    const open = talk.getByRole('button', { name: 'Write to Pepa' });
     await open.waitFor({ timeout: BUTTON_TIMEOUT_MS });
     await open.scrollIntoViewIfNeeded();
     const press = (/** @type {import('playwright-core').Locator} */ target) =>
@@ -77,7 +77,7 @@ export async function textSample(browser, url, profile) {
         ? target.tap({ timeout: STEP_TIMEOUT_MS })
         : target.click({ timeout: STEP_TIMEOUT_MS });
     await press(open);
-    const field = talk.getByRole('textbox', { name: 'Your message to Pepa' });
+    const field = talk.getByRole('textbox', { name: 'Message to Pepa' });
     await field.waitFor({ timeout: STEP_TIMEOUT_MS });
     await field.fill('What is $PEPA?');
     // The chat is open once its start has answered: Send is no longer held back.

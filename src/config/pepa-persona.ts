@@ -1,13 +1,13 @@
 /**
  * Pepa's words and cues that both the page and her provider definition need: her first message,
  * the demo's canned turns and tool cues, and the sections she may show. The page's demo plays
- * them; `assistant/pepa.ts` builds her definition from them. Data only: no imports, so the page
- * never depends on the go-live scripts' code.
+ * them; `assistant/pepa.ts` builds her definition from them. Data only: its one import is her
+ * first line's own module, so the page never depends on the go-live scripts' code.
  */
 
-/** Pepa's opening line, shared by the live assistant and the offline demo. */
-export const PEPA_FIRST_MESSAGE =
-  "Ribbit! Welcome to my court. I'm Pepa. What shall we talk about?";
+import { PEPA_FIRST_MESSAGE } from './pepa-first-message';
+
+export { PEPA_FIRST_MESSAGE };
 
 /** The canned visitor question the demo uses to show Pepa's guardrails. */
 export const PEPA_BUY_QUESTION = 'Should I buy $PEPA?';

@@ -21,12 +21,16 @@ const TALK = 'src/features/talk';
  * the rest; the call's state and runtime (voice/) know only the way out of a failed load; the
  * text conversation (text/) uses the runtime's bot check, the guards and the failure words; the
  * call's controls and the text conversation offer sharing Pepa's lines (share/), which, like the
- * guards and recovery, stands alone. `test/` is the parts' shared test kit.
+ * guards and recovery, stands alone. thread/ is what the chat and the call share of one
+ * conversation (its lines, the message's measure). `test/` is the parts' shared test kit.
  */
 const TALK_PARTS: Record<string, readonly string[]> = {
-  section: ['voice', 'controls', 'page-tools', 'guards', 'recovery', 'text'],
-  controls: ['voice', 'guards', 'share'],
-  text: ['voice', 'guards', 'recovery', 'share'],
+  section: ['voice', 'controls', 'page-tools', 'guards', 'recovery', 'text', 'thread'],
+  controls: ['voice', 'guards', 'share', 'thread'],
+  text: ['voice', 'guards', 'recovery', 'share', 'thread'],
+  // The one conversation, typed and spoken: its lines and marks, the message field's measure,
+  // Copy and Download, Write to Pepa. Used by the call's controls and the chat alike.
+  thread: ['voice', 'share'],
   'page-tools': ['voice'],
   share: [],
   guards: [],

@@ -113,13 +113,8 @@ export interface PepaCallOptions<TCall extends WebCall = WebCall> {
   startOrder?: StartOrder;
 }
 
-/** How `startWith` joins the room. */
+/** What `startWith` is told besides the request. Every call joins with the microphone. */
 export interface StartWithOptions {
-  /**
-   * Whether the visitor's microphone is used (default true). Without it the room is joined to
-   * listen only and the visitor speaks by typing (`add-message`).
-   */
-  microphone?: boolean;
   /**
    * The start ended without the call (its microphone refused, the visitor stopped, a failure)
    * after its web call was created and before it started: the web call, to give back, so its

@@ -50,8 +50,6 @@ export class CallSession<TCall extends WebCall> {
   endedStatusSeen = false;
   /** The visitor muted the microphone: nothing turns it back on but the visitor. */
   muted = false;
-  /** The visitor joined with the microphone (false: typing only). */
-  microphone = true;
   /**
    * The microphone track the start opened and the room sends; this session stops it in its
    * teardown (the call object does not own it).

@@ -18,18 +18,16 @@ export function inputDeviceInUse(result: unknown): string | null {
 }
 
 /**
- * The call object's overrides for one session: no microphone for a typed-only call, the chosen
- * microphone where the visitor chose one, else the page's own overrides.
+ * The call object's overrides for one session: the chosen microphone where the visitor chose one,
+ * else the track the start opened, else the page's own overrides. Every call has the microphone.
  */
 export function callObjectOverrides(
   overrides: CallObjectOverrides | undefined,
   session: {
-    microphone: boolean;
     inputDeviceId: string | null;
     microphoneTrack?: MediaStreamTrack | null;
   },
 ): CallObjectOverrides {
-  if (!session.microphone) return { ...overrides, audioSource: false };
   if (session.inputDeviceId) return { ...overrides, audioSource: session.inputDeviceId };
   // The track the start opened: the room sends it, so the visitor is asked once.
   const track = session.microphoneTrack;
@@ -41,7 +39,6 @@ export function callObjectOverrides(
 export function callObjectOptions(
   options: { callObject?: CallObjectOverrides; dailyConfig?: DailyLikeAdvancedConfig },
   session: {
-    microphone: boolean;
     inputDeviceId: string | null;
     microphoneTrack?: MediaStreamTrack | null;
     webCall: { artifactPlan?: { videoRecordingEnabled?: boolean | null } | null } | null;

@@ -64,7 +64,7 @@ export function beginEarlyStart<TCall extends WebCall>(
   },
 ): EarlyStart {
   let microphone: Promise<MediaStreamTrack> | null = null;
-  if (session.microphone && options.openMicrophone) {
+  if (options.openMicrophone) {
     microphone = openMicrophone(session, options.openMicrophone);
     microphone.catch((error: unknown) => {
       if (!(error instanceof StartCancelled)) options.onMicrophoneError(error);

@@ -162,14 +162,18 @@ describe('the microphone before the place', () => {
     expect(unjoined).not.toHaveBeenCalled();
   });
 
-  it('asks nothing of the permission for a typing-only start', async () => {
+  it('joins no call without the microphone: a start told to skip it still asks, and a denied one goes nowhere', async () => {
     const permission = vi.fn(() => Promise.resolve<PermissionState | null>('denied'));
     const h = createHarness({ openMicrophone: null, microphonePermission: permission });
     const call = request();
-    void h.call.startWith(call.send, { microphone: false });
+    const unjoined = vi.fn();
+    // What the dropped typing-only call once passed: nothing reads it now.
+    const listenOnly = { microphone: false, unjoined };
+    const outcome = h.call.startWith(call.send, listenOnly);
     await flush();
-    expect(permission).not.toHaveBeenCalled();
-    expect(call.send).toHaveBeenCalledTimes(1);
-    await h.call.stop();
+    expect(permission).toHaveBeenCalledTimes(1);
+    await expect(outcome).resolves.toMatchObject({ status: 'failed' });
+    expect(call.send).not.toHaveBeenCalled();
+    expect(h.factory).not.toHaveBeenCalled();
   });
 });

@@ -263,13 +263,17 @@ describe('an overlapped start', () => {
     await h.call.stop();
   });
 
-  it('a typed start opens no microphone', async () => {
+  it('every start opens the microphone: no call joins listening only', async () => {
     const microphone = controlledMicrophone();
     const h = createHarness({ openMicrophone: microphone.open });
-    void h.call.startWith(async () => WEB_CALL, { microphone: false });
+    // What the dropped typing-only call once passed: nothing reads it now.
+    const listenOnly = { microphone: false, unjoined: vi.fn() };
+    void h.call.startWith(async () => WEB_CALL, listenOnly);
     await flush();
-    expect(microphone.open).not.toHaveBeenCalled();
-    expect(h.daily().options.audioSource).toBe(false);
+    expect(microphone.open).toHaveBeenCalledTimes(1);
+    const track = microphone.grant();
+    await flush();
+    expect(h.daily().options.audioSource).toBe(track);
     await h.call.stop();
   });
 });

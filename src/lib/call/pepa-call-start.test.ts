@@ -36,14 +36,16 @@ describe('a typed start (startWith)', () => {
     await h.call.stop();
   });
 
-  it('joins without the microphone when the visitor chose to type', async () => {
+  it('joins with the microphone every time: no call joins without it', async () => {
     const h = createHarness();
-    await h.connect(() => h.call.startWith(async () => WEB_CALL, { microphone: false }));
-    expect(h.factory).toHaveBeenCalledWith(expect.objectContaining({ audioSource: false }));
+    // What the dropped typing-only call once passed: nothing reads it now.
+    const listenOnly = { microphone: false, unjoined: vi.fn() };
+    await h.connect(() => h.call.startWith(async () => WEB_CALL, listenOnly));
+    expect(h.factory).toHaveBeenCalledWith(expect.objectContaining({ audioSource: true }));
     await h.call.stop();
-    // The next call asks for the microphone again.
     await h.connect(() => h.call.startWith(async () => WEB_CALL));
     expect(h.factory).toHaveBeenLastCalledWith(expect.objectContaining({ audioSource: true }));
+    expect(h.factory.mock.calls.map(([options]) => options.audioSource)).not.toContain(false);
     await h.call.stop();
   });
 

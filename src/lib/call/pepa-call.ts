@@ -340,8 +340,6 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     obtainWebCall: (session: CallSession<TCall>) => Promise<TCall>,
   ): Promise<StartOutcome<TCall>> {
     const session = this.newSession(firstStage);
-    // Without the microphone the visitor types; the room is joined to listen only.
-    session.microphone = options.microphone !== false;
     this.session = session;
     this.machine.to({ kind: 'starting', stage: firstStage });
     this.armStartTimeout(session);
@@ -361,7 +359,7 @@ export class PepaCall<TCall extends WebCall = WebCall> {
     });
     try {
       // Known refused: no request, no place. A microphone refused meanwhile: nothing is asked.
-      if (session.microphone && this.microphonePermission) {
+      if (this.microphonePermission) {
         if ((await this.microphonePermission()) === 'denied') {
           this.failStart(session, 'join', joinFailure(deniedByPermission()));
         }

@@ -5,8 +5,9 @@ import { DevicePicker } from './device-picker';
 import type { SwitchDevice } from './device-switch';
 import type { TalkPhase } from '../voice/voice-state';
 import { useShareHost } from '../share/share-button';
+import type { ThreadEntry } from '../thread/thread';
 import { CallTranscript, LiveCaptions, type CallShare } from './transcript-panel';
-import { TypeToPepa } from './type-to-pepa';
+import { TypeToPepa } from '../thread/type-to-pepa';
 import { transcriptAfterCall, type VoiceState } from '../voice/voice-state';
 
 /** The 'we can't hear you' hint shows after this long without an audible microphone. */
@@ -16,9 +17,6 @@ export const QUIET_MIC_HINT_MS = 6000;
 export const SLOW_START_HINT_MS = 8000;
 
 const BAR_WEIGHTS = [0.45, 0.8, 1, 0.8, 0.45];
-
-export const TYPE_INSTEAD = 'Type to Pepa instead';
-export const TYPING_INDICATOR = "Typing only: Pepa can't hear you";
 
 export interface CallControlsProps {
   phase: TalkPhase;
@@ -31,10 +29,6 @@ export interface CallControlsProps {
   onSendText(text: string): boolean;
   onMicrophone: SwitchDevice;
   onSpeaker: SwitchDevice;
-  /** Starts a call without the microphone; offered when the microphone may be the trouble. */
-  onTypeInstead(): void;
-  /** The last start failed in a way the microphone may cause. */
-  microphoneTrouble: boolean;
   /** In hold-to-talk mode, the hold button, shown in Mute's place. */
   holdButton?: ReactNode;
   /** The hold-to-talk mode switch, beside Mute. */
@@ -45,6 +39,10 @@ export interface CallControlsProps {
   afterCall?: ReactNode;
   /** The call whose lines are shown, when Pepa's lines can be shared (through the gate). */
   shareCallId?: string | null;
+  /** The text chat's lines said before the call: the captions show them above the call's. */
+  earlier?: readonly ThreadEntry[];
+  /** The text chat is open and holds the one thread after the call: no transcript of its own. */
+  threadInChat?: boolean;
 }
 
 /** Everything a live call adds under the button: controls, captions and notices. */
@@ -57,13 +55,13 @@ export function CallControls({
   onSendText,
   onMicrophone,
   onSpeaker,
-  onTypeInstead,
-  microphoneTrouble,
   holdButton,
   modeSwitch,
   afterCaptions,
   afterCall,
   shareCallId = null,
+  earlier = [],
+  threadInChat = false,
 }: CallControlsProps) {
   const connected = phase === 'listening' || phase === 'speaking';
   // While the connection is restored the call keeps its surface (the draft, the focus, the
@@ -79,8 +77,8 @@ export function CallControls({
     <div className="relative mx-auto mt-6 flex max-w-md flex-col items-center gap-4">
       {inCall && (
         <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2">
-          {!state.typing && holdButton}
-          {!state.typing && !holdButton && (
+          {holdButton}
+          {!holdButton && (
             <button
               type="button"
               aria-pressed={state.muted}
@@ -91,17 +89,13 @@ export function CallControls({
               {state.muted ? 'Unmute' : 'Mute'}
             </button>
           )}
-          {!state.typing && modeSwitch}
+          {modeSwitch}
           <VolumeBars volume={phase === 'speaking' ? state.volume : 0} />
           <ConnectionQuality quality={state.networkQuality} />
           {state.connectedAt !== null && (
             <CallTimeLeft since={state.connectedAt} limitSeconds={limitSeconds} />
           )}
         </div>
-      )}
-
-      {inCall && state.typing && (
-        <p className="text-sm font-semibold text-gold-200">{TYPING_INDICATOR}</p>
       )}
 
       {state.audioBlocked && connected && (
@@ -112,18 +106,19 @@ export function CallControls({
 
       {phase === 'connecting' && <SlowStartHint />}
 
-      {phase === 'listening' && !state.muted && !state.typing && (
+      {phase === 'listening' && !state.muted && (
         <QuietMicHint lastHeardAt={state.lastHeardAt ?? state.connectedAt} />
       )}
 
-      {phase !== 'idle' && phase !== 'ending' && !state.typing && <HeadphonesTip />}
+      {phase !== 'idle' && phase !== 'ending' && <HeadphonesTip />}
 
-      {phase !== 'idle' && phase !== 'waiting' && <LiveCaptions state={state} share={share} />}
+      {phase !== 'idle' && phase !== 'waiting' && (
+        <LiveCaptions state={state} share={share} earlier={earlier} />
+      )}
 
       {afterCaptions}
 
-      {/* A typed-only call offers the field from its first moment: the focus goes there. */}
-      {(inCall || (phase === 'connecting' && state.typing)) && (
+      {inCall && (
         <TypeToPepa
           onSend={onSendText}
           awaitingReply={lastLine?.role === 'user' && lastLine.typed === true}
@@ -133,23 +128,17 @@ export function CallControls({
 
       {inCall && (
         <DevicePicker
-          microphone={!state.typing}
           onMicrophone={onMicrophone}
           onSpeaker={onSpeaker}
           unavailable={reconnecting}
         />
       )}
 
-      {/* A blocked microphone's note is the panel's, under the status (MicrophoneBlockedNote). */}
-      {phase === 'idle' && microphoneTrouble && (
-        <button type="button" onClick={onTypeInstead} className={buttonClass('outline', 'md')}>
-          {TYPE_INSTEAD}
-        </button>
-      )}
-
+      {/* A blocked microphone's note is the panel's, under the status (MicrophoneBlockedNote);
+          the way to talk meanwhile is Write to Pepa, beside Start Talking. */}
       {phase === 'idle' && afterCall}
 
-      {phase === 'idle' && transcriptAfterCall(state).length > 0 && (
+      {phase === 'idle' && !threadInChat && transcriptAfterCall(state).length > 0 && (
         <CallTranscript lines={transcriptAfterCall(state)} share={share} />
       )}
 

@@ -151,20 +151,17 @@ function DeviceSelect({
  * uses: a device that cannot be opened is refused, with the reason beside it.
  */
 export function DevicePicker({
-  microphone,
   onMicrophone,
   onSpeaker,
   unavailable = false,
 }: {
-  /** The call uses the microphone (not a typed-only call). */
-  microphone: boolean;
   onMicrophone: SwitchDevice;
   onSpeaker: SwitchDevice;
   /** The connection is being restored: the choices stay, changes wait. */
   unavailable?: boolean;
 }) {
   const { microphones, speakers } = useMediaDevices();
-  const showMicrophones = microphone && microphones.length > 1;
+  const showMicrophones = microphones.length > 1;
   const showSpeakers = canChooseSpeaker() && speakers.length > 1;
   if (!showMicrophones && !showSpeakers) return null;
   return (

@@ -91,8 +91,6 @@ describe('a Share dialog opened during a call', () => {
     onSendText: vi.fn(() => true),
     onMicrophone: vi.fn(() => Promise.resolve({ ok: true as const })),
     onSpeaker: vi.fn(() => Promise.resolve({ ok: true as const })),
-    onTypeInstead: vi.fn(),
-    microphoneTrouble: false,
     shareCallId: CALL_ID,
   });
 

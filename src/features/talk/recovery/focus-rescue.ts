@@ -10,8 +10,8 @@ function isGone(element: HTMLElement): boolean {
 
 /**
  * Keeps the keyboard focus from falling to the page when the call changes the panel under it: a
- * control that held the focus goes away (the field when Pepa ends the call, 'Type to Pepa
- * instead' once the call starts, 'Tap to hear Pepa' once she plays), and the focus moves once,
+ * control that held the focus goes away (the field when Pepa ends the call, 'Write to Pepa'
+ * once the chat opens, 'Tap to hear Pepa' once she plays), and the focus moves once,
  * to `home()`. A visitor who moved the focus elsewhere themselves is left where they went.
  */
 export function useFocusRescue(

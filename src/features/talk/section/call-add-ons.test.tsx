@@ -11,7 +11,7 @@ import { MICROPHONE_LABEL } from '../controls/device-picker';
 import { BUY_LABEL, COPY_ADDRESS_LABEL, SITE_CARD_TITLE } from '../page-tools/site-card';
 import { ADDRESS_MASK, MASKED_NOTE } from '../guards/site-facts';
 import { FakeVoiceCall, finalLine, partialLine, toolCalls } from '../test/fake-voice-call';
-import { SEND_LABEL, TYPE_LABEL } from '../controls/type-to-pepa';
+import { SEND_LABEL, TYPE_LABEL } from '../thread/type-to-pepa';
 import { DOUBLE_TAP_MS } from './talk-panel';
 import { TALK_MODE_KEY } from '../controls/use-hold-to-talk';
 import { THINKING_MAX_MS, TURN_CUE_TEXT } from '../controls/use-turn-cue';

@@ -22,11 +22,9 @@ import { useHoldToTalk } from '../controls/use-hold-to-talk';
 import { usePageTools } from '../page-tools/use-page-tools';
 import { useTurnCue } from '../controls/use-turn-cue';
 import type { VoiceCall } from '../voice/use-voice-call';
-import type { VoiceState } from '../voice/voice-state';
 
 export interface CallAddOnsInput {
   call: Pick<VoiceCall, 'on' | 'send'>;
-  state: VoiceState;
   phase: TalkPhase;
   setMuted(muted: boolean): void;
   /** Sends a typed line; false when the call could not take it. */
@@ -45,7 +43,6 @@ export function callIdOf(call: unknown): string | null {
 
 export function useCallAddOns({
   call,
-  state,
   phase,
   setMuted,
   sendText,
@@ -55,7 +52,7 @@ export function useCallAddOns({
   const { shown } = usePageTools(call);
   const { cue, thought } = useTurnCue(call, phase);
   const connected = phase === 'listening' || phase === 'speaking';
-  const hold = useHoldToTalk((connected || phase === 'reconnecting') && !state.typing, setMuted);
+  const hold = useHoldToTalk(connected || phase === 'reconnecting', setMuted);
   const [typedSecret, setTypedSecret] = useState(false);
   // The call the rating is for: set when a call starts, cleared by Skip or the next start, so
   // no call is ever offered the rating twice.
@@ -95,7 +92,7 @@ export function useCallAddOns({
     setRatingFor(callIdOf(webCall));
     setShownCall(callIdOf(webCall));
   }, []);
-  const inHold = hold.mode === 'hold' && !state.typing;
+  const inHold = hold.mode === 'hold';
   const cardShown = { ...shown, contract: shown.contract || guard.masked };
 
   return {

@@ -76,8 +76,6 @@ export interface TalkPanelProps {
   resting?: boolean;
   /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
   muted?: boolean;
-  /** A typing-only call: Pepa can't hear the visitor, so no hint asks them to speak. */
-  typing?: boolean;
   /** Whether calls are recorded: said in the notice beside Start Talking. */
   recording?: boolean;
   /** Whose turn it is (listening, thinking, speaking): drawn on the portrait. */
@@ -93,28 +91,6 @@ export interface TalkPanelProps {
   notice?: ReactNode;
   /** The call's controls under the button: controls, captions, notices (CallControls). */
   children?: ReactNode;
-}
-
-/** The second control beside Start Talking: talking with Pepa by text. */
-export const TYPE_WITH_PEPA = 'Type with Pepa';
-
-/** Type with Pepa: for a visitor without a microphone, or who would rather type. */
-export function TypeWithPepaButton({ onClick }: { onClick(): void }) {
-  return (
-    <button
-      type="button"
-      // A tap before the app starts is kept and replayed, as Start Talking's is.
-      data-early=""
-      onClick={onClick}
-      className={buttonClass(
-        'outline',
-        'md',
-        'relative mt-3 w-full max-w-52 sm:mt-8 sm:ml-3 sm:w-auto sm:max-w-none',
-      )}
-    >
-      {TYPE_WITH_PEPA}
-    </button>
-  );
 }
 
 /** The notice's id, which describes the Start Talking button. */
@@ -133,7 +109,6 @@ export function TalkPanel({
   primaryRef,
   controlsRef,
   muted = false,
-  typing = false,
   resting: restingAsked = false,
   recording = false,
   turn = null,
@@ -143,12 +118,7 @@ export function TalkPanel({
   children,
 }: TalkPanelProps) {
   const { status, hint: phaseHint } = PHASE_TEXT[phase];
-  const hint =
-    phase === 'waiting' && line
-      ? lineText(line)
-      : typing && phase === 'listening'
-        ? null
-        : phaseHint;
+  const hint = phase === 'waiting' && line ? lineText(line) : phaseHint;
   const inCall = phase !== 'idle';
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the

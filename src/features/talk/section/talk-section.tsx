@@ -2,13 +2,18 @@ import { useEffect, useEffectEvent, useRef, useState, type ComponentType } from 
 import { siteConfig } from '../../../config/site';
 import { lazyOnce } from '../../../lib/lazy-once';
 import { reloadToResume, takeResumeRequest } from '../recovery/chunk-recovery';
-import { DOUBLE_TAP_MS, TalkPanel, TypeWithPepaButton } from './talk-panel';
+import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
+import { WriteToPepaButton } from '../thread/write-to-pepa';
 import type { VoiceChatProps } from './voice-chat';
 
 type VoiceChatModule = {
   VoiceChat: ComponentType<VoiceChatProps>;
   prefetchCallRuntime(): void;
+  warmTextMode(): void;
 };
+
+/** The voice chat's chunk once it has arrived: Write to Pepa can then open within the tap. */
+let loadedVoiceChat: VoiceChatModule | null = null;
 
 /**
  * Loads the voice chat (the call object, React Query, toasts) once. Called as soon as the visitor
@@ -18,6 +23,7 @@ export const loadVoiceChat = lazyOnce<VoiceChatModule>(
   () =>
     import('./voice-chat').then((module) => {
       module.prefetchCallRuntime();
+      loadedVoiceChat = module;
       return module;
     }),
   { retry: reloadToResume },
@@ -66,9 +72,15 @@ export function TalkSection() {
     };
   }, []);
 
-  // Type with Pepa: the chat opens in the same panel; no call starts.
+  // Write to Pepa: the chat opens in the same panel; no call starts. With its code here already
+  // (fetched as the visitor reached for the button), it opens within the tap, the focus in the
+  // field: a phone brings its keyboard up only for a focus its tap gave.
   const onText = () => {
     setLoadFailed(false);
+    if (loadedVoiceChat) {
+      setChat({ module: loadedVoiceChat, text: true });
+      return;
+    }
     loadVoiceChat().then(
       (module) => setChat({ module, text: true }),
       () => setLoadFailed(true),
@@ -114,7 +126,9 @@ export function TalkSection() {
       ref={sectionRef}
       id="talk"
       aria-labelledby="talk-title"
-      className="relative px-5 py-24 sm:px-8"
+      // In a call (the status says any phase but idle) the eyebrow and the intro give way, so the
+      // status, the captions and the field fit on one screen at every width.
+      className="group/talk relative px-5 py-24 sm:px-8"
     >
       <div className="relative mx-auto max-w-3xl overflow-hidden rounded-[2.5rem] border border-gold-400/30 bg-linear-to-b from-court-800 via-court-850 to-court-950 px-6 py-14 text-center shadow-[0_40px_100px_-40px_rgba(0,0,0,0.9),inset_0_1px_0_rgba(245,225,160,0.15)] sm:px-12">
         <div
@@ -126,7 +140,7 @@ export function TalkSection() {
           className="pointer-events-none absolute -top-32 left-1/2 size-96 -translate-x-1/2 rounded-full bg-gold-400/15 blur-3xl"
         />
 
-        <p className="relative font-display text-xs font-bold tracking-[0.35em] text-balance text-gold-300 uppercase">
+        <p className="relative font-display text-xs font-bold tracking-[0.35em] text-balance text-gold-300 uppercase group-has-[[data-phase]:not([data-phase=idle])]/talk:hidden">
           An audience with the Queen
         </p>
         <h2
@@ -135,7 +149,7 @@ export function TalkSection() {
         >
           Talk to Pepa
         </h2>
-        <p className="relative mx-auto mt-4 max-w-md leading-relaxed text-mist">
+        <p className="relative mx-auto mt-4 max-w-md leading-relaxed text-mist group-has-[[data-phase]:not([data-phase=idle])]/talk:hidden">
           Her Royal Ribbitness grants audiences by voice. Speak your mind; the throne is listening.
         </p>
 
@@ -150,7 +164,15 @@ export function TalkSection() {
             onPrimary={onPrimary}
             secondary={
               siteConfig.voice.route === 'gate' && !loading ? (
-                <TypeWithPepaButton onClick={onText} />
+                <WriteToPepaButton
+                  onClick={onText}
+                  onIntent={() =>
+                    void loadVoiceChat().then(
+                      (module) => module.warmTextMode(),
+                      () => undefined,
+                    )
+                  }
+                />
               ) : null
             }
             demo={demo}

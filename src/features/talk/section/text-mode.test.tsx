@@ -14,10 +14,11 @@ import {
   type WebCallRequest,
 } from '../../../lib/call';
 import { FAILURE_REASONS } from '../recovery/start-failure';
-import { CHAT_FIELD_LABEL, CHAT_HEADING } from '../text/chat-panel';
+import { PEPA_FIRST_MESSAGE } from '../../../config/pepa-persona';
+import { CHAT_CLOSE, CHAT_FIELD_LABEL, CHAT_HEADING, CHAT_LOG_LABEL } from '../text/chat-panel';
 import { TURN_MISSED, TURN_OFFER_LABEL, turnHeldText } from '../text/turn-offer';
 import type { VoiceCall } from '../voice/use-voice-call';
-import { TYPE_WITH_PEPA } from './talk-panel';
+import { WRITE_TO_PEPA } from '../thread/write-to-pepa';
 import { TEXT_WHILE_FULL, TEXT_WHILE_WAITING } from './text-mode';
 import { VoiceChat } from './voice-chat';
 
@@ -125,8 +126,16 @@ const waiting = (position: number, offered = false) => ({
 const ADMITTED = {
   status: 'admitted',
   call: { id: 'call-1', webCallUrl: 'https://pepa.daily.co/r', maxDurationSeconds: 180 },
+  callSecret: 'call-secret-0123456789',
   waitedSeconds: 30,
 };
+/** Pepa's written answer to a message, as the gate streams it. */
+const answered = (text: string) =>
+  new Response(
+    `data: ${JSON.stringify({ type: 'words', text: `Answer to ${text}` })}\n\n` +
+      `data: ${JSON.stringify({ type: 'done', turnsLeft: 19, line: 1 })}\n\n`,
+    { status: 200, headers: { 'content-type': 'text/event-stream' } },
+  );
 const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
     status,
@@ -158,6 +167,9 @@ beforeEach(() => {
       const path = route(request);
       if (path === 'POST /api/chats') return json({ chat: CHAT }, 201);
       if (path.startsWith('DELETE /api/chats/')) return new Response(null, { status: 204 });
+      if (path === `POST /api/chats/${CHAT.id}/messages`) {
+        return answered(((await request.clone().json()) as { text: string }).text);
+      }
       return courtAnswers.shift() ?? json(ADMITTED, 201);
     }),
   );
@@ -187,10 +199,10 @@ function renderSection(props: { openText?: boolean } = {}) {
 const chatHeading = () => screen.queryByRole('heading', { name: CHAT_HEADING });
 const checkIns = () => sent.filter((request) => route(request) === `POST /api/tickets/${TICKET}`);
 
-describe('typing with Pepa beside the voice call', () => {
-  it('Type with Pepa opens the chat without a call, starting it with a bot-check token', async () => {
+describe('writing to Pepa beside the voice call', () => {
+  it('Write to Pepa opens the chat without a call, starting it with a bot-check token', async () => {
     const { user } = renderSection();
-    await user.click(screen.getByRole('button', { name: TYPE_WITH_PEPA }));
+    await user.click(screen.getByRole('button', { name: WRITE_TO_PEPA }));
     await flush();
     expect(chatHeading()).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Ready to chat');
@@ -198,7 +210,18 @@ describe('typing with Pepa beside the voice call', () => {
     expect(starts).toHaveLength(1);
     expect(await starts[0]?.clone().json()).toEqual({ botCheckToken: 'XXXX.DUMMY.TOKEN.XXXX' });
     expect(sent.some((request) => route(request) === 'POST /api/calls')).toBe(false);
-    expect(screen.queryByRole('button', { name: TYPE_WITH_PEPA })).toBeNull();
+    expect(screen.queryByRole('button', { name: WRITE_TO_PEPA })).toBeNull();
+  });
+
+  it("Write to Pepa, its code fetched as the visitor reached for it, opens within the tap: the focus in the field, Pepa's first line shown", async () => {
+    const { user } = renderSection();
+    const write = screen.getByRole('button', { name: WRITE_TO_PEPA });
+    await user.hover(write);
+    await flush();
+    // Within the click itself: no timer, no further task.
+    act(() => write.click());
+    expect(screen.getByRole('textbox', { name: CHAT_FIELD_LABEL })).toHaveFocus();
+    expect(screen.getByRole('log', { name: CHAT_LOG_LABEL })).toHaveTextContent(PEPA_FIRST_MESSAGE);
   });
 
   it('offers text at once when the court is full', async () => {
@@ -208,7 +231,7 @@ describe('typing with Pepa beside the voice call', () => {
     await flush();
     expect(screen.getByRole('alert')).toHaveTextContent(FAILURE_REASONS.courtFull);
     expect(screen.getByText(TEXT_WHILE_FULL)).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: TYPE_WITH_PEPA }));
+    await user.click(screen.getByRole('button', { name: WRITE_TO_PEPA }));
     await flush();
     expect(screen.getByRole('textbox', { name: CHAT_FIELD_LABEL })).toBeInTheDocument();
   });
@@ -219,7 +242,7 @@ describe('typing with Pepa beside the voice call', () => {
     await user.click(screen.getByRole('button', { name: 'Start Talking' }));
     await flush();
     expect(screen.getByText(TEXT_WHILE_WAITING)).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: TYPE_WITH_PEPA }));
+    await user.click(screen.getByRole('button', { name: WRITE_TO_PEPA }));
     await flush();
     expect(chatHeading()).toBeInTheDocument();
     await flush(2000);
@@ -261,6 +284,42 @@ describe('typing with Pepa beside the voice call', () => {
     expect(sent.some((request) => request.method === 'DELETE')).toBe(false);
   });
 
+  it('after a handover the captions hold the typed turns above the spoken ones, each marked; after the call the chat holds the one thread', async () => {
+    courtAnswers.push(json(waiting(1), 202), json(waiting(1, true), 200), json(ADMITTED, 201));
+    const { user } = renderSection({ openText: true });
+    await flush();
+    await user.click(screen.getByRole('button', { name: 'Start Talking' }));
+    await flush();
+    await user.type(screen.getByRole('textbox', { name: CHAT_FIELD_LABEL }), 'Who rules the pond?');
+    await user.keyboard('{Enter}');
+    await flush(2000);
+    await user.click(screen.getByRole('button', { name: TURN_OFFER_LABEL }));
+    await flush();
+    call.connect();
+    const spoken = (role: 'user' | 'assistant', transcript: string) =>
+      call.emit('message', { type: 'transcript', role, transcriptType: 'final', transcript });
+    spoken('assistant', 'Carrying on from our chat: the pond is mine.');
+    spoken('user', 'And the lilies?');
+    const lines = (container: HTMLElement) =>
+      [...container.querySelectorAll('[data-thread-line]')].map(
+        (line) =>
+          `${line.querySelector('[data-via]')?.getAttribute('aria-label')} ${line.textContent}`,
+      );
+    const thread = [
+      `typed Pepa: ${PEPA_FIRST_MESSAGE}`,
+      'typed You: Who rules the pond?',
+      'typed Pepa: Answer to Who rules the pond?',
+      'spoken Pepa: Carrying on from our chat: the pond is mine.',
+      'spoken You: And the lilies?',
+    ];
+    expect(lines(screen.getByRole('log', { name: 'Captions' }))).toEqual(thread);
+    call.leave();
+    await flush();
+    // One transcript after the call: the chat's, which holds the call's lines where they came.
+    expect(screen.queryByRole('region', { name: 'Transcript' })).toBeNull();
+    expect(lines(screen.getByRole('log', { name: CHAT_LOG_LABEL }))).toEqual(thread);
+  });
+
   it('a place not taken in time goes: the visitor is told and keeps chatting', async () => {
     courtAnswers.push(
       json(waiting(1), 202),
@@ -286,7 +345,7 @@ describe('typing with Pepa beside the voice call', () => {
     await flush();
     await user.click(screen.getByRole('button', { name: 'Start Talking' }));
     await flush();
-    screen.getByRole('button', { name: 'End chat' }).focus();
+    screen.getByRole('button', { name: CHAT_CLOSE }).focus();
     await user.keyboard('{Escape}');
     expect(screen.getByRole('button', { name: 'Leave the line' })).toBeInTheDocument();
     expect(
@@ -307,13 +366,13 @@ describe('typing with Pepa beside the voice call', () => {
   it('ending the chat, or the section going away, tells the gate once', async () => {
     const { user, unmount } = renderSection({ openText: true });
     await flush();
-    await user.click(screen.getByRole('button', { name: 'End chat' }));
+    await user.click(screen.getByRole('button', { name: CHAT_CLOSE }));
     await flush();
     const ends = () => sent.filter((request) => route(request) === `DELETE /api/chats/${CHAT.id}`);
     expect(ends()).toHaveLength(1);
     expect(ends()[0]?.headers.get('chat-secret')).toBe(CHAT.secret);
     expect(chatHeading()).toBeNull();
-    await user.click(screen.getByRole('button', { name: TYPE_WITH_PEPA }));
+    await user.click(screen.getByRole('button', { name: WRITE_TO_PEPA }));
     await flush();
     unmount();
     await flush();

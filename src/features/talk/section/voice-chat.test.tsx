@@ -12,13 +12,9 @@ import {
   type WebCallRequest,
   type DailyLikeInputDevices,
   type StartOutcome,
+  type StartWithOptions,
 } from '../../../lib/call';
-import {
-  QUIET_MIC_HINT_MS,
-  SLOW_START_HINT_MS,
-  TYPE_INSTEAD,
-  TYPING_INDICATOR,
-} from '../controls/call-controls';
+import { QUIET_MIC_HINT_MS, SLOW_START_HINT_MS } from '../controls/call-controls';
 import { LIMIT_WARNING } from '../controls/call-meters';
 import { MICROPHONE_LABEL } from '../controls/device-picker';
 import {
@@ -27,7 +23,7 @@ import {
   TRANSCRIPT_COPIED,
   TRANSCRIPT_COPY_REFUSED,
 } from '../controls/transcript-panel';
-import { SEND_LABEL, TYPE_LABEL } from '../controls/type-to-pepa';
+import { SEND_LABEL, TYPE_LABEL } from '../thread/type-to-pepa';
 import { DOUBLE_TAP_MS } from './talk-panel';
 import type { VoiceCall } from '../voice/use-voice-call';
 import { FAILURE_REASONS } from '../recovery/start-failure';
@@ -51,8 +47,6 @@ class FakeCall implements VoiceCall<{ id: string }> {
   readonly emitter = mitt<CallEvents>();
   readonly starts: string[] = [];
   readonly muted: boolean[] = [];
-  /** What each start asked of the microphone. */
-  readonly microphones: boolean[] = [];
   readonly sentMessages: ClientMessage[] = [];
   readonly inputDevices: DailyLikeInputDevices[] = [];
   ends = 0;
@@ -76,9 +70,11 @@ class FakeCall implements VoiceCall<{ id: string }> {
     this.state = state;
     this.emit('state-change', { state, previous });
   }
-  startWith(request: WebCallRequest<{ id: string }>, options: { microphone?: boolean } = {}) {
+  startWith(
+    request: WebCallRequest<{ id: string }>,
+    _options: Pick<StartWithOptions, 'unjoined'> = {},
+  ) {
     this.starts.push('start');
-    this.microphones.push(options.microphone !== false);
     this.pending = deferred();
     this.controller = new AbortController();
     this.signal = this.controller.signal;
@@ -648,46 +644,23 @@ describe('VoiceChat', () => {
     expect(window.getSelection()?.toString()).toContain('Hello Pepa!');
   });
 
-  it('offers to type instead after a microphone failure, and joins without the microphone', async () => {
+  it('after a refused microphone, offers no call without it: the way to talk meanwhile is the text chat', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.failStart({ type: 'microphone-permission-denied', message: 'Permission denied' });
-    await user.click(await screen.findByRole('button', { name: TYPE_INSTEAD }));
-    expect(call.microphones).toEqual([true, false]);
-    call.connect();
-    expect(screen.getByText(TYPING_INDICATOR)).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Mute' })).not.toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: TYPE_LABEL })).toBeInTheDocument();
+    expect(await screen.findByRole('note')).toHaveTextContent(/microphone is blocked/);
+    expect(screen.queryByRole('button', { name: /instead/i })).not.toBeInTheDocument();
+    expect(call.starts).toEqual(['start']);
   });
 
-  it('in a typing-only call, does not ask the visitor to speak', async () => {
-    const { user } = renderChat();
-    await user.click(mainButton('Start Talking'));
-    call.failStart({ type: 'microphone-permission-denied', message: 'Permission denied' });
-    await user.click(await screen.findByRole('button', { name: TYPE_INSTEAD }));
-    call.connect();
-    expect(status()).toHaveTextContent('Listening...');
-    expect(screen.getByText(TYPING_INDICATOR)).toBeInTheDocument();
-    expect(screen.queryByText('Speak naturally, Pepa is all ears')).not.toBeInTheDocument();
-  });
-
-  it('with no microphone at all, says so without blaming permissions, and offers typing', async () => {
+  it('with no microphone at all, says so without blaming permissions', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.failStart({ type: 'microphone-missing', message: 'Requested device not found' });
     expect(await screen.findByText(FAILURE_REASONS.noMicrophone)).toBeInTheDocument();
     expect(screen.queryByText(TOASTS.startFailed.description)).not.toBeInTheDocument();
     expect(screen.queryByText(/microphone is blocked/)).not.toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: TYPE_INSTEAD }));
-    expect(call.microphones).toEqual([true, false]);
-  });
-
-  it('does not offer typing instead for a failure the microphone cannot cause', async () => {
-    const { user } = renderChat();
-    await user.click(mainButton('Start Talking'));
-    call.failStart({ type: 'start-timeout', timeoutMs: 20_000, message: 'Timed out' });
-    await act(async () => undefined);
-    expect(screen.queryByRole('button', { name: TYPE_INSTEAD })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /instead/i })).not.toBeInTheDocument();
   });
 
   it('lets the visitor pick a microphone, and follows a device that goes away', async () => {

@@ -29,10 +29,13 @@ import { useWakeLock } from '../voice/use-wake-lock';
 import { switchMicrophone, switchSpeaker } from '../controls/device-switch';
 import { MicrophoneBlockedNote } from '../recovery/microphone-note';
 import { useFocusRescue } from '../recovery/focus-rescue';
-import { TYPE_FIELD_ATTRIBUTE } from '../controls/type-to-pepa';
+import { TYPE_FIELD_ATTRIBUTE } from '../thread/type-to-pepa';
 import { StartFailureNotice } from '../recovery/start-failure-notice';
 import { cooldownMs, describeStartFailure } from '../recovery/start-failure';
-import { phaseOf } from '../voice/voice-state';
+import { phaseOf, transcriptAfterCall } from '../voice/voice-state';
+import { callEntries } from '../thread/thread';
+
+export { warmTextMode } from './text-mode';
 
 /** Warms what a call needs next (the room runtime), so pressing the button goes straight out. */
 export function prefetchCallRuntime(): void {
@@ -154,7 +157,7 @@ function VoiceChatPanel({
   const controlsRef = useRef<HTMLDivElement>(null);
   const placeToasts = () => onPlaceToasts(controlsRef.current);
   const guard = useCaptionGuard();
-  const { call, state, setMuted, sendText, setTypingNext } = useVoiceCall(
+  const { call, state, setMuted, sendText } = useVoiceCall(
     createCall,
     notificationsFor(placeToasts),
     {
@@ -166,7 +169,6 @@ function VoiceChatPanel({
   const phase = phaseOf(state);
   const addOns = useCallAddOns({
     call,
-    state,
     phase,
     setMuted,
     sendText,
@@ -195,6 +197,8 @@ function VoiceChatPanel({
     openText && siteConfig.voice.route === 'gate',
     siteConfig.voice.route === 'gate' &&
       (phase === 'waiting' || (phase === 'idle' && isCode(state.failure, 'court-full'))),
+    // A call joined: the chat so far stands above its lines in the one thread.
+    phase === 'listening' || phase === 'speaking' || phase === 'reconnecting',
   );
   const { companion, onStart: onTextStart } = text;
   const request = useMemo(
@@ -228,16 +232,12 @@ function VoiceChatPanel({
   };
   const outcomeHandler = useRef(onOutcome);
   outcomeHandler.current = onOutcome;
-  const start = useCallback(
-    (typing = false) => {
-      setTypingNext(typing);
-      onTextStart();
-      void call
-        .startWith(request, { microphone: !typing, unjoined: giveBackUnjoined })
-        .then((outcome) => outcomeHandler.current(outcome));
-    },
-    [call, request, setTypingNext, onTextStart],
-  );
+  const start = useCallback(() => {
+    onTextStart();
+    void call
+      .startWith(request, { unjoined: giveBackUnjoined })
+      .then((outcome) => outcomeHandler.current(outcome));
+  }, [call, request, onTextStart]);
 
   const endCall = useCallback(() => void call.end(), [call]);
 
@@ -296,6 +296,9 @@ function VoiceChatPanel({
       primaryRef.current,
   );
 
+  // Cards are made by the gate, of calls it admitted.
+  const shareCallId = siteConfig.voice.route === 'gate' ? addOns.shownCall : null;
+
   return (
     <TalkPanel
       phase={phase}
@@ -307,7 +310,6 @@ function VoiceChatPanel({
       primaryRef={primaryRef}
       controlsRef={controlsRef}
       muted={inCall && state.muted && addOns.showMuted}
-      typing={inCall && state.typing}
       resting={!inCall && cooldownUntil !== null}
       turn={addOns.turn}
       cue={inCall ? addOns.cue : undefined}
@@ -325,7 +327,8 @@ function VoiceChatPanel({
           onCooledDown={endCooldown}
         />
       )}
-      {text.panel(phase)}
+      {/* The one thread: after a call, the chat holds the call's lines where they came. */}
+      {text.panel(phase, callEntries(transcriptAfterCall(state), shareCallId))}
       <CallControls
         phase={phase}
         state={state}
@@ -340,20 +343,13 @@ function VoiceChatPanel({
           return result;
         }}
         onSpeaker={(deviceId) => switchSpeaker(call, deviceId)}
-        microphoneTrouble={
-          !inCall &&
-          cooldownUntil === null &&
-          state.failure !== null &&
-          (describeStartFailure(state.failure).microphoneToast ||
-            state.failure.type === 'microphone-missing')
-        }
-        onTypeInstead={() => start(true)}
         holdButton={addOns.holdButton}
         modeSwitch={addOns.modeSwitch}
         afterCaptions={addOns.afterCaptions}
         afterCall={addOns.afterCall}
-        // Cards are made by the gate, of calls it admitted.
-        shareCallId={siteConfig.voice.route === 'gate' ? addOns.shownCall : null}
+        shareCallId={shareCallId}
+        earlier={text.captionsAbove}
+        threadInChat={text.chatOpen}
       />
     </TalkPanel>
   );

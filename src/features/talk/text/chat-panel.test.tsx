@@ -7,6 +7,7 @@ import { loadShareDialog } from '../share/share-button';
 import { LINK_MASK, MASKED_NOTE } from '../guards/site-facts';
 import type { Chat, ChatDoor, ChatPass, ReplyEnd } from './chat-door';
 import {
+  CHAT_CLOSE,
   CHAT_FIELD_LABEL,
   CHAT_FRESH,
   CHAT_LOG_LABEL,
@@ -25,7 +26,7 @@ const SEED = 'abandon ability able about above absent absorb abstract absurd abu
 const CHAT: Chat = {
   id: 'chat-0123456789abcdef',
   secret: 'secret-0123456789abcdef',
-  maxMessageChars: 40,
+  maxMessageChars: 200,
   turnsLeft: 10,
 };
 
@@ -209,20 +210,40 @@ describe('the chat panel', () => {
     expect(send).not.toHaveAttribute('aria-disabled');
   });
 
-  it('says the limit for a message that is too long, unsent, and keeps the draft', async () => {
+  it('flags a draft past the limit as it is typed: the count near it, the error past it, Send resting; nothing is sent and the draft stays', async () => {
     const { user } = await renderPanel();
-    const long = 'ribbit '.repeat(8).trim();
-    await say(user, long);
+    const send = screen.getByRole('button', { name: CHAT_SEND });
+    // Well short of the limit: no count.
+    await user.type(field(), 'r'.repeat(150));
+    expect(screen.queryByTestId('draft-count')).toBeNull();
+    // Near it (past 80 %): the count, counted as the gate counts (an emoji is one character).
+    await user.type(field(), '🐸'.repeat(20));
+    expect(screen.getByTestId('draft-count')).toHaveTextContent('170 / 200');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(send).not.toHaveAttribute('aria-disabled');
+    // Past it: the error, said once as it appears, and Send rests.
+    await user.type(field(), 'r'.repeat(31));
+    expect(screen.getByTestId('draft-count')).toHaveTextContent('201 / 200');
+    expect(screen.getByRole('alert')).toHaveTextContent(CHAT_TEXT.tooLong(200));
+    expect(field()).toHaveAttribute('aria-invalid', 'true');
+    expect(field()).toHaveAccessibleDescription(/201 \/ 200/);
+    expect(send).toHaveAttribute('aria-disabled', 'true');
+    await user.click(send);
+    await user.keyboard('{Enter}');
+    await flush();
     expect(door.replies).toHaveLength(0);
-    expect(screen.getByRole('alert')).toHaveTextContent(CHAT_TEXT.tooLong(40));
-    expect(field()).toHaveValue(long);
+    expect(field()).toHaveValue(`${'r'.repeat(150)}${'🐸'.repeat(20)}${'r'.repeat(31)}`);
+    // Shortened: Send is back.
+    await user.type(field(), '{Backspace}');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(send).not.toHaveAttribute('aria-disabled');
   });
 
   const refusals: [string, GateApiError, string][] = [
     [
       'message-too-long',
       new GateApiError('x', 'http', 413, 'message-too-long', null),
-      CHAT_TEXT.tooLong(40),
+      CHAT_TEXT.tooLong(200),
     ],
     [
       'reply-in-flight',
@@ -422,7 +443,7 @@ describe('the chat panel', () => {
   it('ends the chat with the gate when closed, stopping a reply under way', async () => {
     const { user, onClose } = await renderPanel();
     await say(user, 'Hello');
-    await user.click(screen.getByRole('button', { name: 'End chat' }));
+    await user.click(screen.getByRole('button', { name: CHAT_CLOSE }));
     expect(onClose).toHaveBeenCalledTimes(1);
     session.end();
     expect(lastReply().signal.aborted).toBe(true);

@@ -1,12 +1,15 @@
 /**
- * Type with Pepa: the text conversation's panel, loaded on demand (its own chunk) the first time a
- * visitor chooses text or is offered it. The conversation is a log that announces each finished
- * message (never each streamed word); Pepa's reply shows as it is written, with Stop; the draft
- * survives every refusal, and the focus comes back to the field.
+ * Write to Pepa: the text conversation's panel, loaded on demand (its own chunk) the first time a
+ * visitor chooses text or is offered it. It opens in view with the focus in the field, Pepa's
+ * first line and a few openings to start from. The conversation is a log that announces each
+ * finished message (never each streamed word), and the one thread of the visit: after a call it
+ * holds the call's lines too, where they came. Pepa's reply shows as it is written, with Stop; the
+ * draft survives every refusal, and the focus comes back to the field.
  */
 import {
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   useSyncExternalStore,
@@ -16,30 +19,46 @@ import {
 } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
 import { useFollowNewest } from '../../../components/ui/use-follow-newest';
+import { isOverLimit, MESSAGE_LABEL, showsLimit } from '../thread/draft';
+import { DraftLimit } from '../thread/draft-limit';
+import {
+  chatEntries,
+  CUT_TEXT,
+  mergeThread,
+  SPEAKER_NAME,
+  threadText,
+  ThreadLine,
+  ViaMark,
+  type ThreadEntry,
+} from '../thread/thread';
+import { TranscriptActions } from '../thread/transcript-actions';
 import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
 import { SITE_LINKS } from '../guards/use-caption-guard';
-import { ShareLineButton, useShareHost } from '../share/share-button';
+import { useShareHost } from '../share/share-button';
 import { chatBotCheck } from '../voice/voice-runtime';
 import { gateChatDoor } from './chat-door';
-import { ChatSession, hasVisibleText, type ChatLine } from './chat-session';
+import { ChatSession, hasVisibleText } from './chat-session';
 
 export { TurnOffer, TURN_MISSED } from './turn-offer';
 export { ChatSession };
 
-export const CHAT_HEADING = 'Typing with Pepa';
-export const CHAT_LOG_LABEL = 'Your chat with Pepa';
+export const CHAT_HEADING = 'Writing to Pepa';
+export const CHAT_LOG_LABEL = 'Your conversation with Pepa';
 /** The scrolling box around the log (reachable by keyboard). */
 export const CHAT_SCROLL_LABEL = 'Conversation';
-export const CHAT_FIELD_LABEL = 'Your message to Pepa';
+export const CHAT_FIELD_LABEL = MESSAGE_LABEL;
 export const CHAT_SEND = 'Send';
 export const CHAT_STOP = 'Stop';
-export const CHAT_END = 'End chat';
+export const CHAT_CLOSE = 'Close chat';
 export const CHAT_FRESH = 'Start a new chat';
 export const CHAT_RETRY = 'Try again';
 export const CHAT_WRITING = 'Pepa is writing…';
 export const CHAT_STARTING = 'Opening the letter box…';
-export const CHAT_STOPPED = '(stopped)';
-export const CHAT_BROKEN = '(her words broke off here)';
+export const CHAT_STOPPED = CUT_TEXT.stopped;
+export const CHAT_BROKEN = CUT_TEXT.broken;
+/** Openings offered before the visitor's first message: pressing one sends it. */
+export const CHAT_OPENINGS = ['Who are you?', 'What is $PEPA?', 'Tell me about your pond'] as const;
+export const CHAT_OPENINGS_LABEL = 'Ways to begin';
 /** turnsLeft is shown from this many on. */
 export const TURNS_LOW = 3;
 
@@ -51,8 +70,6 @@ export function createPageChat(): ChatSession {
   return new ChatSession(gateChatDoor(chatBotCheck), SITE_LINKS);
 }
 
-const SPEAKER: Record<ChatLine['role'], string> = { pepa: 'Pepa', visitor: 'You' };
-
 export interface ChatPanelProps {
   session: ChatSession;
   /** The visitor closes the panel: the chat ends. */
@@ -61,7 +78,12 @@ export interface ChatPanelProps {
   children?: ReactNode;
   /** An attribute set on the panel, by which the section knows a key was pressed in it. */
   marker?: string;
-  /** The visitor opened it: the focus starts in the field (else it stays where it is). */
+  /**
+   * The visitor's last call, in the thread: its lines, after the chat's first `chatBefore`
+   * entries (Pepa's first line counts as one).
+   */
+  call?: { entries: readonly ThreadEntry[]; chatBefore: number } | null;
+  /** The visitor opened the chat just now: it comes into view with the focus in the field. */
   focusOnOpen?: boolean;
 }
 
@@ -70,6 +92,7 @@ export function ChatPanel({
   onClose,
   children,
   marker,
+  call = null,
   focusOnOpen = false,
 }: ChatPanelProps) {
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
@@ -79,7 +102,9 @@ export function ChatPanel({
   const fieldId = useId();
   const headingId = useId();
   const noticeId = useId();
-  const follow = useFollowNewest(`${lines.length}:${writing.length}`);
+  const limitId = useId();
+  const panelRef = useRef<HTMLElement>(null);
+  const follow = useFollowNewest(`${lines.length}:${writing.length}:${call?.entries.length ?? 0}`);
   const share = useShareHost();
 
   // The chat starts when the panel opens (a bot check, then the gate's chat).
@@ -87,30 +112,46 @@ export function ChatPanel({
     void session.open();
   }, [session]);
   // Opened at the visitor's press: the whole panel (its heading, the thread, the field and Send)
-  // is brought into view once, and the focus starts in the field. Nothing follows it after.
-  const panelRef = useRef<HTMLElement>(null);
-  useEffect(() => {
+  // is brought into view once, and the focus starts in the field, in the same task as their tap
+  // (a phone brings its keyboard up only for a focus its tap gave). Nothing follows it after.
+  useLayoutEffect(() => {
     if (!focusOnOpen) return;
     fieldRef.current?.focus({ preventScroll: true });
-    // The page's scroll-behavior decides smooth or instant (instant under reduced motion).
-    panelRef.current?.scrollIntoView({ block: 'nearest' });
+    panelRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [focusOnOpen]);
 
   const writingNow = phase === 'writing';
-  // A draft of only spaces or invisible characters is nothing to send.
-  const blocked = !hasVisibleText(draft) || writingNow || phase === 'starting';
+  const over = isOverLimit(draft, maxChars);
+  // A draft of only spaces or invisible characters is nothing to send; one past the limit waits.
+  const blocked = !hasVisibleText(draft) || over || writingNow || phase === 'starting';
+
+  const say = async (text: string) => {
+    // Send gives way to Stop while Pepa writes: the focus stays in the field.
+    fieldRef.current?.focus();
+    const result = await session.send(text);
+    // A refused message comes back to the draft, unless the visitor has typed another meanwhile.
+    if (result !== 'sent') setDraft((current) => (current === '' ? text : current));
+    fieldRef.current?.focus();
+  };
 
   const send = async () => {
     if (blocked) return;
     const text = draft;
     // The draft leaves the field as the message goes out, and comes back if it was refused.
     setDraft('');
-    // Send gives way to Stop while Pepa writes: the focus stays in the field.
-    fieldRef.current?.focus();
-    const result = await session.send(text);
-    if (result !== 'sent') setDraft((current) => (current === '' ? text : current));
-    fieldRef.current?.focus();
+    await say(text);
   };
+
+  const opening = async (text: string) => {
+    if (writingNow) return;
+    // Pressed while the chat is still opening: it is said once the chat is open.
+    if (phase === 'starting' && !(await session.open())) return;
+    await say(text);
+  };
+
+  const chat = chatEntries(lines);
+  const entries = call ? mergeThread(chat, call.entries, call.chatBefore) : chat;
+  const begun = entries.some((entry) => entry.who === 'visitor');
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -129,8 +170,6 @@ export function ChatPanel({
     fieldRef.current?.focus();
   };
 
-  const over = maxChars !== null && draft.trim().length > maxChars;
-
   return (
     <section
       ref={panelRef}
@@ -147,7 +186,7 @@ export function ChatPanel({
           onClick={onClose}
           className={buttonClass('outline', 'md', 'whitespace-nowrap')}
         >
-          {CHAT_END}
+          {CHAT_CLOSE}
         </button>
       </div>
       {children}
@@ -166,37 +205,15 @@ export function ChatPanel({
         {/* The log announces each finished line; the reply being written is outside it. */}
         <div role="log" aria-live="polite" aria-label={CHAT_LOG_LABEL}>
           <ol className="space-y-2">
-            {lines.map((item) => (
-              <li key={item.id} className={item.role === 'pepa' ? 'text-ivory' : 'text-court-300'}>
-                <span className="font-semibold">{SPEAKER[item.role]}: </span>
-                {item.text}
-                {item.cut && (
-                  <span className="text-mist italic">
-                    {' '}
-                    {item.cut === 'stopped' ? CHAT_STOPPED : CHAT_BROKEN}
-                  </span>
-                )}
-                {item.card && (
-                  <ShareLineButton
-                    shared={{
-                      line: {
-                        from: 'chat',
-                        conversationId: item.card.chat.id,
-                        line: item.card.line,
-                        chatSecret: item.card.chat.secret,
-                      },
-                      words: item.text,
-                    }}
-                    onShare={share.open}
-                  />
-                )}
-              </li>
+            {entries.map((entry) => (
+              <ThreadLine key={entry.key} entry={entry} onShare={share.open} as="li" />
             ))}
           </ol>
         </div>
         {writingNow && (
           <p data-testid="chat-writing" className="mt-2 text-ivory">
-            <span className="font-semibold">{SPEAKER.pepa}: </span>
+            <ViaMark via="typed" />
+            <span className="font-semibold">{SPEAKER_NAME.pepa}: </span>
             {writing}
             <span className="ml-1 text-gold-200 italic motion-safe:animate-pulse">
               {CHAT_WRITING}
@@ -204,6 +221,22 @@ export function ChatPanel({
           </p>
         )}
         {phase === 'starting' && <p className="text-mist italic">{CHAT_STARTING}</p>}
+        {/* Within the box: once the chat has begun they go, and the field under it stays put. */}
+        {!begun && phase !== 'ended' && (
+          <div role="group" aria-label={CHAT_OPENINGS_LABEL} className="mt-3 flex flex-wrap gap-2">
+            {CHAT_OPENINGS.map((text) => (
+              <button
+                key={text}
+                type="button"
+                aria-disabled={writingNow || undefined}
+                onClick={() => void opening(text)}
+                className={buttonClass('outline', 'md', 'aria-disabled:opacity-60')}
+              >
+                {text}
+              </button>
+            ))}
+          </div>
+        )}
       </div>
       {masked && (
         <div className="mt-2">
@@ -248,7 +281,14 @@ export function ChatPanel({
             value={draft}
             autoComplete="off"
             enterKeyHint="send"
-            aria-describedby={notice && !notice.shield ? noticeId : undefined}
+            aria-describedby={
+              [
+                notice && !notice.shield ? noticeId : null,
+                showsLimit(draft, maxChars) ? limitId : null,
+              ]
+                .filter(Boolean)
+                .join(' ') || undefined
+            }
             aria-invalid={over || undefined}
             onChange={(event) => {
               setDraft(event.target.value);
@@ -258,11 +298,7 @@ export function ChatPanel({
             placeholder="Ask Pepa anything"
             className="mt-1 w-full resize-none rounded-2xl border border-court-500/70 bg-court-950/70 px-4 py-2 text-sm text-ivory placeholder:text-mist/70 focus:border-gold-300"
           />
-          {maxChars !== null && draft.length > maxChars * 0.8 && (
-            <span className={`mt-1 text-xs ${over ? 'text-gold-200' : 'text-mist'}`}>
-              {draft.trim().length} / {maxChars}
-            </span>
-          )}
+          <DraftLimit id={limitId} draft={draft} limit={maxChars} />
         </div>
         {/* Keyed apart: Stop must never become the Send button under the visitor's press (the
             reply can end within that very click, and a reused element would submit the form). */}
@@ -290,6 +326,8 @@ export function ChatPanel({
           </button>
         )}
       </form>
+      {/* Under the field: appearing with the first line, they move nothing above them. */}
+      {begun && <TranscriptActions text={threadText(entries)} selectRef={follow.ref} />}
     </section>
   );
 }

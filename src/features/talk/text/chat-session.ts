@@ -9,7 +9,10 @@ import { GateApiError } from '../../../api/gate-client';
 import { reopensText } from '../recovery/start-failure';
 import { containsSecret, redactSecrets } from '../guards/seed-shield';
 import { maskUnofficial } from '../guards/site-facts';
+import { draftLength, draftTooLong, hasVisibleText } from '../thread/draft';
 import type { ChatDoor, ChatPass, ReplyEnd } from './chat-door';
+
+export { hasVisibleText };
 
 /** Who said a line: the visitor or Pepa. */
 export type ChatRole = 'visitor' | 'pepa';
@@ -60,8 +63,8 @@ export type SendResult = 'sent' | 'refused' | 'stopped';
 
 /** The panel's words for what went wrong: each problem the text operations declare. */
 export const CHAT_TEXT = {
-  tooLong: (limit: number) =>
-    `That's longer than Pepa reads in one go: ${limit} characters at most. Shorten it and send again.`,
+  // The same words the field says as the draft passes the limit.
+  tooLong: draftTooLong,
   replyInFlight: 'Pepa is still answering your last message. Send this one once she has finished.',
   rateLimited: "You're writing faster than the court can read.",
   chatGone: 'This chat has ended.',
@@ -82,17 +85,6 @@ export type ChatFailure = Pick<GateApiError, 'code' | 'kind' | 'retryAfterMs' | 
 function withWait(text: string, failure: ChatFailure): string {
   if (failure.retryAfterMs === null) return text;
   return `${text} ${CHAT_TEXT.tryAgainIn(Math.max(1, Math.ceil(failure.retryAfterMs / 1000)))}`;
-}
-
-/**
- * Characters that draw nothing on their own (format and default-ignorable characters, white
- * space, controls, marks with no letter, blank Braille): the gate refuses a message of only these.
- */
-const DRAWS_NOTHING = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{White_Space}\p{Cc}\p{M}\u2800]/gu;
-
-/** Whether a draft shows anything to a reader: one that does not is never sent. */
-export function hasVisibleText(text: string): boolean {
-  return text.replace(DRAWS_NOTHING, '') !== '';
 }
 
 /** A gate problem in the panel's words. */
@@ -244,7 +236,7 @@ export class ChatSession {
       this.update({ notice: { text: '', shield: true } });
       return 'refused';
     }
-    if (maxChars !== null && text.length > maxChars) {
+    if (maxChars !== null && draftLength(text) > maxChars) {
       this.update({ notice: { text: CHAT_TEXT.tooLong(maxChars) } });
       return 'refused';
     }

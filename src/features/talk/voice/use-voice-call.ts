@@ -28,7 +28,7 @@ export interface VoiceCall<TCall = unknown> {
    */
   startWith(
     request: WebCallRequest<TCall>,
-    options?: Pick<StartWithOptions, 'microphone' | 'unjoined'>,
+    options?: Pick<StartWithOptions, 'unjoined'>,
   ): Promise<StartOutcome<TCall>>;
   stop(): Promise<void>;
   end(): Promise<void>;
@@ -44,8 +44,6 @@ export interface VoiceCallControls {
   setMuted(muted: boolean): void;
   /** Says `text` to Pepa as the visitor's typed line; Pepa answers it. False: it did not go out. */
   sendText(text: string): boolean;
-  /** The next call joins without the microphone (true) or with it. */
-  setTypingNext(typing: boolean): void;
 }
 
 /** What the UI is told besides state changes: the toasts' triggers. */
@@ -78,14 +76,11 @@ export function useVoiceCall<TCall>(
   notify.current = notifications;
   const [screen] = useState(() => ({ current: options.screenMessage }));
   screen.current = options.screenMessage;
-  const [typingNext] = useState(() => ({ current: false }));
 
   useEffect(() => {
     const now = () => Date.now();
     const unsubscribes = [
-      call.on('state-change', ({ state: next }) =>
-        dispatch({ type: 'state-change', state: next, typing: typingNext.current }),
-      ),
+      call.on('state-change', ({ state: next }) => dispatch({ type: 'state-change', state: next })),
       call.on('network-quality-change', ({ state: quality }) =>
         dispatch({ type: 'network-quality', quality }),
       ),
@@ -125,7 +120,7 @@ export function useVoiceCall<TCall>(
       for (const unsubscribe of unsubscribes) unsubscribe();
       void call.stop();
     };
-  }, [call, notify, typingNext, screen]);
+  }, [call, notify, screen]);
 
   const [controls] = useState<VoiceCallControls>(() => ({
     setMuted: (muted) => {
@@ -149,9 +144,6 @@ export function useVoiceCall<TCall>(
       }
       dispatch({ type: 'typed', text });
       return true;
-    },
-    setTypingNext: (typing) => {
-      typingNext.current = typing;
     },
   }));
 

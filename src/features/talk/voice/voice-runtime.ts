@@ -26,6 +26,10 @@ import {
 } from '../../../lib/call';
 import { lazyOnce } from '../../../lib/lazy-once';
 import { reloadToResume } from '../recovery/chunk-recovery';
+// With the chunk, not a chunk of its own: her first line is the text chat's too, and a module two
+// lazily loaded chunks share would become a third, which WebKit fails to load after a failed
+// import of the voice chat, even in the page reloaded to recover.
+import { PEPA_DEMO_PERSONA } from '../../../config/pepa-persona';
 
 /**
  * Demo-only knobs in the query string: `sim` names faults to play, `simScale` speeds the room up
@@ -133,17 +137,14 @@ interface RoomRuntime {
 export const loadRoomFactory = lazyOnce<RoomRuntime>(
   () =>
     DEMO
-      ? Promise.all([loadSimulatedRooms(), import('../../../config/pepa-persona')]).then(
-          ([
-            {
-              createSimulatorFactory,
-              createSimulatorMicrophone,
-              parseSimulatorFaults,
-              fieldTimings,
-              fieldLatency,
-            },
-            { PEPA_DEMO_PERSONA },
-          ]) => {
+      ? loadSimulatedRooms().then(
+          ({
+            createSimulatorFactory,
+            createSimulatorMicrophone,
+            parseSimulatorFaults,
+            fieldTimings,
+            fieldLatency,
+          }) => {
             const knobs = {
               ...simulatorOptionsFrom(window.location.search, parseSimulatorFaults),
               ...(FIELD_LATENCY ? { timings: fieldTimings(fieldLatency, roomServiceWarm) } : {}),

@@ -97,9 +97,8 @@ describe('voiceReducer', () => {
       { type: 'state-change', state: 'idle' },
     ]);
     expect(ended.transcript.map((line) => line.text)).toEqual(['hi']);
-    const next = voiceReducer(ended, { type: 'state-change', state: 'starting', typing: true });
+    const next = voiceReducer(ended, { type: 'state-change', state: 'starting' });
     expect(next.transcript).toEqual([]);
-    expect(next.typing).toBe(true);
   });
 
   it('keeps every line of a very long call, its first (the greeting) included', () => {

@@ -45,8 +45,6 @@ export interface VoiceState {
   keptTranscript: TranscriptLine[];
   /** What each side is saying right now, as the transcriber hears it so far. */
   partials: Record<Speaker, string | null>;
-  /** The call joined without the microphone: the visitor types. */
-  typing: boolean;
   /** The connection's quality as the room reports it. */
   networkQuality: NetworkQuality['state'];
   /** When the call connected (ms since the epoch), for the call timer. */
@@ -71,7 +69,6 @@ export const initialVoiceState: VoiceState = {
   transcript: [],
   keptTranscript: [],
   partials: { user: null, assistant: null },
-  typing: false,
   networkQuality: 'unknown',
   connectedAt: null,
   lastHeardAt: null,
@@ -82,7 +79,7 @@ export const initialVoiceState: VoiceState = {
 };
 
 export type VoiceAction =
-  | { type: 'state-change'; state: CallState; typing?: boolean }
+  | { type: 'state-change'; state: CallState }
   | { type: 'call-start'; at: number }
   | { type: 'call-end' }
   | { type: 'speech-start' }
@@ -145,7 +142,6 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
         return {
           ...initialVoiceState,
           callState: 'starting',
-          typing: action.typing ?? false,
           keptTranscript: state.transcript.length > 0 ? state.transcript : state.keptTranscript,
           nextCaptionId: state.nextCaptionId,
         };

@@ -1,11 +1,17 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
+import { DraftLimit } from './draft-limit';
+import { hasVisibleText, isOverLimit, MESSAGE_LABEL, showsLimit } from './draft';
 
-export const TYPE_LABEL = 'Type to Pepa';
+/** The message field's name, in a call and in the text chat alike. */
+export const TYPE_LABEL = MESSAGE_LABEL;
 export const SEND_LABEL = 'Send';
 /** What Send says while Pepa has not answered the last typed line. */
 export const SEND_WAITING_LABEL = 'Waiting for Pepa';
-/** The provider reads a user message of any length; a chat line this long is plenty. */
+/**
+ * The longest line typed in a call: the provider reads any length, but a line this long is
+ * plenty, and it is the text chat's own limit by default (the gate's GATE_CHAT_MESSAGE_CHARS).
+ */
 export const TYPED_MAX_CHARS = 500;
 /**
  * How long Send waits for Pepa's answer at most: an answer lost on the way must not keep the
@@ -29,8 +35,9 @@ export interface TypeToPepaProps {
  * Pepa answers by voice and in the captions. One line at a time: each one is a reply Pepa speaks
  * (and the provider bills), so Send waits for her answer, and says so. Send never disables
  * itself (a disabled button would drop the keyboard focus to the page); after a send the focus
- * is in the field, for the next line. Escape in the field clears the draft and never ends the
- * call.
+ * is in the field, for the next line. A line past the limit is flagged as it is typed (the count,
+ * then the error) and Send rests until it is shortened; nothing is cut off. Escape in the field
+ * clears the draft and never ends the call.
  */
 export function TypeToPepa({ onSend, awaitingReply, unavailable = false }: TypeToPepaProps) {
   const [text, setText] = useState('');
@@ -39,6 +46,7 @@ export function TypeToPepa({ onSend, awaitingReply, unavailable = false }: TypeT
   const waitingNow = useRef(false);
   const fieldRef = useRef<HTMLInputElement>(null);
   const id = useId();
+  const limitId = useId();
 
   useEffect(() => {
     if (!waiting) return;
@@ -55,11 +63,13 @@ export function TypeToPepa({ onSend, awaitingReply, unavailable = false }: TypeT
   }, [waiting, awaitingReply]);
 
   const line = text.trim();
-  const blocked = line === '' || waiting || unavailable;
+  const over = isOverLimit(text, TYPED_MAX_CHARS);
+  // Nothing to see, or too long: Send rests (as the chat's does), and says why beside the field.
+  const blocked = !hasVisibleText(line) || over || waiting || unavailable;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (line === '' || waitingNow.current || unavailable) return;
+    if (!hasVisibleText(line) || over || waitingNow.current || unavailable) return;
     if (!onSend(line)) return;
     waitingNow.current = true;
     setWaiting(true);
@@ -85,7 +95,8 @@ export function TypeToPepa({ onSend, awaitingReply, unavailable = false }: TypeT
           id={id}
           type="text"
           value={text}
-          maxLength={TYPED_MAX_CHARS}
+          aria-invalid={over || undefined}
+          aria-describedby={showsLimit(text, TYPED_MAX_CHARS) ? limitId : undefined}
           autoComplete="off"
           enterKeyHint="send"
           onChange={(event) => setText(event.target.value)}
@@ -94,6 +105,7 @@ export function TypeToPepa({ onSend, awaitingReply, unavailable = false }: TypeT
           className="mt-1 min-h-11 w-full rounded-full border border-court-500/70 bg-court-950/70 px-4 text-sm text-ivory placeholder:text-mist/70 focus:border-gold-300"
           placeholder="Ask Pepa anything"
         />
+        <DraftLimit id={limitId} draft={text} limit={TYPED_MAX_CHARS} />
       </div>
       <button
         type="submit"

@@ -1,0 +1,131 @@
+import { resolve } from 'node:path';
+import type { BrowserContext, Locator, Page, TestInfo } from '@playwright/test';
+import { startCourtStack } from '../scripts/lib/court-stack.mjs';
+import { DEMO_EDGE_LIMIT, demoGateVars } from '../scripts/lib/demo-services.mjs';
+import { suggestFreePort } from '../scripts/lib/ports.mjs';
+import { HANDOVER_OPENING_LINE } from '../gate/dev/stand-in-calls.mjs';
+import { PEPA_FIRST_MESSAGE } from '../src/config/pepa-persona';
+import { expectStatusesSeen, installCallProbe } from './support/call-probe';
+import { expect, test } from './support/fixtures';
+import { MOCK_PORT, SITE_DIR } from './support/site';
+import { talk } from './support/talk';
+
+/**
+ * One thread from the first typed word, through the line, into the call: the built demo behind
+ * the court gate in workerd and the stand-in provider, with one voice place. The visitor types
+ * while another holds the place, takes the place offered, and Pepa picks up from the chat.
+ */
+const FAST = 0.2;
+const BUILT_STAND_IN = `http://127.0.0.1:${MOCK_PORT}`;
+
+let court: Awaited<ReturnType<typeof startCourtStack>> | null = null;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  const sitePort = await suggestFreePort(5700);
+  const mockPort = await suggestFreePort(4700, [sitePort]);
+  court = await startCourtStack({
+    sitePort,
+    mockPort,
+    assetsDir: resolve(import.meta.dirname, '..', SITE_DIR),
+    vars: { ...demoGateVars({}), GATE_MAX_CONCURRENT_CALLS: '1' },
+    edgeLimit: DEMO_EDGE_LIMIT,
+    quiet: true,
+  });
+});
+
+test.afterAll(async () => {
+  await court?.stop();
+  court = null;
+});
+
+/** A tab on this stack's gate; the build's word to its stand-in goes to this stack's. */
+async function tab(context: BrowserContext): Promise<Page> {
+  if (!court) throw new Error('The court stack did not start');
+  const standIn = court.standInUrl;
+  await context.route(`${BUILT_STAND_IN}/__demo/**`, (route) =>
+    route.continue({ url: route.request().url().replace(BUILT_STAND_IN, standIn) }),
+  );
+  const page = await context.newPage();
+  await installCallProbe(page);
+  await page.goto(`${court.url}/?simScale=${FAST}`);
+  await talk(page).section.scrollIntoViewIfNeeded();
+  await expect(talk(page).status).toHaveText('Ready to chat');
+  return page;
+}
+
+/** Each finished line of a thread as "<how it was said> <the line>", oldest first. */
+async function threadLines(region: Locator): Promise<string[]> {
+  return region
+    .locator('[data-thread-line]:not([aria-hidden])')
+    .evaluateAll((lines) =>
+      lines.map(
+        (line) =>
+          `${line.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${line.textContent ?? ''}`,
+      ),
+    );
+}
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  await page.screenshot({
+    path: `test-results/screenshots/thread-${name}-${testInfo.project.name}.png`,
+  });
+}
+
+test('typed while in line, the chat comes into the call: the typed turns above the spoken ones, and Pepa picks up from the chat', async ({
+  context,
+}, testInfo) => {
+  const first = await tab(context);
+  const visitor = await tab(context);
+  const section = talk(visitor).section;
+
+  // The only voice place is taken.
+  await talk(first).start.click();
+  await expectStatusesSeen(first, ['Listening...']);
+
+  await talk(visitor).start.click();
+  await expect(talk(visitor).status).toHaveText('Pepa is with other guests.');
+  await section.getByRole('button', { name: 'Write to Pepa' }).click();
+  const field = section.getByRole('textbox', { name: 'Message to Pepa' });
+  await expect(field).toBeFocused();
+  await expect(field).toBeInViewport();
+  const log = section.getByRole('log', { name: 'Your conversation with Pepa' });
+  await field.fill('Who rules the pond?');
+  await field.press('Enter');
+  // Her written answer, finished (Pepa's second line in the chat, after her first).
+  await expect.poll(async () => (await threadLines(log)).length, { timeout: 30_000 }).toBe(3);
+  await screenshot(visitor, testInfo, 'typed-in-line');
+
+  // The place frees; the visitor is offered it and takes it with one tap.
+  await talk(first).end.click();
+  const take = section.getByRole('button', { name: 'Your turn: talk to Pepa' });
+  await expect(take).toBeVisible({ timeout: 30_000 });
+  await take.click();
+  await expectStatusesSeen(visitor, ['Listening...'], 30_000);
+
+  // In the call: one thread, the typed turns first, then Pepa's first spoken line, from the chat.
+  const captions = talk(visitor).captions;
+  await expect
+    .poll(async () => (await threadLines(captions)).some((line) => line.startsWith('spoken')), {
+      timeout: 30_000,
+    })
+    .toBe(true);
+  const inCall = await threadLines(captions);
+  expect(inCall.slice(0, 4)).toEqual([
+    `typed Pepa: ${PEPA_FIRST_MESSAGE}`,
+    'typed You: Who rules the pond?',
+    expect.stringMatching(/^typed Pepa: \S/),
+    `spoken Pepa: ${HANDOVER_OPENING_LINE}`,
+  ]);
+  await screenshot(visitor, testInfo, 'handed-over');
+
+  // After the call: one transcript, the chat's, with the call's lines where they came.
+  await talk(visitor).end.click();
+  await expect(talk(visitor).status).toHaveText('Ready to chat');
+  await expect(section.getByRole('region', { name: 'Transcript' })).toHaveCount(0);
+  const after = await threadLines(log);
+  expect(after.slice(0, 4)).toEqual(inCall.slice(0, 4));
+  await expect(section.getByRole('button', { name: 'Copy transcript' })).toBeVisible();
+  await screenshot(visitor, testInfo, 'after-call');
+});
