@@ -37,6 +37,20 @@ test.beforeAll(async () => {
   });
 });
 
+// Each test starts on an empty court: every call of the last one ended, and the gate told so (a
+// call the gate has not yet heard end still holds its place, and the next visitor would wait).
+test.beforeEach(async () => {
+  await expect
+    .poll(
+      () =>
+        [...(court?.standIn.calls.values() ?? [])].filter(
+          (call) => call.status !== 'ended' || call.gateToldAt === null,
+        ).length,
+      { message: 'calls of an earlier test still hold a place', timeout: 45_000 },
+    )
+    .toBe(0);
+});
+
 test.afterAll(async () => {
   await court?.stop();
   court = null;
