@@ -291,6 +291,8 @@ test.describe('writing to Pepa', () => {
     for (let turn = 1; turn <= 5; turn += 1) {
       // Sent with Enter, as a visitor in the field does: no pointer scrolls the page.
       await panel.field.fill(`Tell me about your pond, part ${turn}.`);
+      // Enter sends once the chat has started and her last reply ended: Send no longer rests.
+      await expect(panel.send).not.toHaveAttribute('aria-disabled', 'true');
       await panel.field.press('Enter');
       // Pepa's first line, then each exchange's two.
       await expect(panel.log.getByRole('listitem')).toHaveCount(1 + turn * 2);

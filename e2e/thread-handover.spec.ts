@@ -92,6 +92,12 @@ test('typed while in line, the chat comes into the call: the typed turns above t
   await expect(field).toBeInViewport();
   const log = section.getByRole('log', { name: 'Your conversation with Pepa' });
   await field.fill('Who rules the pond?');
+  // The chat has started (its bot check and its start answered): Send no longer rests, and
+  // Enter sends rather than being held back.
+  await expect(section.getByRole('button', { name: 'Send', exact: true })).not.toHaveAttribute(
+    'aria-disabled',
+    'true',
+  );
   await field.press('Enter');
   // Her written answer, finished (Pepa's second line in the chat, after her first).
   await expect.poll(async () => (await threadLines(log)).length, { timeout: 30_000 }).toBe(3);
