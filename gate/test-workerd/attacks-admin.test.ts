@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { REFUSED_TOKEN_WEIGHT } from '../src/edge';
+import { inOneWindow, limiterWindow } from './limiter-window';
 import { addr, api, body, gateEnv, inspect, startChat, type ProblemBody } from './support';
 
 const OWNER = '203.0.113.200';
@@ -33,21 +34,6 @@ function countedRefusals(): string[] {
     counted.push((point?.blobs ?? []).join(' '));
   });
   return counted;
-}
-
-/** The edge limiter's window the real clock is in (the runtime's limiter counts in 10 s). */
-const limiterWindow = () => Math.floor(vi.getRealSystemTime() / 10_000);
-
-/**
- * Runs `guesses` from a fresh address within one of the limiter's windows: a run that straddled
- * two (its count started afresh midway) is run again.
- */
-async function inOneWindow<T>(guesses: (address: string) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    const before = limiterWindow();
-    const result = await guesses(addr(100 + attempt));
-    if (limiterWindow() === before || attempt === 3) return result;
-  }
 }
 
 const tally = (items: readonly (string | number)[]) => {
