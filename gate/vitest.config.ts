@@ -7,7 +7,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { experimental_readRawConfig } from 'wrangler';
 import { defineProject } from 'vitest/config';
 import { TEST_BINDINGS } from './test-workerd/bindings.ts';

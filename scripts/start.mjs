@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { checkServicePorts, DEMO_EDGE_LIMIT, demoGateVars, isLive } from './lib/demo-services.mjs';
 import { ensureDependencies } from './lib/ensure-deps.mjs';
+import { onProjectNode } from './lib/project-node.mjs';
 import { stopOnSignal } from './lib/stop-on-signal.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -20,12 +21,14 @@ const live = isLive();
 
 // Ports first: a busy port should not cost an install and a build to find out.
 const { port, mockPort } = await checkServicePorts('npm start', live);
+if (!args.has('--no-install')) ensureDependencies(root);
+// Built and served by the project's Node, once it is installed.
+await onProjectNode(root, ['--no-install']);
 console.log(
   live
     ? `Starting $PEPA (live build, key and assistant id from the environment).`
     : `Starting the $PEPA demo (no provider keys set: local mock API and simulated room).`,
 );
-if (!args.has('--no-install')) ensureDependencies(root);
 
 const { buildSite } = await import('./build.mjs');
 const { startStaticServer } = await import('./lib/static-server.mjs');

@@ -8,6 +8,9 @@
 # closes the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every tool runs on the project's own Node once the dependencies are in (node_modules/.bin/node;
+# docs/decisions/0010-project-node.md): first on the PATH, as npm puts it for its scripts.
+export PATH="$PWD/node_modules/.bin:$PATH"
 
 command_name=verify
 # shellcheck source=scripts/lib/steps.sh
@@ -88,6 +91,9 @@ started_all=$SECONDS
 step "dependencies"
 started=$SECONDS
 node -e "import('./scripts/lib/ensure-deps.mjs').then((m) => m.ensureDependencies(process.cwd()))"
+# The shell remembered where it found `node` before the install put the project's own first.
+hash -r
+echo "Node $(node --version) ($(command -v node))"
 took "dependencies" $((SECONDS - started))
 
 step "browsers"

@@ -89,6 +89,24 @@ describe('installing dependencies', () => {
 interface LockedPackage {
   hasInstallScript?: boolean;
   engines?: { node?: string } | string[];
+  optional?: boolean;
+  os?: string[];
+  cpu?: string[];
+}
+
+/** The systems and processors the project's Node runs on (its lockfile's native binaries'). */
+const SUPPORTED_OS = ['linux', 'darwin', 'win32'];
+const SUPPORTED_CPU = ['x64', 'arm64'];
+
+/**
+ * Whether npm could install the package on a machine the project supports. An optional one for
+ * another (Windows on 32-bit x86, say, which no supported Node runs on) is skipped without a word.
+ */
+function installsOnSupportedMachine(entry: LockedPackage): boolean {
+  if (!entry.optional) return true;
+  const runs = (wanted: string[] | undefined, supported: string[]) =>
+    wanted === undefined || supported.some((item) => wanted.includes(item));
+  return runs(entry.os, SUPPORTED_OS) && runs(entry.cpu, SUPPORTED_CPU);
 }
 
 /** The package a lockfile path installs: `node_modules/a/node_modules/@b/c` → `@b/c`. */
@@ -118,7 +136,7 @@ describe('a quiet npm ci', () => {
     expect(validRange(manifest.engines.node)).not.toBeNull();
     const narrower = Object.entries(lock.packages).flatMap(([path, entry]) => {
       const node = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
-      if (path === '' || node === undefined) return [];
+      if (path === '' || node === undefined || !installsOnSupportedMachine(entry)) return [];
       const admits = validRange(node) !== null && subset(manifest.engines.node, node);
       return admits ? [] : [`${packageName(path)}: ${node}`];
     });
