@@ -10,13 +10,14 @@ import { START_AFTER_PAINT_HASH, startAfterPaintTag } from './lib/start-after-pa
 import { EARLY_TAPS_HASH, earlyTapsTag } from './lib/early-taps.mjs';
 
 /**
- * The domain daily-js serves its call machine from. It loads the call machine from `c.<domain>`
- * (a script, with `avoidEval`), which joins the room on `<team>.<domain>` over HTTPS and WebSocket
- * and starts its workers from there. `npm run budget` and a unit test read the installed package
- * and fail when it uses a host this policy lacks, or when this list names one it does not use
- * (scripts/lib/daily-hosts.mjs).
+ * The domains daily-js serves its call machine from: `daily.co`, and the two it fails over to
+ * when a network blocks `daily.co` (so a visitor on such a network still reaches Pepa by voice).
+ * It loads the call machine from `c.<domain>` (a script, with `avoidEval`), which joins the room
+ * on `<team>.<domain>` over HTTPS and WebSocket and starts its workers from there. `npm run
+ * budget` and a unit test read the installed package and fail when it uses a host this policy
+ * lacks, or when this list names one it does not use (scripts/lib/daily-hosts.mjs).
  */
-export const DAILY_DOMAINS = ['daily.co'] as const;
+export const DAILY_DOMAINS = ['daily.co', 'dailywebrtc.com', 'dailywebrtc.net'] as const;
 /** Where daily-js sends its own error reports after a fatal call error. */
 export const DAILY_ERROR_REPORTING = 'https://o77906.ingest.sentry.io';
 

@@ -2,15 +2,18 @@
 // The hosts the installed @daily-co/daily-js loads scripts from or connects to, read out of the
 // package itself, and a check that a Content-Security-Policy allows each of them.
 //
-// daily-js names its hosts as absolute URLs. One of them is its call machine,
-// `https://c.<domain>/call-machine/…`, which it loads as a script (with `avoidEval`); the call
-// machine then joins the room on `<team>.<domain>` and signals over WebSocket on the same domain,
-// and starts its workers from it, so that domain needs `https://*.<domain>` for scripts, workers
-// and fetches and `wss://*.<domain>` for the call. Every other absolute URL is an endpoint
-// daily-js fetches (its location lookup, its error reporting), apart from the reviewed ones below.
-// Anything else that looks like a host, a URL whose host is put together at run time, or a
-// package with no call machine at all is reported for review: the check cannot see where such a
-// request goes, so an upgrade that brings one fails until someone decides.
+// daily-js loads its call machine, `https://c.<domain>/call-machine/…`, as a script (with
+// `avoidEval`); the call machine then joins the room on `<team>.<domain>` and signals over
+// WebSocket on the same domain, and starts its workers from it, so that domain needs
+// `https://*.<domain>` for scripts, workers and fetches and `wss://*.<domain>` for the call.
+// Older releases name the call machine as one absolute URL. Newer ones put its URL together at
+// run time from a list of base domains (`daily.co`, then the failover domains it moves to when a
+// network blocks the first): `"https://c.".concat(domain, "/call-machine/…")`, with the domains
+// in one array literal of host names, each of which is then a call-machine domain. Every other
+// absolute URL is an endpoint daily-js fetches (its error reporting), apart from the reviewed
+// ones below. Anything else that looks like a host, a URL whose host is put together in a way
+// not described here, or a package with no call machine at all is reported for review: the check
+// cannot see where such a request goes, so an upgrade that brings one fails until someone decides.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -27,12 +30,14 @@ export const NOT_HOSTS = new Map([
   ['sentry.op', 'an error-report attribute key'],
   ['sentry.origin', 'an error-report attribute key'],
   ['sentry.source', 'an error-report attribute key'],
+  ['webz.io', "a crawler's vendor name in the bundled user-agent parser"],
+  ['you.com', "a crawler's vendor name in the bundled user-agent parser"],
 ]);
 
 /** Absolute URLs in daily-js that are never requested, with the reason. */
 export const NOT_REQUESTED = new Map([
   ['http://www.example.com', 'a throwaway Request() built to detect fetch support'],
-  ['https://github.com/lancedikson/bowser', 'a link in the bundled user-agent parser'],
+  ['https://github.com/bowser-js/bowser', 'a link in the bundled user-agent parser'],
   ['https://www.daily.co/contact', 'a link in a console error message'],
 ]);
 
@@ -42,6 +47,11 @@ const ABSOLUTE_URL = /\b(?:https?|wss?):\/\/[^\s"'`)\\]*/gi;
 const LOOKS_LIKE_HOST = /^(?:[a-z0-9-]+\.)+[a-z]{2,}$/i;
 /** The path daily-js loads its call machine from. */
 const CALL_MACHINE_PATH = '/call-machine/';
+/** A call-machine URL put together from a domain: `"https://c.".concat(domain, "/call-machine/`. */
+const CALL_MACHINE_TEMPLATE =
+  /["'`]((?:https?|wss?):\/\/[a-z0-9-]+\.)["'`]\.concat\(\s*[\w$]+\s*,\s*["'`]\/call-machine\//gi;
+/** An array literal of dotted names only: `["daily.co","dailywebrtc.com"]`. */
+const NAME_LIST = /\[\s*((?:["'`][a-z0-9.-]+["'`]\s*,\s*)*["'`][a-z0-9.-]+["'`])\s*\]/gi;
 
 /**
  * The hosts in a daily-js bundle's source.
@@ -60,8 +70,25 @@ export function dailyHostsInSource(source) {
   const origins = new Set();
   /** @type {Set<string>} */
   const problems = new Set();
+  const templates = new Set(
+    [...source.matchAll(CALL_MACHINE_TEMPLATE)].map(([, prefix]) => prefix),
+  );
+  /** The names of the base-domain list, when the call machine's URL is put together. */
+  const baseDomains = templates.size > 0 ? baseDomainList(source) : [];
+  if (templates.size > 0 && baseDomains.length === 0) {
+    problems.add(
+      `no single list of base domains for the call machine ("${[...templates].join('", "')}")`,
+    );
+  }
+  for (const prefix of templates) {
+    for (const domain of baseDomains) {
+      const { protocol, host } = new URL(`${prefix}${domain}`);
+      callMachine.add(`${protocol}//${host}`);
+      domains.add(domain);
+    }
+  }
   for (const [url] of source.matchAll(ABSOLUTE_URL)) {
-    if (NOT_REQUESTED.has(url)) continue;
+    if (NOT_REQUESTED.has(url) || templates.has(url)) continue;
     let parsed;
     try {
       parsed = new URL(url);
@@ -84,7 +111,7 @@ export function dailyHostsInSource(source) {
   if (callMachine.size === 0) problems.add(`no call-machine URL ("…${CALL_MACHINE_PATH}…")`);
   for (const [, literal = ''] of source.matchAll(DOTTED_LITERAL)) {
     const lower = literal.toLowerCase();
-    if (LOOKS_LIKE_HOST.test(lower) && !NOT_HOSTS.has(lower)) {
+    if (LOOKS_LIKE_HOST.test(lower) && !NOT_HOSTS.has(lower) && !baseDomains.includes(lower)) {
       problems.add(`unreviewed host-like literal "${lower}"`);
     }
   }
@@ -94,6 +121,21 @@ export function dailyHostsInSource(source) {
     origins: [...origins].sort(),
     problems: [...problems].sort(),
   };
+}
+
+/**
+ * The one array literal whose names all look like hosts that nobody has reviewed as something
+ * else: the base domains a call-machine URL is put together from. None, or more than one, is
+ * left for review (empty).
+ * @param {string} source
+ * @returns {string[]}
+ */
+function baseDomainList(source) {
+  const lists = [...source.matchAll(NAME_LIST)]
+    .map(([, items = '']) => items.split(',').map((item) => item.trim().slice(1, -1).toLowerCase()))
+    .filter((names) => names.every((name) => LOOKS_LIKE_HOST.test(name) && !NOT_HOSTS.has(name)));
+  const distinct = new Set(lists.map((names) => names.join(',')));
+  return distinct.size === 1 ? (lists[0] ?? []) : [];
 }
 
 /**

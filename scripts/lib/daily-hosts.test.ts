@@ -12,6 +12,7 @@ import {
   missingDailySources,
   NOT_HOSTS,
   NOT_REQUESTED,
+  parsePolicy,
   requiredDailySources,
 } from './daily-hosts.mjs';
 
@@ -38,6 +39,35 @@ describe('dailyHostsInSource', () => {
       origins: ['https://gs.daily.co', 'https://o1.ingest.example.io'],
       problems: [],
     });
+  });
+
+  it('reads the call machine put together from a list of base domains, failover domains too', () => {
+    const source = [
+      'var U=["daily.co","dailywebrtc.com","dailywebrtc.net"],V=null;',
+      'var o=z("https://c.".concat(t,"/call-machine/versioned/","0.92.2","/static"),e);',
+      'e.x==="console.assert";var f=["0.1","2"];',
+    ].join('\n');
+    expect(dailyHostsInSource(source)).toEqual({
+      callMachine: ['https://c.daily.co', 'https://c.dailywebrtc.com', 'https://c.dailywebrtc.net'],
+      domains: ['daily.co', 'dailywebrtc.com', 'dailywebrtc.net'],
+      origins: [],
+      problems: [],
+    });
+  });
+
+  it('reports a call machine put together from domains it cannot tell apart', () => {
+    const template = 'var m="https://c.".concat(t,"/call-machine/");';
+    expect(dailyHostsInSource(template).problems).toEqual([
+      'no call-machine URL ("…/call-machine/…")',
+      'no single list of base domains for the call machine ("https://c.")',
+    ]);
+    const twoLists = `var U=["daily.co"],W=["relay.example.net"];${template}`;
+    expect(dailyHostsInSource(twoLists).problems).toEqual([
+      'no call-machine URL ("…/call-machine/…")',
+      'no single list of base domains for the call machine ("https://c.")',
+      'unreviewed host-like literal "daily.co"',
+      'unreviewed host-like literal "relay.example.net"',
+    ]);
   });
 
   it('reports a host-like literal nobody has reviewed', () => {
@@ -79,6 +109,18 @@ describe('the page policy and the installed daily-js', () => {
       ...[...NOT_REQUESTED.keys()].filter((url) => !source.includes(url)),
     ];
     expect(stale).toEqual([]);
+  });
+
+  it("names daily-js's failover domains, for networks that block daily.co", async () => {
+    const hosts = dailyHostsInSource((await installedDailySource()).source);
+    expect(hosts.domains).toEqual(['daily.co', 'dailywebrtc.com', 'dailywebrtc.net']);
+    const policy = parsePolicy(contentSecurityPolicy(live));
+    for (const domain of ['dailywebrtc.com', 'dailywebrtc.net']) {
+      expect(policy.get('script-src')).toContain(`https://*.${domain}`);
+      expect(policy.get('connect-src')).toEqual(
+        expect.arrayContaining([`https://*.${domain}`, `wss://*.${domain}`]),
+      );
+    }
   });
 
   it('allows every host daily-js loads scripts from or connects to, in the meta and _headers', async () => {
