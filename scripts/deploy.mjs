@@ -14,9 +14,9 @@
 // Limits exported in the shell (GATE_MAX_CONCURRENT_CALLS, GATE_DAILY_BUDGET_USD, …) override
 // gate/wrangler.jsonc's vars with `--var`, so what the doctor checked is what runs.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runnerImport } from 'vite';
 import { buildSite } from './build.mjs';
@@ -71,7 +71,11 @@ export function wranglerArgs({ out, env, overridable, extra }) {
 
 /** @param {readonly string[]} args @param {Record<string, string | undefined>} env */
 function runWrangler(args, env) {
-  const bin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
+  // The CLI its package names in `bin` (the package exports no path to it).
+  const manifest = createRequire(import.meta.url).resolve('wrangler/package.json');
+  /** @type {{ bin: Record<string, string> }} */
+  const { bin: bins } = JSON.parse(readFileSync(manifest, 'utf8'));
+  const bin = resolve(dirname(manifest), bins['wrangler'] ?? 'bin/wrangler.js');
   return new Promise((resolveRun) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd: root, env, stdio: 'inherit' });
     child.on('error', (error) => {
