@@ -96,7 +96,7 @@ export async function withEdgeLimit(configPath, outPath, limit) {
 }
 
 /**
- * Where the Worker itself listens, behind wrangler's dev proxy, as wrangler 4.86's DevEnv tells its
+ * Where the Worker itself listens, behind wrangler's dev proxy, as wrangler's DevEnv tells its
  * proxy on each reload (`reloadComplete`'s `proxyData.userWorkerUrl`); the proxy is still told.
  * A request sent there skips only the proxy: its URL is the socket's (the gate's site hosts
  * include 127.0.0.1), and its CF-Connecting-IP is kept. Returns a reader of the latest address,
@@ -163,7 +163,7 @@ export async function firstAnswer(url, withinMs) {
  * }} options
  *   `vars`: GATE_* (or other) Worker variables over the environment's; `standIn`: the surge's
  *   options for the stand-in (call lengths, lost messages, time compression); `liveSource`:
- *   wrangler's `dev.watch` (the config and assets watched). Wrangler 4.86 bundles the Worker
+ *   wrangler's `dev.watch` (the config and assets watched). Wrangler (as of 4.86) bundles the Worker
  *   with esbuild's watch whatever `dev.watch` says, so an edit of gate/src may reload the
  *   running gate; the court's line and calls live in the Durable Object's storage (persisted
  *   in a temporary folder), which a reload keeps. `edgeLimit`: the edge limiter's requests per
