@@ -10,10 +10,20 @@ describe('the cleaned words a card stores and draws', () => {
     ).toBe('Ribbit court');
   });
 
-  it('makes every run of whitespace a single space, line breaks among it', () => {
+  it('makes every run of whitespace within a line a single space, and keeps a break a break', () => {
     expect(cleanWords('  Ribbit.\n\t Welcome\u00a0\u3000 to court! ')).toBe(
-      'Ribbit. Welcome to court!',
+      'Ribbit.\nWelcome to court!',
     );
+    expect(cleanWords('pond\r\n\r\nSend\u2028it\tnow')).toBe('pond\nSend\nit now');
+  });
+
+  it('reads a line break as a space, never gluing the words on either side', () => {
+    expect(foldForMatch('the pond\nSend it')).toBe('the pond send it');
+  });
+
+  it('folds the words as the card draws them, signs without a glyph left out', () => {
+    expect(foldForMatch('Send 🐸 1 SOL ★ now')).toBe(foldForMatch('Send 1 SOL now'));
+    expect(foldForMatch('guar🐸anteed')).toBe('guaranteed');
   });
 
   it('composes what was written decomposed, and keeps what a reader sees', () => {

@@ -5,18 +5,26 @@
  * `@`, `fück` is `fuck`, `m00n` is `moon`, `f u c k` is one word and `1OO x` is a number.
  */
 import { latinSkeleton } from './card-confusables';
+import { drawing } from './card-script';
 
 /**
  * What is never drawn, so never kept: format characters (`\p{Cf}`: zero-widths, bidi controls
  * and overrides such as U+202E, the BOM, tags), every default-ignorable code point (soft hyphen,
- * variation selectors, Hangul fillers, Mongolian vowel separator…), controls, private-use,
- * unassigned and lone surrogates, and the blank braille pattern that draws as a space.
+ * variation selectors, Hangul fillers, Mongolian vowel separator…), controls (but tabs and line
+ * breaks, which are spaces), private-use, unassigned and lone surrogates, and the blank braille
+ * pattern that draws as a space.
  */
 const INVISIBLE =
-  /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Co}\p{Cn}\p{Cs}\u2800\u3164\uFFA0]/gu;
+  /(?![\t\n])[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Co}\p{Cn}\p{Cs}\u2800\u3164\uFFA0]/gu;
+
+/** A line break of any kind: kept as a break, one `\n`. */
+const BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/gu;
 
 /** Whitespace of any kind, tabs and line breaks among it. */
 const SPACE = /[\s\u2028\u2029]+/gu;
+
+/** Whitespace within a line. */
+const INLINE_SPACE = /[^\S\n]+/gu;
 
 /** What separates the letters of a word spelt out (`f u c k`, `f.u.c.k`, `1-0-0-x`). */
 const SPELT_OUT =
@@ -45,10 +53,22 @@ const LETTER_AS_DIGIT: Readonly<Record<string, string>> = { o: '0', l: '1', i: '
 
 /**
  * `text` as it is stored, drawn and put into the share page: no invisible or direction-changing
- * character, composed (NFC), whitespace made single.
+ * character, composed (NFC), whitespace within a line made single, and each line break (or run of
+ * them) one `\n`: a break stays a break, never gluing the words on either side.
  */
 export function cleanWords(text: string): string {
-  return text.replace(INVISIBLE, '').normalize('NFC').replace(SPACE, ' ').trim();
+  return text
+    .replace(BREAK, '\n')
+    .replace(INVISIBLE, '')
+    .normalize('NFC')
+    .replace(INLINE_SPACE, ' ')
+    .replace(/ ?\n[\s]*/g, '\n')
+    .trim();
+}
+
+/** `text` cleaned, its line breaks read as spaces: how the checks read across a break. */
+function oneLine(text: string): string {
+  return cleanWords(text).replace(SPACE, ' ');
 }
 
 /** `text` without its diacritics: `fück` → `fuck`, `été` → `ete`, `й` → `и`. */
@@ -90,7 +110,7 @@ const DIGITS_AND_LOOK_ALIKES = /^(?=.*\d)[\doli]+x?$/u;
 
 /** What every check reads, each a different way a reader could take the same line. */
 export interface Readings {
-  /** As the card draws it (cleaned), case kept: key-like runs are case-sensitive. */
+  /** As the card draws it (cleaned, breaks kept), case kept: key-like runs are case-sensitive. */
   drawn: string;
   /** Compatibility-normalised (NFKC), invisible characters gone, lower case: any script. */
   plain: string;
@@ -105,7 +125,7 @@ export interface Readings {
 /** Every reading of `text` the checks run on. */
 export function readingsOf(text: string): Readings {
   const drawn = cleanWords(text);
-  const compatible = cleanWords(text.normalize('NFKC'));
+  const compatible = oneLine(text.normalize('NFKC'));
   const skeleton = latinSkeleton(withoutMarks(compatible));
   const lower = joinSpeltOut(skeleton.toLowerCase());
   return {
@@ -123,12 +143,13 @@ export function eachReading(readings: Readings, written: string): string[] {
 }
 
 /**
- * `text` in its folded form, the one a takedown matches on: the letters reading (NFKC, invisible
- * characters gone, look-alikes as Latin, no diacritics, lower case, words spelt out joined, digits
- * inside words as letters), its punctuation made single spaces.
+ * `text` in its folded form, the one a takedown matches on: the words as the card would draw them
+ * (signs without a glyph left out), then the letters reading (NFKC, invisible characters gone,
+ * look-alikes as Latin, no diacritics, lower case, words spelt out joined, digits inside words as
+ * letters), its punctuation and line breaks made single spaces.
  */
 export function foldForMatch(text: string): string {
-  return readingsOf(text)
+  return readingsOf(drawing(cleanWords(text)).words)
     .letters.replace(/[^\p{L}\p{N}$%]+/gu, ' ')
     .trim();
 }

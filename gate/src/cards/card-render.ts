@@ -95,6 +95,8 @@ function layout(face: CardFace): VNode {
       fontSize: quoteSize(face.words),
       lineHeight: 1.3,
       color: IVORY,
+      // Her line breaks stay breaks on the card.
+      whiteSpace: 'pre-line',
     },
     `“${face.words}”`,
   );

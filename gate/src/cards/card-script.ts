@@ -45,17 +45,65 @@ export function isDrawable(codePoint: number): boolean {
   return false;
 }
 
+/** What the card makes of a line: the words it draws, and what it could not draw in them. */
+export interface Drawing {
+  /**
+   * The words with every sign the font has no glyph for (an emoji, `★`, a mark) left out, spaces
+   * made single again. Letters and digits without a glyph stay, so the checks can still read them.
+   */
+  words: string;
+  /** A letter or digit stands in them that the font has no glyph for. */
+  undrawableLetter: boolean;
+  /**
+   * A sign the font cannot draw stood between two letters or digits (`guar🐸anteed`,
+   * `9xQe★WvG8`): left out, it joins them into a word the line did not show.
+   */
+  signInside: boolean;
+}
+
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+const MARK = /^\p{M}$/u;
+
+/** What the card draws of `words` (cleaned: one kind of space, breaks as `\n`). */
+export function drawing(words: string): Drawing {
+  let drawn = '';
+  let undrawableLetter = false;
+  let signInside = false;
+  /** The last character kept was a letter or a digit the font draws (or a mark on one). */
+  let afterLetter = false;
+  /** A sign was left out since the last character kept. */
+  let leftOut = false;
+  for (const char of words.normalize('NFC')) {
+    const letter = LETTER_OR_DIGIT.test(char);
+    const drawable = isDrawable(char.codePointAt(0) ?? 0);
+    if (drawable || letter) {
+      if (!drawable) undrawableLetter = true;
+      if (leftOut && afterLetter && letter && drawable) signInside = true;
+      drawn += char;
+      afterLetter = (letter && drawable) || (afterLetter && MARK.test(char));
+      leftOut = false;
+    } else if (!MARK.test(char)) {
+      leftOut = true;
+    }
+  }
+  return {
+    words: drawn
+      .replace(/[^\S\n]{2,}/g, ' ')
+      .replace(/ ?\n ?/g, '\n')
+      .replace(/\n{2,}/g, '\n')
+      .trim(),
+    undrawableLetter,
+    signInside,
+  };
+}
+
 /**
- * The words as the card can draw them, or null when a letter or digit in them has no glyph:
- * such a line is refused for its script rather than drawn as boxes. A sign or picture without a
- * glyph (an emoji, `★`, an accent the font lacks) is left out of the drawing, never refused.
+ * The words as the card can draw them, or null when it cannot draw them as they read: a letter or
+ * digit in them has no glyph (such a line is refused for its script rather than drawn as boxes),
+ * or a sign without a glyph stands inside a word or a number. A sign or picture without a glyph
+ * between words (an emoji, `★`) is left out of the drawing.
  */
 export function drawableWords(words: string): string | null {
-  let drawn = '';
-  for (const char of words.normalize('NFC')) {
-    const codePoint = char.codePointAt(0) ?? 0;
-    if (isDrawable(codePoint)) drawn += char;
-    else if (/[\p{L}\p{N}]/u.test(char)) return null;
-  }
-  return drawn.replace(/ {2,}/g, ' ').trim();
+  const drawn = drawing(words);
+  return drawn.undrawableLetter || drawn.signInside ? null : drawn.words;
 }

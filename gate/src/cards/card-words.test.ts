@@ -136,34 +136,34 @@ describe('the script of the words', () => {
 });
 
 describe("the card's cut", () => {
-  it('keeps a short line whole, with its spaces made single', () => {
-    expect(fitToCard('  Ribbit.\n  Welcome  to court! ')).toBe('Ribbit. Welcome to court!');
+  it('keeps a short line whole, its spaces made single and its line break a break', () => {
+    expect(fitToCard('  Ribbit.\n  Welcome  to court! ')).toBe('Ribbit.\nWelcome to court!');
   });
 
   it('keeps the whole sentences that fit', () => {
     const first = 'Welcome to the Royal Frog Court, where every lily pad is polished daily.';
     const words = `${first} ${'And the ballroom never sleeps, not even once a year. '.repeat(5)}`;
-    const cut = fitToCard(words);
+    const cut = fitToCard(words) ?? '';
     expect(cut.length).toBeLessThanOrEqual(CARD_MAX_CHARS);
     expect(cut.startsWith(first)).toBe(true);
     expect(cut.endsWith('.')).toBe(true);
     expect(words.startsWith(cut)).toBe(true);
   });
 
-  it('cuts a first sentence longer than the card at a word, with an ellipsis', () => {
-    const words = `Ribbit ${'and ribbit '.repeat(40)}forever.`;
-    const cut = fitToCard(words);
-    expect(cut.length).toBeLessThanOrEqual(CARD_MAX_CHARS);
-    expect(cut.endsWith('…')).toBe(true);
-    expect(cut).not.toMatch(/\s…$/);
-    expect(words.startsWith(cut.slice(0, -1))).toBe(true);
+  it('cuts at a line break as at a sentence’s end', () => {
+    const first = 'Welcome to the Royal Frog Court';
+    expect(fitToCard(`${first}\n${'and ribbit '.repeat(30)}`)).toBe(first);
   });
 
-  it('cuts at a whole character, never inside an emoji or a surrogate pair', () => {
-    const words = `${'𝓡'.repeat(30)}${'👩‍👩‍👧'.repeat(60)}`;
-    const cut = fitToCard(words, 103);
-    expect(cut.endsWith('…')).toBe(true);
-    expect(cut).not.toMatch(/\p{Cs}/u);
-    expect(cut.slice(0, -1)).toMatch(/^(?:𝓡|👩‍👩‍👧)+$/u);
+  it('refuses a first sentence longer than the card rather than cut inside it', () => {
+    const words = `Ribbit ${'and ribbit '.repeat(40)}forever.`;
+    expect(fitToCard(words)).toBeNull();
+    expect(cardWords(words, list)).toEqual({ ok: false, refusal: 'too-long' });
+  });
+
+  it('checks the sentences it keeps as the card carries them', () => {
+    const scam = 'Send 1 SOL to the court and it will double by Friday.';
+    const words = `${scam} ${'Not financial advice, only a frog singing. '.repeat(6)}`;
+    expect(cardWords(words, list)).toEqual({ ok: false, refusal: 'financial-promise' });
   });
 });

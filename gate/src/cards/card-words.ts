@@ -1,6 +1,8 @@
 /**
  * What may be printed on a card: Pepa's words, checked before anything is published and cut at a
- * sentence to fit. Pure: the words come in, a refusal with its reason or the card's words go out.
+ * sentence's end to fit. Pure: the words come in, a refusal with its reason or the card's words go
+ * out. The checks read what the card draws (signs its font has no glyph for left out, the cut as
+ * cut), so no sign the card drops can hide a word from them.
  *
  * Every check runs on the words as written and on each way a reader could read them
  * (card-fold.ts: invisible characters gone, look-alike letters as Latin, no diacritics, words
@@ -10,28 +12,27 @@
  * words of a financial promise in thirteen languages, and the blocklist. It cannot catch a promise
  * or a slur put in words no pattern foresaw; the owner's takedown and blocklist are for those.
  */
-import { cleanWords, eachReading, foldForMatch, readingsOf, speltOutRuns } from './card-fold';
+import { blocklistFrom, DEFAULT_BLOCKLIST, holdsBlockedWord } from './card-blocklist';
+import { cleanWords, eachReading, readingsOf } from './card-fold';
 import { holdsContact } from './card-contacts';
 import { holdsPromise } from './card-promises';
-import { drawableWords } from './card-script';
+import { drawing } from './card-script';
 import { holdsBytes, holdsKey, holdsPhrase } from './card-secrets';
+
+export { blocklistFrom, DEFAULT_BLOCKLIST };
 
 /** The longest words a card prints: about four lines at its smallest size. */
 export const CARD_MAX_CHARS = 220;
 
-/** Words the site never prints, whatever the owner adds (`GATE_CARD_BLOCKLIST`). */
-export const DEFAULT_BLOCKLIST: readonly string[] = [
-  'fuck',
-  'shit',
-  'cunt',
-  'rugpull',
-  'rug pull',
-  'drainer',
-  'honeypot',
-];
-
 export type CardRefusal =
-  'secret' | 'personal-data' | 'financial-promise' | 'blocked-word' | 'script' | 'nothing-to-print';
+  | 'secret'
+  | 'personal-data'
+  | 'financial-promise'
+  | 'blocked-word'
+  | 'hidden-sign'
+  | 'script'
+  | 'too-long'
+  | 'nothing-to-print';
 
 /** The reason a visitor is shown, for each refusal. */
 export const REFUSAL_REASONS: Record<CardRefusal, string> = {
@@ -40,112 +41,73 @@ export const REFUSAL_REASONS: Record<CardRefusal, string> = {
   'financial-promise':
     'These words could read as a financial promise, and $PEPA never promises returns.',
   'blocked-word': 'These words hold a word the court does not print.',
+  'hidden-sign':
+    'These words hold a sign the card cannot draw inside a word or a number: left out, it would change what the card reads.',
   script:
     'These words are in a script the card cannot draw yet (it draws Latin and Cyrillic letters).',
+  'too-long': 'These words are longer than a card, and their first sentence alone does not fit.',
   'nothing-to-print': 'There are no words in that line to print.',
 };
 
-/** The owner's words (comma or newline separated) with the site's own, lower case. */
-export function blocklistFrom(setting: string | undefined): string[] {
-  const own = (setting ?? '')
-    .split(/[,\n]/)
-    .map((word) => word.trim().toLowerCase())
-    .filter(Boolean);
-  return [...DEFAULT_BLOCKLIST, ...own];
-}
-
-/** What may stand for a letter of a word someone means to print anyway (`f*ck`, `sh#t`). */
-const MASK = '[*#%!?_@$.]';
-
-/** `word` with any letter after its first masked, as long as two of its letters stay. */
-function maskedPattern(word: string): RegExp | null {
-  if (!/^\p{L}{3,}$/u.test(word)) return null;
-  const [first, ...rest] = [...word];
-  const escaped = (char: string) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const tail = rest.map((char) => `(?:${escaped(char)}|${MASK})`).join('');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped(first ?? '')}${tail}(?![\\p{L}\\p{N}])`, 'u');
-}
-
-function holdsBlockedWord(readings: readonly string[], blocklist: readonly string[]): boolean {
-  const lowered = readings.map((reading) => reading.toLowerCase());
-  const spaced = lowered.map((reading) => ` ${reading.replace(/[^\p{L}\p{N}$]+/gu, ' ')} `);
-  const spelt = lowered.flatMap(speltOutRuns);
-  return blocklist.some((entry) => {
-    const wanted = foldForMatch(entry);
-    if (!wanted) return false;
-    const joined = wanted.replaceAll(' ', '');
-    if (spaced.some((text) => text.includes(` ${wanted} `) || text.includes(` ${joined} `))) {
-      return true;
-    }
-    // A blocked word spelt out beside a word of one letter (`a f u c k`) is joined with it.
-    if (joined.length >= 3 && spelt.some((run) => run.includes(joined))) return true;
-    const masked = maskedPattern(joined);
-    if (!masked) return false;
-    return lowered.some((text) => {
-      const found = masked.exec(text)?.[0];
-      return found !== undefined && [...found].filter((char) => /\p{L}/u.test(char)).length >= 2;
-    });
-  });
-}
-
-/** Why `words` may not be printed, or null. */
-export function refusalOf(words: string, blocklist: readonly string[]): CardRefusal | null {
-  const readings = readingsOf(words);
-  const drawn = drawableWords(readings.drawn);
-  if (!readings.drawn || drawn === '') return 'nothing-to-print';
-  const every = eachReading(readings, words);
+/** What the checks refuse in any of `texts`, each read every way a reader could read it. */
+function checksRefuse(texts: readonly string[], blocklist: readonly string[]): CardRefusal | null {
+  const every = [...new Set(texts.flatMap((text) => eachReading(readingsOf(text), text)))];
   if (every.some((text) => holdsPhrase(text) || holdsKey(text) || holdsBytes(text))) {
     return 'secret';
   }
   if (every.some(holdsContact)) return 'personal-data';
   if (every.some(holdsPromise)) return 'financial-promise';
   if (holdsBlockedWord(every, blocklist)) return 'blocked-word';
-  if (drawn === null) return 'script';
   return null;
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** The longest start of `text` of whole characters (graphemes) within `max` UTF-16 units. */
-function wholeCharacters(text: string, max: number): string {
-  let kept = '';
-  for (const { segment } of graphemes.segment(text)) {
-    if (kept.length + segment.length > max) break;
-    kept += segment;
-  }
-  return kept;
-}
+/** Where a sentence ends: after its closing marks and quotes, before a space; or at a break. */
+const SENTENCE_END = /[.!?…]+["'”’»)]*(?=\s|$)|(?=\n)/gu;
 
 /**
- * The words as the card prints them: cleaned (no invisible or direction-changing characters,
- * whitespace made single), then, when too long, the whole sentences that fit; a first sentence
- * longer than the card is cut at a word, with an ellipsis, never inside a character.
+ * The words as the card prints them (cleaned: no invisible or direction-changing characters,
+ * spaces made single, breaks kept), whole when they fit, else the whole sentences from the start
+ * that fit; null when even the first sentence is longer than the card. A line is never cut inside
+ * a sentence, where the cut could leave a claim without the words that qualified it.
  */
-export function fitToCard(words: string, max = CARD_MAX_CHARS): string {
+export function fitToCard(words: string, max = CARD_MAX_CHARS): string | null {
   const text = cleanWords(words);
   if (text.length <= max) return text;
-  const sentences = text.match(/[^.!?…]+(?:[.!?…]+["'”’)]*|$)\s*/g) ?? [text];
-  let kept = '';
-  for (const sentence of sentences) {
-    if ((kept + sentence).trimEnd().length > max) break;
-    kept += sentence;
+  let end = 0;
+  for (const found of text.matchAll(SENTENCE_END)) {
+    const after = found.index + found[0].length;
+    if (after > max) break;
+    end = after;
   }
-  if (kept.trim()) return kept.trim();
-  const cut = wholeCharacters(text, max - 1);
-  const space = cut.lastIndexOf(' ');
-  const atWord =
-    space >= Math.floor(max / 2) ? cut.slice(0, space) : wholeCharacters(cut, Math.floor(max / 2));
-  return `${atWord.replace(/[\s,;:–-]+$/, '')}…`;
+  const kept = text.slice(0, end).trim();
+  return kept || null;
 }
 
-/** The card's words, or why there is no card: every check runs on the whole line, then it is cut. */
-export function cardWords(
-  words: string,
-  blocklist: readonly string[],
-): { ok: true; words: string } | { ok: false; refusal: CardRefusal } {
-  const refusal = refusalOf(words, blocklist);
-  if (refusal) return { ok: false, refusal };
-  return { ok: true, words: fitToCard(drawableWords(cleanWords(words)) ?? '') };
+export type CheckedWords = { ok: true; words: string } | { ok: false; refusal: CardRefusal };
+
+/**
+ * The card's words, or why there is no card. The checks read exactly what the card would draw:
+ * the line with every sign the font cannot draw left out, and the part of it that fits on the
+ * card, each with its folded readings, and the line as written besides. A sign left out from
+ * inside a word or a number is refused even when the words it joins are harmless.
+ */
+export function cardWords(words: string, blocklist: readonly string[]): CheckedWords {
+  const drawn = drawing(cleanWords(words));
+  if (!drawn.words) return { ok: false, refusal: 'nothing-to-print' };
+  const cut = fitToCard(drawn.words);
+  const refusal =
+    checksRefuse([words, drawn.words, ...(cut === null ? [] : [cut])], blocklist) ??
+    (drawn.signInside ? 'hidden-sign' : null) ??
+    (drawn.undrawableLetter ? 'script' : null) ??
+    (cut === null ? 'too-long' : null);
+  if (refusal || cut === null) return { ok: false, refusal: refusal ?? 'too-long' };
+  return { ok: true, words: cut };
+}
+
+/** Why `words` may not be printed, or null. */
+export function refusalOf(words: string, blocklist: readonly string[]): CardRefusal | null {
+  const checked = cardWords(words, blocklist);
+  return checked.ok ? null : checked.refusal;
 }
 
 /** The day she said it, as the card prints it (UTC, so every card of a day reads alike). */
