@@ -26,6 +26,7 @@ import {
   keptLines,
   refusalResponse,
   replyAt,
+  type KeptReply,
   type SaidLine,
   type TextRefusal,
 } from './text-records';
@@ -202,8 +203,8 @@ export class TextDesk extends DurableObject<Env> {
     return lines.length > 0 ? chatSoFar(lines) : null;
   }
 
-  /** The provider's chat of Pepa's finished reply `line` in a chat of `visitorKey`, if kept. */
-  async replyOf(visitorKey: string, id: string, line: number): Promise<string | null> {
+  /** Pepa's finished reply `line` in a chat of `visitorKey`, and what was said before, if kept. */
+  async replyOf(visitorKey: string, id: string, line: number): Promise<KeptReply | null> {
     const chat = this.chat(id);
     return chat?.visitor === visitorKey ? replyAt(JSON.parse(chat.said) as SaidLine[], line) : null;
   }

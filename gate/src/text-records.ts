@@ -40,10 +40,21 @@ export interface SaidLine {
   providerChat?: string;
 }
 
-/** The provider's chat that wrote Pepa's reply in `line`, while the record keeps it. */
-export function replyAt(lines: readonly SaidLine[], line: number): string | null {
-  const said = lines.find((entry) => entry.who === 'pepa' && entry.line === line);
-  return said?.providerChat ?? null;
+/** Pepa's finished reply as the record keeps it: who wrote it, and what the visitor said first. */
+export interface KeptReply {
+  /** The provider's chat that wrote the reply. */
+  providerChat: string;
+  /** The visitor's lines before it, oldest first, as far back as the record keeps. */
+  heard: string[];
+}
+
+/** Pepa's reply in `line`, while the record keeps it. */
+export function replyAt(lines: readonly SaidLine[], line: number): KeptReply | null {
+  const at = lines.findIndex((entry) => entry.who === 'pepa' && entry.line === line);
+  const providerChat = lines[at]?.providerChat;
+  if (!providerChat) return null;
+  const before = lines.slice(0, at).filter((entry) => entry.who === 'visitor');
+  return { providerChat, heard: before.map((entry) => entry.text) };
 }
 
 /** What was said, kept within its bounds: the newest lines, the oldest cut first. */

@@ -74,9 +74,9 @@ async function lineReader(
   if (!(await proves(env, 'chat', `${id}:${visitor.key}`, secret))) return null;
   return async () => {
     const desk = env.TEXT_DESK.getByName(deskFor(visitor));
-    const providerChat = await desk.replyOf(visitor.key, id, line);
-    return providerChat
-      ? chatLine(chatSettingsFrom(env), providerChat)
+    const reply = await desk.replyOf(visitor.key, id, line);
+    return reply
+      ? chatLine(chatSettingsFrom(env), reply.providerChat, reply.heard)
       : { ok: false, kind: 'not-found' };
   };
 }
@@ -157,7 +157,7 @@ async function cardOf(
   limits: CardLimits,
   siteOrigin: string,
 ): Promise<Response | Card> {
-  const checked = cardWords(words.words, blocklistFrom(limits.blocklist));
+  const checked = cardWords(words.words, blocklistFrom(limits.blocklist), words.heard);
   if (!checked.ok) return problem('card-refused', { detail: REFUSAL_REASONS[checked.refusal] });
   if (await wordsTakenDown(env, checked.words, words.words)) {
     return problem('card-refused', { detail: TAKEN_DOWN });

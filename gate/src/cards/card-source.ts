@@ -7,6 +7,9 @@
  *   in the assistant's role only. Its `input` may hold assistant messages a caller wrote, so it is
  *   never read for words; and a chat whose input is not the visitor's text (a string, as the gate
  *   sends it) is not one the gate created.
+ * With the words comes what the visitor said before them in the conversation (the call's lines in
+ * the visitor's role; the chat's input and the desk's record of the visitor's earlier lines), so a
+ * card is never made of Pepa repeating them.
  */
 import { callControllerFindOne, chatControllerGetChat } from '../../../generated/sdk.gen';
 import { clientFor, type ChatSettings } from '../provider-chat';
@@ -17,7 +20,7 @@ const READ_TIMEOUT_MS = 8_000;
 export const NOT_READY_RETRY_SECONDS = 10;
 
 export type LineWords =
-  | { ok: true; words: string; saidAt: Date }
+  | { ok: true; words: string; saidAt: Date; heard: string[] }
   | { ok: false; kind: 'not-found' }
   | { ok: false; kind: 'not-ready'; retryAfterSeconds: number }
   | { ok: false; kind: 'provider'; status: number };
@@ -36,19 +39,29 @@ function dateOr(value: unknown, fallback: Date): Date {
   return Number.isFinite(at) && at > 0 ? new Date(at) : fallback;
 }
 
-/** Pepa's lines as the provider recorded them in a call: the words, and when each began. */
-function pepaLines(call: Record<string, unknown>): Array<{ words: string; time: unknown }> {
+interface CallLine {
+  words: string;
+  time: unknown;
+  /** What the visitor said in the call before it. */
+  heard: string[];
+}
+
+/** Pepa's lines as the provider recorded them in a call: the words, when, and what came before. */
+function pepaLines(call: Record<string, unknown>): CallLine[] {
   const artifact = record(call.artifact);
   const messages = Array.isArray(artifact?.messages)
     ? artifact.messages
     : Array.isArray(call.messages)
       ? call.messages
       : [];
+  const heard: string[] = [];
   return messages.flatMap((entry) => {
     const message = record(entry);
     const words = message?.message;
-    if (message?.role !== 'bot' || typeof words !== 'string' || !words.trim()) return [];
-    return [{ words, time: message.time }];
+    if (typeof words !== 'string' || !words.trim()) return [];
+    if (message?.role === 'user') heard.push(words);
+    if (message?.role !== 'bot') return [];
+    return [{ words, time: message.time, heard: [...heard] }];
   });
 }
 
@@ -79,11 +92,18 @@ export async function callLine(
       : { ok: false, kind: 'not-ready', retryAfterSeconds: NOT_READY_RETRY_SECONDS };
   }
   const started = dateOr(call.startedAt, new Date());
-  return { ok: true, words: said.words, saidAt: dateOr(said.time, started) };
+  return { ok: true, words: said.words, saidAt: dateOr(said.time, started), heard: said.heard };
 }
 
-/** What Pepa wrote in the provider's chat `providerChatId`, which the gate created. */
-export async function chatLine(settings: ChatSettings, providerChatId: string): Promise<LineWords> {
+/**
+ * What Pepa wrote in the provider's chat `providerChatId`, which the gate created; `heard` is
+ * what the desk kept of the visitor's lines before it.
+ */
+export async function chatLine(
+  settings: ChatSettings,
+  providerChatId: string,
+  heard: readonly string[] = [],
+): Promise<LineWords> {
   let answer: Awaited<ReturnType<typeof chatControllerGetChat>>;
   try {
     answer = await chatControllerGetChat({
@@ -107,5 +127,10 @@ export async function chatLine(settings: ChatSettings, providerChatId: string): 
     .filter(Boolean)
     .join(' ');
   if (!words) return NOT_FOUND;
-  return { ok: true, words, saidAt: dateOr(chat.createdAt, new Date()) };
+  return {
+    ok: true,
+    words,
+    saidAt: dateOr(chat.createdAt, new Date()),
+    heard: [...heard, chat.input],
+  };
 }

@@ -15,6 +15,7 @@
 import { blocklistFrom, DEFAULT_BLOCKLIST, holdsBlockedWord } from './card-blocklist';
 import { cleanWords, eachReading, readingsOf } from './card-fold';
 import { holdsContact } from './card-contacts';
+import { repeatsVisitor } from './card-echo';
 import { holdsPromise } from './card-promises';
 import { drawing } from './card-script';
 import { holdsBytes, holdsKey, holdsPhrase } from './card-secrets';
@@ -29,6 +30,7 @@ export type CardRefusal =
   | 'personal-data'
   | 'financial-promise'
   | 'blocked-word'
+  | 'repeated'
   | 'hidden-sign'
   | 'script'
   | 'too-long'
@@ -41,6 +43,8 @@ export const REFUSAL_REASONS: Record<CardRefusal, string> = {
   'financial-promise':
     'These words could read as a financial promise, and $PEPA never promises returns.',
   'blocked-word': 'These words hold a word the court does not print.',
+  repeated:
+    'These words repeat what was said to Pepa in this conversation: a card carries only her own words.',
   'hidden-sign':
     'These words hold a sign the card cannot draw inside a word or a number: left out, it would change what the card reads.',
   script:
@@ -89,14 +93,20 @@ export type CheckedWords = { ok: true; words: string } | { ok: false; refusal: C
  * The card's words, or why there is no card. The checks read exactly what the card would draw:
  * the line with every sign the font cannot draw left out, and the part of it that fits on the
  * card, each with its folded readings, and the line as written besides. A sign left out from
- * inside a word or a number is refused even when the words it joins are harmless.
+ * inside a word or a number is refused even when the words it joins are harmless. `heard` is what
+ * the visitor said before the line in its conversation: words of theirs she repeats are no quote.
  */
-export function cardWords(words: string, blocklist: readonly string[]): CheckedWords {
+export function cardWords(
+  words: string,
+  blocklist: readonly string[],
+  heard: readonly string[] = [],
+): CheckedWords {
   const drawn = drawing(cleanWords(words));
   if (!drawn.words) return { ok: false, refusal: 'nothing-to-print' };
   const cut = fitToCard(drawn.words);
   const refusal =
     checksRefuse([words, drawn.words, ...(cut === null ? [] : [cut])], blocklist) ??
+    (repeatsVisitor(drawn.words, heard) ? 'repeated' : null) ??
     (drawn.signInside ? 'hidden-sign' : null) ??
     (drawn.undrawableLetter ? 'script' : null) ??
     (cut === null ? 'too-long' : null);
