@@ -157,14 +157,15 @@ async function cardOf(
   limits: CardLimits,
   siteOrigin: string,
 ): Promise<Response | Card> {
-  const checked = cardWords(words.words, blocklistFrom(limits.blocklist), words.heard);
+  const site = new URL(siteOrigin).host;
+  const checked = cardWords(words.words, blocklistFrom(limits.blocklist), words.heard, site);
   if (!checked.ok) return problem('card-refused', { detail: REFUSAL_REASONS[checked.refusal] });
   if (await wordsTakenDown(env, checked.words, words.words)) {
     return problem('card-refused', { detail: TAKEN_DOWN });
   }
   const id = await newCardId(env);
   await noteCardWords(env, checked.words, id);
-  const stored = await store(env, id, checked.words, words.saidAt, new URL(siteOrigin).host);
+  const stored = await store(env, id, checked.words, words.saidAt, site);
   if (await wordsTakenDown(env, checked.words)) {
     await env.CARDS.delete([cardKey(id), imageKey(id)]);
     await forgetCardWords(env, checked.words, id);

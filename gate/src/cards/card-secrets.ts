@@ -3,77 +3,9 @@
  * BIP-39's ten word lists, and key-like runs (base58 keys and addresses, hex keys, byte arrays),
  * split or grouped.
  */
-import { wordlist as czech } from '@scure/bip39/wordlists/czech.js';
-import { wordlist as english } from '@scure/bip39/wordlists/english.js';
-import { wordlist as french } from '@scure/bip39/wordlists/french.js';
-import { wordlist as italian } from '@scure/bip39/wordlists/italian.js';
-import { wordlist as japanese } from '@scure/bip39/wordlists/japanese.js';
-import { wordlist as korean } from '@scure/bip39/wordlists/korean.js';
-import { wordlist as portuguese } from '@scure/bip39/wordlists/portuguese.js';
-import { wordlist as simplifiedChinese } from '@scure/bip39/wordlists/simplified-chinese.js';
-import { wordlist as spanish } from '@scure/bip39/wordlists/spanish.js';
-import { wordlist as traditionalChinese } from '@scure/bip39/wordlists/traditional-chinese.js';
-import { latinSkeleton } from './card-confusables';
-import { withoutMarks } from './card-fold';
+import { holdsPhrase } from './card-phrases';
 
-/** A wallet's recovery phrase has at least 12 words of one list. */
-const PHRASE_WORDS = 12;
-/**
- * The shortest run of list words that counts towards a phrase: a phrase split across sentences
- * (6 + 6, 4 + 4 + 4) still adds up, while ordinary lines, whose every few words include one no
- * list holds, do not (the language tests hold this to at least 20 lines in each language).
- */
-const PHRASE_RUN = 4;
-
-const LISTS = [
-  english,
-  spanish,
-  portuguese,
-  french,
-  italian,
-  czech,
-  japanese,
-  korean,
-  simplifiedChinese,
-  traditionalChinese,
-];
-
-/** A word as the lists are compared with it: no diacritics (the French and Spanish lists' accents). */
-function listForm(word: string): string {
-  return latinSkeleton(withoutMarks(word.normalize('NFKC'))).toLowerCase();
-}
-
-let folded: ReadonlySet<string>[] | null = null;
-
-/** The ten lists, folded, built on the first check rather than at the Worker's start. */
-function phraseLists(): ReadonlySet<string>[] {
-  folded ??= LISTS.map((list) => new Set(list.map(listForm)));
-  return folded;
-}
-
-/**
- * Whether 12 words of one list stand in `text`, in runs of `PHRASE_RUN` or more. Words are what
- * lies between anything that is not a letter: the CJK lists' words are matched one by one when
- * written apart, as a phrase is (`的 一 是 …`).
- */
-export function holdsPhrase(text: string): boolean {
-  const words = listForm(text)
-    .split(/[^\p{L}]+/u)
-    .filter(Boolean);
-  return phraseLists().some((list) => {
-    let run = 0;
-    let total = 0;
-    for (const word of [...words, '']) {
-      if (list.has(word)) {
-        run += 1;
-        continue;
-      }
-      if (run >= PHRASE_RUN) total += run;
-      run = 0;
-    }
-    return total >= PHRASE_WORDS;
-  });
-}
+export { holdsPhrase };
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const HEX = /^(?:0x)?[0-9a-fA-F]+$/;
@@ -100,11 +32,34 @@ function keyLike(groups: readonly string[]): boolean {
   return false;
 }
 
+/** An EVM address or key: `0x` and forty hex digits or more. */
+const EVM = /0x[0-9a-f]{40}/i;
+/** A Bitcoin address in bech32 (`bc1…`, or testnet's `tb1…`), perhaps written in groups. */
+const BECH32 = /(?<![\p{L}\p{N}])(?:bc|tb)1(?:[\s\-_.·:/|,+~]{0,3}[ac-hj-np-z02-9]){11,}/iu;
+/** A Bitcoin address in base58 (`1…`, `3…`): 26 to 35 characters. */
+const BITCOIN = /(?<![\p{L}\p{N}])[13][1-9A-HJ-NP-Za-km-z]{25,34}(?![\p{L}\p{N}])/gu;
+/** Base64 of a key or an address: forty characters or more. */
+const BASE64 = /[A-Za-z0-9+/]{40,}={0,2}/g;
+
+/** Whether `run` mixes upper case, lower case and digits, as encoded bytes do and words do not. */
+const mixed = (run: string) => /[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run);
+
+/**
+ * The address families of Pepa's world written whole: an EVM `0x` address, a Bitcoin address in
+ * bech32 or base58, and an address or key in base64 (a Solana address, base58, is a key-like run).
+ */
+export function holdsAddress(text: string): boolean {
+  if (EVM.test(text) || BECH32.test(text)) return true;
+  const found = (pattern: RegExp) => [...text.matchAll(pattern)].some(([run]) => mixed(run));
+  return found(BITCOIN) || found(BASE64);
+}
+
 /**
  * Key-like runs: one unbroken, or in groups with a short gap between them. Each stretch of groups
  * that are base58 or hex is tried from every start, so words before a key do not hide it.
  */
 export function holdsKey(text: string): boolean {
+  if (holdsAddress(text)) return true;
   const parts = text.split(/([^\p{L}\p{N}]+)/u);
   let stretch: string[] = [];
   const tryStretch = () => {

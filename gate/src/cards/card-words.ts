@@ -16,6 +16,7 @@ import { blocklistFrom, DEFAULT_BLOCKLIST, holdsBlockedWord } from './card-block
 import { cleanWords, eachReading, readingsOf } from './card-fold';
 import { holdsContact } from './card-contacts';
 import { repeatsVisitor } from './card-echo';
+import { holdsReach } from './card-reach';
 import { holdsPromise } from './card-promises';
 import { drawing } from './card-script';
 import { holdsBytes, holdsKey, holdsPhrase } from './card-secrets';
@@ -28,6 +29,7 @@ export const CARD_MAX_CHARS = 220;
 export type CardRefusal =
   | 'secret'
   | 'personal-data'
+  | 'contact'
   | 'financial-promise'
   | 'blocked-word'
   | 'repeated'
@@ -40,6 +42,8 @@ export type CardRefusal =
 export const REFUSAL_REASONS: Record<CardRefusal, string> = {
   secret: 'These words hold something like a recovery phrase or a key, which is never published.',
   'personal-data': 'These words hold personal data (an e-mail address or a phone number).',
+  contact:
+    'These words point off the site (a link, a handle, a wallet name) or ask to be written to in private.',
   'financial-promise':
     'These words could read as a financial promise, and $PEPA never promises returns.',
   'blocked-word': 'These words hold a word the court does not print.',
@@ -53,13 +57,21 @@ export const REFUSAL_REASONS: Record<CardRefusal, string> = {
   'nothing-to-print': 'There are no words in that line to print.',
 };
 
-/** What the checks refuse in any of `texts`, each read every way a reader could read it. */
-function checksRefuse(texts: readonly string[], blocklist: readonly string[]): CardRefusal | null {
+/**
+ * What the checks refuse in any of `texts`, each read every way a reader could read it; `site` is
+ * the site's own host, the one place a card may point to.
+ */
+function checksRefuse(
+  texts: readonly string[],
+  blocklist: readonly string[],
+  site?: string,
+): CardRefusal | null {
   const every = [...new Set(texts.flatMap((text) => eachReading(readingsOf(text), text)))];
   if (every.some((text) => holdsPhrase(text) || holdsKey(text) || holdsBytes(text))) {
     return 'secret';
   }
   if (every.some(holdsContact)) return 'personal-data';
+  if (every.some((text) => holdsReach(text, site))) return 'contact';
   if (every.some(holdsPromise)) return 'financial-promise';
   if (holdsBlockedWord(every, blocklist)) return 'blocked-word';
   return null;
@@ -95,17 +107,19 @@ export type CheckedWords = { ok: true; words: string } | { ok: false; refusal: C
  * card, each with its folded readings, and the line as written besides. A sign left out from
  * inside a word or a number is refused even when the words it joins are harmless. `heard` is what
  * the visitor said before the line in its conversation: words of theirs she repeats are no quote.
+ * `site` is the site's own host, which a card may name.
  */
 export function cardWords(
   words: string,
   blocklist: readonly string[],
   heard: readonly string[] = [],
+  site?: string,
 ): CheckedWords {
   const drawn = drawing(cleanWords(words));
   if (!drawn.words) return { ok: false, refusal: 'nothing-to-print' };
   const cut = fitToCard(drawn.words);
   const refusal =
-    checksRefuse([words, drawn.words, ...(cut === null ? [] : [cut])], blocklist) ??
+    checksRefuse([words, drawn.words, ...(cut === null ? [] : [cut])], blocklist, site) ??
     (repeatsVisitor(drawn.words, heard) ? 'repeated' : null) ??
     (drawn.signInside ? 'hidden-sign' : null) ??
     (drawn.undrawableLetter ? 'script' : null) ??
