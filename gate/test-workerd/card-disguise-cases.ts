@@ -165,7 +165,11 @@ export const DISGUISED_CASES: readonly RefusedCase[] = [
     refusal: 'financial-promise',
   },
   { name: '"m00n"', words: 'We go to the m00n', refusal: 'financial-promise' },
-  { name: '"moon" with a Cyrillic о', words: 'Next stop: mоon', refusal: 'financial-promise' },
+  {
+    name: '"moon" with a Cyrillic о',
+    words: 'Straight to the mоon',
+    refusal: 'financial-promise',
+  },
   { name: '"up 1000% by Friday"', words: '$PEPA up 1000% by Friday', refusal: 'financial-promise' },
   {
     name: '"will definitely go up"',

@@ -3,8 +3,10 @@
  * in: English, Spanish, Portuguese, French, German, Italian, Russian, Turkish, Chinese, Japanese,
  * Korean, Arabic and Hindi. Each pattern is matched on every reading of a line (card-fold.ts), so
  * Latin-script patterns are written folded (lower case, no diacritics) and the others as written.
- * Patterns are spelling, not meaning: a promise put in other words passes, and the owner's
- * takedown is the answer to it.
+ * Patterns are spelling, not meaning, so each is kept to what is unambiguous: a guarantee beside
+ * a word of money, a multiplier or a percentage beside a gain, the token rising. Ordinary words
+ * ("guaranteed fun", "the moon shines", "100% in love", "10 x 20 metres", "not financial advice")
+ * pass; a promise put in other words passes too, and the owner's takedown is the answer to it.
  */
 
 /**
@@ -17,23 +19,43 @@ function rising(verbs: string, context: string, times: string): string {
   return String.raw`(?:\b(?:${context})\b[^.!?]{0,40}\b(?:${verbs})\b|\b(?:${verbs})\b[^.!?]{0,20}${amount})`;
 }
 
+/**
+ * A word of certainty (a guarantee) counts only beside a word of money or of the token, either
+ * way round within a sentence: "guaranteed returns" and "profits are guaranteed" are promises,
+ * "guaranteed fun at the lily pad party" is not.
+ */
+function near(certain: string, money: string): string {
+  const a = String.raw`\b(?:${certain})\b`;
+  const b = String.raw`(?:\$pepa|\b(?:${money})\b)`;
+  return String.raw`${a}[^.!?]{0,30}${b}|${b}[^.!?]{0,30}${a}`;
+}
+
+/** The token's own words, in any language, and the coins a scam asks for (`sol` is English's). */
+const TOKEN = String.raw`tokens?|coins?|eth|btc|usdt|usdc|bnb|memecoin`;
+
 /** Per language, the pattern sources; `\b` is a word's edge in any script. */
 const PROMISES: Readonly<Record<string, readonly string[]>> = {
   english: [
-    String.raw`\bguarantee(?:d|s)?\b`,
+    near(
+      'guarantee(?:d|s)?',
+      `returns?|profits?|gains?|income|money|yield|apy|apr|price|value|interest|sol|${TOKEN}`,
+    ),
+    String.raw`\bguaranteed? to (?:rise|go up|grow|pump|double|triple|moon|\d)`,
     String.raw`\b(?:ten|hundred|thousand|million)[- ]?x\b`,
-    String.raw`\bto the moon\b`,
-    String.raw`\bmoon(?:ing|shot)?\b`,
+    String.raw`\b(?:go(?:ing|es)?|gonna|head(?:ed|ing)|off|straight|fly(?:ing)?|rocket(?:ing)?|send(?:ing)?|pump(?:ing)?) to the moon\b`,
+    String.raw`\b(?:mooning|moonshot)\b`,
+    String.raw`\b(?:it|will|gonna|about to|token|coin|\$pepa) moons?\b`,
     String.raw`\brisk[- ]?free\b`,
     String.raw`\b(?:can(?:no|')?t|won'?t|never|cannot) lose\b`,
     String.raw`\bget rich\b`,
     String.raw`\beasy money\b`,
     String.raw`\bpassive income\b`,
-    String.raw`\bsure thing\b`,
     String.raw`\b(?:returns?|profits?|gains?|yield) of (?:up to )?\d`,
     String.raw`\bprice (?:will|is going to|prediction|target)\b`,
-    String.raw`\bwill (?:\p{L}+ ){0,2}(?:be worth|reach|hit|pump|double|triple|skyrocket|explode|soar|surge|moon|\d+x)\b`,
-    String.raw`\b(?:going to|gonna|about to) (?:\p{L}+ )?(?:pump|double|triple|skyrocket|explode|moon|soar)\b`,
+    String.raw`(?:\$pepa|\b(?:price|value|tokens?|coins?|market cap|mcap|bags?|chart)\b)[^.!?]{0,40}\bwill (?:\p{L}+ ){0,2}(?:be worth|reach|hit|pump|double|triple|skyrocket|explode|soar|surge|moon|\d+x)\b`,
+    String.raw`\bwill (?:\p{L}+ ){0,2}(?:be worth|reach|hit) (?:\$\s?\d|\d[\d,.]*\s?(?:dollars?|usd|cents?|sol|eth)\b)`,
+    String.raw`\bwill (?:\p{L}+ ){0,2}(?:pump|double|triple|skyrocket|\d+x)\b`,
+    String.raw`(?:\$pepa|\b(?:price|value|tokens?|coins?|it)\b) (?:is )?(?:going to|gonna|about to) (?:\p{L}+ )?(?:pump|double|triple|skyrocket|explode|moon|soar)\b`,
     rising(
       String.raw`will (?:\p{L}+ )?(?:go up|rise|grow)|(?:going to|gonna) (?:\p{L}+ )?(?:rise|go up)`,
       'price|value|token|coins?|\\$?pepa|it|definitely|surely|certainly|guaranteed|for sure',
@@ -41,13 +63,14 @@ const PROMISES: Readonly<Record<string, readonly string[]>> = {
     ),
     String.raw`\b(?:buy|ape in|get in) (?:now|before|today|tonight|asap|while)\b`,
     String.raw`\bbuy (?:some |more )?\$pepa\b`,
-    String.raw`\bbuy\b[^.!?]{0,30}\b(?:today|now|tonight|immediately|asap)\b`,
-    String.raw`\bnot financial advice\b`,
     String.raw`\bup \d[\d,.]*\s?%`,
   ],
   spanish: [
-    String.raw`\bgarantizad[oa]s?\b`,
-    String.raw`\b(?:hasta |a )la luna\b`,
+    near(
+      'garantizad[oa]s?|garantia',
+      `ganancias?|rentabilidad|retornos?|beneficios?|precio|valor|dinero|lucro|${TOKEN}`,
+    ),
+    String.raw`\b(?:hasta la luna|(?:va|vamos|van|ir|rumbo|directo) a la luna)\b`,
     rising(
       'subira|subiran|va a subir|van a subir|se disparara|explotara|va a explotar|se duplicara|se multiplicara',
       'precio|valor|token|\\$?pepa|seguro|seguramente|definitivamente|sin duda',
@@ -59,8 +82,11 @@ const PROMISES: Readonly<Record<string, readonly string[]>> = {
     String.raw`\bdinero facil\b`,
   ],
   portuguese: [
-    String.raw`\bgarantid[oa]s?\b`,
-    String.raw`\bpara a lua\b`,
+    near(
+      'garantid[oa]s?|garantia',
+      `lucros?|retornos?|rendimentos?|ganhos?|preco|valor|dinheiro|${TOKEN}`,
+    ),
+    String.raw`\b(?:(?:vai|vamos|vao|rumo) (?:para|pra) a lua|ate a lua)\b`,
     rising(
       'vai subir|vao subir|vai explodir|vai disparar|vai valorizar|vai dobrar|subira',
       'preco|valor|token|\\$?pepa|certamente|com certeza|definitivamente|sem duvida',
@@ -72,8 +98,11 @@ const PROMISES: Readonly<Record<string, readonly string[]>> = {
     String.raw`\bdinheiro facil\b`,
   ],
   french: [
-    String.raw`\bgaranti(?:e|s|es)?\b`,
-    String.raw`\b(?:vers|sur|jusqu'?a) la lune\b`,
+    near(
+      'garanti(?:e|s|es)?',
+      `rendements?|profits?|gains?|benefices?|prix|cours|valeur|argent|jetons?|${TOKEN}`,
+    ),
+    String.raw`\b(?:direction|jusqu'?a) la lune\b|\b(?:on va|va|allons|vont|decolle) (?:sur|vers) la lune\b`,
     rising(
       'va monter|vont monter|va exploser|va grimper|va decoller|va doubler|montera|grimpera|explosera',
       'prix|cours|valeur|jeton|token|\\$?pepa|surement|certainement|forcement|sans aucun doute',
@@ -85,9 +114,12 @@ const PROMISES: Readonly<Record<string, readonly string[]>> = {
     String.raw`\bargent facile\b`,
   ],
   german: [
-    String.raw`\bgarantier(?:t|te|ter|ten)\b`,
+    near(
+      'garantier(?:t|te|ter|ten|tes)|garantie',
+      `gewinne?|gewinnen|rendite|profit|preis|kurs|wert|geld|ertrag|${TOKEN}`,
+    ),
     String.raw`\bgewinngarantie\b`,
-    String.raw`\bzum mond\b`,
+    String.raw`\b(?:bis zum|ab zum|auf zum) mond\b|\b(?:geht|gehen|fliegt|fliegen|steigt) (?:\p{L}+ )?zum mond\b`,
     rising(
       'steigen|steigt|explodieren|verdoppeln|durch die decke',
       'preis|kurs|wert|token|\\$?pepa|sicher|bestimmt|definitiv|garantiert|ganz sicher',
@@ -99,8 +131,11 @@ const PROMISES: Readonly<Record<string, readonly string[]>> = {
     String.raw`\b(?:risikolos|ohne risiko|schnelles geld)\b`,
   ],
   italian: [
-    String.raw`\bgarantit[oaie]\b`,
-    String.raw`\b(?:sulla|alla|verso la|fino alla) luna\b`,
+    near(
+      'garantit[oaie]|garanzia',
+      `guadagn[oi]|rendiment[oi]|profitt[oi]|prezzo|valore|soldi|${TOKEN}`,
+    ),
+    String.raw`\b(?:fino alla|verso la) luna\b|\b(?:va|andiamo|vola|voliamo|andra) (?:sulla|alla) luna\b`,
     rising(
       'salira|saliranno|esplodera|raddoppiera|andra alle stelle|crescera',
       'prezzo|valore|token|\\$?pepa|sicuramente|certamente|di sicuro|senza dubbio',
@@ -112,8 +147,11 @@ const PROMISES: Readonly<Record<string, readonly string[]>> = {
     String.raw`\bsoldi facili\b`,
   ],
   russian: [
-    String.raw`\bгарантир\p{L}*`,
-    String.raw`\bна луну\b`,
+    near(
+      String.raw`гарантир\p{L}*`,
+      String.raw`доход\p{L}*|прибыл\p{L}*|цен\p{L}*|курс\p{L}*|токен\p{L}*|монет\p{L}*|деньг\p{L}*|заработ\p{L}*`,
+    ),
+    String.raw`\b(?:летим|полетит|улетит|идем|идём|пойдет|пойдёт|взлетит) на луну\b|\bдо луны\b`,
     rising(
       'вырастет|взлетит|подорожает|вырастут|удвоится|утроится|пойдет вверх|пойдёт вверх',
       'цена|курс|стоимость|токен|монета|\\$?pepa|пепа|точно|обязательно|непременно|гарантированно',
@@ -125,7 +163,7 @@ const PROMISES: Readonly<Record<string, readonly string[]>> = {
     String.raw`\b(?:легкие|лёгкие) деньги\b`,
   ],
   turkish: [
-    String.raw`\bgaranti(?:li|lidir)?\b`,
+    near('garanti(?:li|lidir)?', `kazanc|kar|getiri|fiyat\\p{L}*|deger\\p{L}*|para|${TOKEN}`),
     String.raw`\baya (?:gidecek|cikacak|ucacak)\b`,
     rising(
       'yukselecek|artacak|ucacak|patlayacak|katlanacak',
@@ -157,12 +195,20 @@ const PROMISES: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-/** A multiplier: `100x`, `100 x` (the digits reading joins `1 0 0 x`), `x100`, `100×` (as x). */
-const MULTIPLIERS = [String.raw`\b\d{1,6}(?:[.,]\d+)?\s?x\b`, String.raw`\bx\s?\d{2,6}\b`];
+/**
+ * A multiplier: `100x`, `100 x` (the digits reading joins `1 0 0 x`), `x100`, `100×` (as x), of
+ * ten or more, or of any size beside the token or money; never a measure (`10 x 20 metres`).
+ */
+const MULTIPLIERS = [
+  String.raw`(?<![\d.,]\s?)\b[1-9]\d{1,5}(?:[.,]\d+)?\s?x\b(?!\s?\d)`,
+  String.raw`(?<![\d.,]\s?)\bx\s?[1-9]\d{1,5}\b(?!\s?x)`,
+  String.raw`(?:\$pepa|\b(?:${TOKEN}|sol|price|value|bags?|money|returns?|profits?)\b)[^.!?]{0,30}\b\d{1,6}(?:[.,]\d+)?\s?x\b(?!\s?\d)`,
+];
 
-/** Per cent with a time or a gain beside it: `1000% by Friday`, `50% return`. */
+/** Per cent beside a gain or a deadline: `50% return`, `1000% by Friday`, `10% a day`. */
 const PER_CENT = [
-  String.raw`\d[\d,.]*\s?%\s*(?:by|in|within|this|next|before|returns?|profits?|gains?|apy|apr)\b`,
+  String.raw`\d[\d,.]*\s?%\s*(?:returns?|profits?|gains?|apy|apr|yield|interest|a (?:day|week|month)|daily|weekly|monthly)\b`,
+  String.raw`\d[\d,.]*\s?%\s*(?:by|in|within|before|this|next) (?:\d+ )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|days?|weeks?|months?|year|spring|summer|autumn|winter)\b`,
 ];
 
 /**
