@@ -82,6 +82,12 @@ describe('in a call', () => {
     expect(card.words).toBe('My favourite song has 12 verses and no chorus at all.');
   });
 
+  it('her answer taking five words of the visitor’s question is carded', async () => {
+    const pepa = 'I am the queen of the pond, and of every reed in it.';
+    const card = await madeCard(await echoInCall('Are you the queen of the pond?', pepa));
+    expect(card.words).toBe(pepa);
+  });
+
   it('words the visitor said only after her line do not make it an echo', async () => {
     const callId = await admit(addr(1));
     const pepa = 'The lily pads shine brightest on a quiet evening.';

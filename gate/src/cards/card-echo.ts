@@ -9,8 +9,11 @@
 import { cleanWords, foldForMatch, readingsOf } from './card-fold';
 import { drawing } from './card-script';
 
-/** The shortest run of the visitor's words that Pepa may not repeat. */
-export const ECHO_RUN = 5;
+/**
+ * The shortest run of the visitor's words that Pepa may not repeat: five would refuse her answering
+ * "are you the queen of the pond?" with "I am the queen of the pond".
+ */
+export const ECHO_RUN = 6;
 /** A line this short or longer that is all the visitor's words is theirs too. */
 const ECHO_WHOLE = 3;
 
