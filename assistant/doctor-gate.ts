@@ -25,7 +25,7 @@ type Env = Record<string, string | undefined>;
 type ProviderClient = Client;
 
 const SYNC_GATE =
-  'Run `npm run assistant:sync` with GATE_URL and GATE_WEBHOOK_SECRET set (README, Going live).';
+  'Run `npm run assistant:sync` with GATE_URL and GATE_WEBHOOK_SECRET set (docs/going-live.md).';
 const PUT =
   'Export each in this shell and put it on the Worker: `npx wrangler secret put NAME -c gate/wrangler.jsonc` (never as a VITE_ variable).';
 
@@ -43,7 +43,7 @@ export function protectionRow(env: Env): DoctorRow {
         gate: true,
         detail:
           'UNPROTECTED: VITE_VAPI_PUBLIC_KEY puts the public key in the page, and anyone can make billed calls with it from a script (no line, no rate limit, no spend cap)',
-        fix: 'Move to the gate: unset VITE_VAPI_PUBLIC_KEY, set VITE_TURNSTILE_SITE_KEY and the gate secrets, run `npm run assistant:sync` with GATE_URL, then `npm run deploy` (README, Going live).',
+        fix: 'Move to the gate: unset VITE_VAPI_PUBLIC_KEY, set VITE_TURNSTILE_SITE_KEY and the gate secrets, run `npm run assistant:sync` with GATE_URL, then `npm run deploy` (docs/going-live.md).',
       }
     : {
         check: 'Court gate',

@@ -84,7 +84,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorRow[]> {
           check: 'Site configuration',
           status: 'fail',
           detail: problems.join('; '),
-          fix: 'Set the variables named (README, Configuration).',
+          fix: 'Set the variables named (docs/configuration.md).',
         },
   );
   const siteUrl = env.VITE_SITE_URL?.trim() || DEFAULTS.siteUrl;

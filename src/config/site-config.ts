@@ -79,7 +79,7 @@ export const DEFAULT_MAX_CALL_SECONDS = 180;
 const MAX_CALL_SECONDS_RANGE = [10, 43_200] as const;
 const HOST_PATTERN = /^(\*\.)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/;
 
-/** Placeholders: replace them through the variables named in the README before launch. */
+/** Placeholders: replace them through the variables in docs/configuration.md before launch. */
 export const DEFAULTS = {
   siteUrl: 'https://pepa.example',
   tokenMint: 'PEPAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxpump',

@@ -37,7 +37,7 @@ async function builtSite(name: string, env: Record<string, string | undefined>) 
 const byCheck = (rows: readonly DoctorRow[]) =>
   Object.fromEntries(rows.map((row) => [row.check, row.status]));
 
-/** A provider where Pepa was synced and the public key restricted, as the README's steps do. */
+/** A provider where Pepa was synced and the public key restricted, as in docs/going-live.md. */
 async function readyProvider() {
   const provider = providerStandIn({ validateWith: prism.url });
   provider.addToken({ value: LIVE.VITE_VAPI_PUBLIC_KEY, tag: 'public' });
@@ -181,7 +181,7 @@ describe('npm run doctor', () => {
   });
 });
 
-/** A gate setup as the README's steps leave it: secrets exported, Pepa synced with GATE_URL. */
+/** A gate as docs/going-live.md's steps leave it: secrets exported, Pepa synced with GATE_URL. */
 const GATE = {
   VITE_SITE_URL: 'https://pepa-court.example.org',
   VITE_TOKEN_MINT: LIVE.VITE_TOKEN_MINT,
