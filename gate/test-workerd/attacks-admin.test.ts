@@ -6,7 +6,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { REFUSED_TOKEN_WEIGHT } from '../src/edge';
 import { inOneWindow, limiterWindow } from './limiter-window';
-import { addr, api, body, gateEnv, inspect, startChat, type ProblemBody } from './support';
+import { addr, gateEnv, inspect } from './bench';
+import { api, body, type ProblemBody } from './gate-fetch';
+import { startChat } from './visitor-chats';
 
 const OWNER = '203.0.113.200';
 /** As long as the test bindings' token, one character off. */

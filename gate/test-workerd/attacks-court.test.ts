@@ -4,21 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inOneWindow, LIMITER_ALLOWANCE, limiterWindow } from './limiter-window';
-import {
-  addr,
-  admit,
-  advance,
-  api,
-  body,
-  checkIn,
-  inspect,
-  queue,
-  rate,
-  start,
-  statusEnded,
-  ticketHeaders,
-  type ProblemBody,
-} from './support';
+import { addr, advance, inspect } from './bench';
+import { api, body, type ProblemBody } from './gate-fetch';
+import { statusEnded } from './provider-events';
+import { admit, checkIn, queue, rate, start, ticketHeaders } from './visitor-calls';
 
 const heard = async () => (await inspect()).heard;
 

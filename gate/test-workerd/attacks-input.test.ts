@@ -3,20 +3,12 @@
  * than the limit it promises, and changes nothing in the court.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  admit,
-  api,
-  body,
-  endOfCallReport,
-  inspect,
-  start,
-  sweep,
-  world,
-  type ProblemBody,
-} from './support';
+import { addr, inspect, sweep, court } from './bench';
+import { api, body, type ProblemBody } from './gate-fetch';
+import { world } from './outside-world';
+import { endOfCallReport } from './provider-events';
+import { admit, start } from './visitor-calls';
 import { runInDurableObject } from 'cloudflare:test';
-import { court } from './support';
 
 describe('malformed escapes', () => {
   it.each(['%E0%A4%A', '%', '%zz%zz%zz%zz%zz%zz', 'aaaaaaaaaaaaaaaa%FF%FE'])(

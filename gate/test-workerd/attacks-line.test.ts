@@ -3,18 +3,10 @@
  * does not wait for it; the hidden-tab grace is shorter near the front and claimed once.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  admit,
-  advance,
-  body,
-  checkIn,
-  queue,
-  setVars,
-  statusEnded,
-  sweep,
-  type WaitingBody,
-} from './support';
+import { addr, advance, setVars, sweep } from './bench';
+import { body, type WaitingBody } from './gate-fetch';
+import { statusEnded } from './provider-events';
+import { admit, checkIn, queue } from './visitor-calls';
 
 describe('a silent ticket at the head of the line', () => {
   it('does not hold a free place from the live visitor behind it', async () => {

@@ -3,17 +3,11 @@
  * keeps its place and its worst case until the provider says what became of it.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  advance,
-  inspect,
-  providerEvent,
-  setVars,
-  start,
-  sweep,
-  world,
-  type ProblemBody,
-} from './support';
+import { addr, advance, inspect, setVars, sweep } from './bench';
+import { type ProblemBody } from './gate-fetch';
+import { world } from './outside-world';
+import { providerEvent } from './provider-events';
+import { start } from './visitor-calls';
 
 function leaseOf(index: number): string {
   const created = world.provider.created[index]?.body as {

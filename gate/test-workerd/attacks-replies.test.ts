@@ -7,18 +7,10 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import { REPLY_MAX_CHARS, REPLY_MAX_MS } from '../src/text-relay';
 import type { SaidLine } from '../src/text-records';
-import {
-  addr,
-  advance,
-  body,
-  deskOf,
-  events,
-  inspect,
-  openChat,
-  say,
-  world,
-  type ProblemBody,
-} from './support';
+import { addr, advance, inspect } from './bench';
+import { body, events, type ProblemBody } from './gate-fetch';
+import { world } from './outside-world';
+import { deskOf, openChat, say } from './visitor-chats';
 
 /** What the day's budget holds once the visitor's desk has settled its grants with the court. */
 async function committedOnceSettled(address: string): Promise<number> {

@@ -5,19 +5,10 @@
  */
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  admit,
-  advance,
-  api,
-  court,
-  endOfCallReport,
-  inspect,
-  setVars,
-  start,
-  sweep,
-  TOKEN,
-} from './support';
+import { addr, advance, court, inspect, setVars, sweep, TOKEN } from './bench';
+import { api } from './gate-fetch';
+import { endOfCallReport } from './provider-events';
+import { admit, start } from './visitor-calls';
 
 function startFrom(address: string, cf?: { asn: number }): Promise<Response> {
   return api('/api/calls', {

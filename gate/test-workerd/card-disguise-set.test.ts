@@ -7,7 +7,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { blocklistFrom, cardWords } from '../src/cards/card-words';
 import { DISGUISE_SET } from './card-disguise-set';
 import { cardOfCall, emptyCards, pepaSays, recordCall } from './card-support';
-import { addr, admit, gateEnv } from './support';
+import { addr, gateEnv } from './bench';
+import { admit } from './visitor-calls';
 
 beforeEach(emptyCards);
 

@@ -13,7 +13,9 @@ import {
   type RefusedCase,
 } from './card-disguise-cases';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
-import { addr, admit, api, body, gateEnv } from './support';
+import { addr, gateEnv } from './bench';
+import { api, body } from './gate-fetch';
+import { admit } from './visitor-calls';
 
 beforeEach(emptyCards);
 

@@ -16,7 +16,9 @@ import {
   takeDownWords,
   takenDown,
 } from './card-support';
-import { addr, admit, api, body, gateEnv } from './support';
+import { addr, gateEnv } from './bench';
+import { api, body } from './gate-fetch';
+import { admit } from './visitor-calls';
 
 beforeEach(emptyCards);
 

@@ -8,7 +8,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
 import { REFUSAL_REASONS } from '../src/cards/card-words';
 import { cardOfCall, cardOfChat, emptyCards, madeCard, recordCall } from './card-support';
-import { addr, admit, body, events, openChat, say, world } from './support';
+import { addr } from './bench';
+import { body, events } from './gate-fetch';
+import { world } from './outside-world';
+import { admit } from './visitor-calls';
+import { openChat, say } from './visitor-chats';
 
 beforeEach(emptyCards);
 

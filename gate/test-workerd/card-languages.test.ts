@@ -9,7 +9,9 @@ import { renderCard } from '../src/cards/card-render';
 import { blocklistFrom, cardWords, REFUSAL_REASONS } from '../src/cards/card-words';
 import { DRAWN_LINES, UNDRAWN_LINES } from './card-language-lines';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
-import { addr, admit, body } from './support';
+import { addr } from './bench';
+import { body } from './gate-fetch';
+import { admit } from './visitor-calls';
 
 beforeEach(emptyCards);
 

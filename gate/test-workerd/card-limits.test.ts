@@ -9,7 +9,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
 import { painter } from '../src/cards/card-render';
 import { cardOfCall, emptyCards, madeCard, pepaSays, race, recordCall } from './card-support';
-import { admit, body, setVars } from './support';
+import { setVars } from './bench';
+import { body } from './gate-fetch';
+import { admit } from './visitor-calls';
 
 const LINES = Array.from({ length: 15 }, (_, n) => `Ribbit number ${n + 1} of the court.`);
 /** A line every check refuses (personal data). */

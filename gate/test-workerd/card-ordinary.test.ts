@@ -8,7 +8,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { blocklistFrom, cardWords } from '../src/cards/card-words';
 import { ORDINARY_LINES } from './card-ordinary-lines';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
-import { addr, admit } from './support';
+import { addr } from './bench';
+import { admit } from './visitor-calls';
 
 beforeEach(emptyCards);
 

@@ -6,7 +6,11 @@
 import { SELF } from 'cloudflare:test';
 import { expect } from 'vitest';
 import type { Card, Takedown } from '../../generated/gate/types.gen';
-import { api, body, cardCookies, chatHeaders, gateEnv, world } from './support';
+import { gateEnv } from './bench';
+import { api, body } from './gate-fetch';
+import { world } from './outside-world';
+import { cardCookies } from './visitor-calls';
+import { chatHeaders } from './visitor-chats';
 
 /** The owner's address, for the owner's paths (which pass the edge limiter like any). */
 export const OWNER_ADDRESS = '203.0.113.200';

@@ -18,7 +18,11 @@ import {
   takenDown,
 } from './card-support';
 import { foldForMatch } from '../src/cards/card-fold';
-import { admit, api, body, cardCookies, events, openChat, say, setVars, world } from './support';
+import { setVars } from './bench';
+import { api, body, events } from './gate-fetch';
+import { world } from './outside-world';
+import { admit, cardCookies } from './visitor-calls';
+import { openChat, say } from './visitor-chats';
 
 const SCAM = 'The court opens its doors to every frog at noon.';
 const TAKEN_DOWN = /took that card down/;

@@ -7,20 +7,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { SITE_FONTS, WHO_PEPA_IS } from '../src/cards/card-page';
 import { painter } from '../src/cards/card-render';
 import type { Card, Problem } from '../../generated/gate/types.gen';
-import {
-  addr,
-  admit,
-  api,
-  body,
-  cardCookies,
-  chatHeaders,
-  events,
-  gateEnv,
-  openChat,
-  say,
-  setVars,
-  world,
-} from './support';
+import { addr, gateEnv, setVars } from './bench';
+import { api, body, events } from './gate-fetch';
+import { world } from './outside-world';
+import { admit, cardCookies } from './visitor-calls';
+import { chatHeaders, openChat, say } from './visitor-chats';
 import { cardOfCall, cardOfChat, madeCard, recordCall, takeDown } from './card-support';
 
 const TWITTERBOT = 'Twitterbot/1.0';

@@ -4,21 +4,10 @@
  * hour, and the Worker gives that answer to further arrivals for a moment without the court.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  admit,
-  advance,
-  body,
-  checkIn,
-  inspect,
-  leave,
-  queue,
-  setVars,
-  start,
-  world,
-  type ProblemBody,
-  type WaitingBody,
-} from './support';
+import { addr, advance, inspect, setVars } from './bench';
+import { body, type ProblemBody, type WaitingBody } from './gate-fetch';
+import { world } from './outside-world';
+import { admit, checkIn, leave, queue, start } from './visitor-calls';
 
 const heard = async () => (await inspect()).heard;
 

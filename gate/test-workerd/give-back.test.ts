@@ -4,23 +4,11 @@
  * limit.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  advance,
-  api,
-  body,
-  checkIn,
-  inspect,
-  providerEvent,
-  queue,
-  setVars,
-  start,
-  statusEnded,
-  sweep,
-  world,
-  type AdmittedBody,
-  type ProblemBody,
-} from './support';
+import { addr, advance, inspect, setVars, sweep } from './bench';
+import { api, body, type AdmittedBody, type ProblemBody } from './gate-fetch';
+import { world } from './outside-world';
+import { providerEvent, statusEnded } from './provider-events';
+import { checkIn, queue, start } from './visitor-calls';
 
 /** Admits `address` at once; says the call's id and its secret. */
 async function admitted(address: string): Promise<{ id: string; secret: string }> {

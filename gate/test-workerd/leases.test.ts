@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  admit,
-  advance,
-  body,
-  checkIn,
-  endOfCallReport,
-  inspect,
-  providerEvent,
-  queue,
-  start,
-  statusEnded,
-  sweep,
-  world,
-  type ProblemBody,
-} from './support';
+import { addr, advance, inspect, sweep } from './bench';
+import { body, type ProblemBody } from './gate-fetch';
+import { world } from './outside-world';
+import { endOfCallReport, providerEvent, statusEnded } from './provider-events';
+import { admit, checkIn, queue, start } from './visitor-calls';
 
 describe('a call frees its place', () => {
   it('on the provider’s status-update ended, and the next in line is admitted', async () => {
@@ -91,7 +80,7 @@ describe('the provider’s messages', () => {
       null,
     );
     expect(answer.status).toBe(401);
-    const { api } = await import('./support');
+    const { api } = await import('./gate-fetch');
     const withHeader = await api('/api/provider-events', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-vapi-secret': 'test-webhook-secret' },

@@ -4,7 +4,7 @@
  * run of requests that crosses from one window into the next meets a fresh allowance there.
  */
 import { vi } from 'vitest';
-import { addr } from './support';
+import { addr } from './bench';
 
 /** Requests one visitor may make in one of the limiter's windows. */
 export const LIMITER_ALLOWANCE = 60;

@@ -1,23 +1,10 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { Court } from '../src/court';
-import {
-  addr,
-  admit,
-  advance,
-  body,
-  checkIn,
-  court,
-  endOfCallReport,
-  inspect,
-  queue,
-  setVars,
-  start,
-  statusEnded,
-  sweep,
-  T0,
-  type ProblemBody,
-} from './support';
+import { addr, advance, court, inspect, setVars, sweep, T0 } from './bench';
+import { body, type ProblemBody } from './gate-fetch';
+import { endOfCallReport, statusEnded } from './provider-events';
+import { admit, checkIn, queue, start } from './visitor-calls';
 
 describe('the daily budget', () => {
   it('reserves each admitted call’s worst case and closes the court when the next would pass the cap', async () => {
@@ -173,7 +160,7 @@ describe('per-visitor limits', () => {
   });
 
   it('refuses a request that carries no address', async () => {
-    const { api } = await import('./support');
+    const { api } = await import('./gate-fetch');
     const answer = await api('/api/calls', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

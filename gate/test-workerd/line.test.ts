@@ -1,24 +1,10 @@
 import { abortAllDurableObjects } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  advance,
-  body,
-  checkIn,
-  endOfCallReport,
-  inspect,
-  leave,
-  queue,
-  setVars,
-  start,
-  statusEnded,
-  sweep,
-  world,
-  admit,
-  type AdmittedBody,
-  type ProblemBody,
-  type WaitingBody,
-} from './support';
+import { addr, advance, inspect, setVars, sweep } from './bench';
+import { body, type AdmittedBody, type ProblemBody, type WaitingBody } from './gate-fetch';
+import { world } from './outside-world';
+import { endOfCallReport, statusEnded } from './provider-events';
+import { checkIn, leave, queue, start, admit } from './visitor-calls';
 
 describe('the semaphore', () => {
   it('admits up to GATE_MAX_CONCURRENT_CALLS at once and puts the next visitor in line', async () => {

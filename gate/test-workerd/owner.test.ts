@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  admit,
-  api,
-  body,
-  endOfCallReport,
-  queue,
-  rate,
-  start,
-  statusEnded,
-  world,
-  type ProblemBody,
-} from './support';
+import { addr } from './bench';
+import { api, body, type ProblemBody } from './gate-fetch';
+import { world } from './outside-world';
+import { endOfCallReport, statusEnded } from './provider-events';
+import { admit, queue, rate, start } from './visitor-calls';
 
 /** The owner's report, asked from the owner's own address. */
 const report = (query = '', authorization: string | null = 'Bearer test-admin-token') =>

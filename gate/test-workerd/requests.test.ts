@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addr,
-  admit,
-  advance,
-  api,
-  body,
-  checkIn,
-  inspect,
-  queue,
-  setVars,
-  start,
-  world,
-  type ProblemBody,
-  type WaitingBody,
-} from './support';
+import { addr, advance, inspect, setVars } from './bench';
+import { api, body, type ProblemBody, type WaitingBody } from './gate-fetch';
+import { world } from './outside-world';
+import { admit, checkIn, queue, start } from './visitor-calls';
 
 describe('the bot check', () => {
   it('sends siteverify the secret, the token and the visitor’s address, and admits on a pass', async () => {

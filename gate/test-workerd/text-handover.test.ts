@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { HANDED_OVER_CHARS } from '../src/text-records';
-import {
-  addr,
-  admit,
-  advance,
-  api,
-  body,
-  checkIn,
-  events,
-  handover,
-  openChat,
-  queue,
-  say,
-  start,
-  statusEnded,
-  sweep,
-  ticketHeaders,
-  TOKEN,
-  world,
-  type AdmittedBody,
-  type WaitingBody,
-} from './support';
+import { addr, advance, sweep, TOKEN } from './bench';
+import { api, body, events, type AdmittedBody, type WaitingBody } from './gate-fetch';
+import { world } from './outside-world';
+import { statusEnded } from './provider-events';
+import { admit, checkIn, queue, start, ticketHeaders } from './visitor-calls';
+import { handover, openChat, say } from './visitor-chats';
 
 /** `POST /api/calls` from `address`, handing over `chat` (its id and secret). */
 function startWithChat(address: string, chat: string): Promise<Response> {

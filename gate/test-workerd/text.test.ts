@@ -1,25 +1,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { TextDesk } from '../src/text-desk';
-import {
-  addr,
-  advance,
-  api,
-  body,
-  chatHeaders,
-  deskOf,
-  events,
-  gateEnv,
-  inspect,
-  openChat,
-  say,
-  setVars,
-  startChat,
-  sweep,
-  TOKEN,
-  world,
-  type ProblemBody,
-} from './support';
+import { addr, advance, gateEnv, inspect, setVars, sweep, TOKEN } from './bench';
+import { api, body, events, type ProblemBody } from './gate-fetch';
+import { world } from './outside-world';
+import { chatHeaders, deskOf, openChat, say, startChat } from './visitor-chats';
 
 /** Settles every desk's grants as their alarms would once idle, then the court's. */
 async function settleAll(address: string): Promise<void> {

@@ -1,0 +1,103 @@
+/**
+ * A visitor's text chats, as the tests drive them through the gate: opening one, writing to
+ * Pepa, handing it to a call; and the text desks that served them, which a test reaches by name
+ * (to look inside, and to empty them between tests).
+ */
+import { deskFor } from '../src/text-desk';
+import { identify } from '../src/visitor';
+import { gateEnv, ORIGIN, TOKEN } from './bench';
+import { api } from './gate-fetch';
+
+/** The chats given in this test: each one's secret and the address it was given to. */
+const chats = new Map<string, { secret: string; address: string }>();
+
+/** Forgets the chats of the test before (the desks used are forgotten as they are taken). */
+export function forgetVisitorChats(): void {
+  chats.clear();
+}
+
+/** `POST /api/chats` from a visitor at `address`. */
+export async function startChat(
+  address: string,
+  botCheckToken: string | null = TOKEN,
+): Promise<Response> {
+  const answer = await api('/api/chats', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'cf-connecting-ip': address },
+    body: JSON.stringify(botCheckToken === null ? {} : { botCheckToken }),
+  });
+  const name = await deskNameOf(address);
+  if (name) desksUsed.add(name);
+  if (answer.status === 201) {
+    const { chat } = (await answer.clone().json()) as { chat: { id: string; secret: string } };
+    chats.set(chat.id, { secret: chat.secret, address });
+  }
+  return answer;
+}
+
+/** The desks that served a chat since last asked. */
+const desksUsed = new Set<string>();
+
+/** The desks the test's visitors were served by (to empty them), forgotten as they are told. */
+export function takeDesks(): string[] {
+  const names = [...desksUsed];
+  desksUsed.clear();
+  return names;
+}
+
+/** Starts a chat for `address` and says its id (it must be given). */
+export async function openChat(address: string): Promise<string> {
+  const answer = await startChat(address);
+  if (answer.status !== 201) {
+    throw new Error(`Expected a chat for ${address}, got ${answer.status} ${await answer.text()}`);
+  }
+  return ((await answer.json()) as { chat: { id: string } }).chat.id;
+}
+
+/** The headers a chat is shown with: its secret, from the address it was given to. */
+export function chatHeaders(chatId: string): Record<string, string> {
+  const known = chats.get(chatId);
+  return known
+    ? { 'chat-secret': known.secret, 'cf-connecting-ip': known.address }
+    : { 'cf-connecting-ip': '192.0.2.250' };
+}
+
+/** The headers that hand a chat to a call: its id and secret. */
+export function handover(chatId: string): Record<string, string> {
+  const known = chats.get(chatId);
+  return known ? { 'chat-id': chatId, 'chat-secret': known.secret } : {};
+}
+
+/** `POST /api/chats/{id}/messages`; the answer whole (its stream read to its end). */
+export function say(
+  chatId: string,
+  text: string,
+  headers: Record<string, string> = chatHeaders(chatId),
+): Promise<Response> {
+  return api(`/api/chats/${chatId}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ text }),
+  });
+}
+
+/** The desk a test's stub can reach by name (all of them, to empty between tests). */
+export function desk(name: string) {
+  return gateEnv.TEXT_DESK.getByName(name);
+}
+
+/** The name of the desk that serves a visitor at `address`, or null for no address. */
+async function deskNameOf(address: string): Promise<string | null> {
+  const visitor = await identify(
+    new Request(ORIGIN, { headers: { 'cf-connecting-ip': address } }),
+    gateEnv.GATE_VISITOR_SALT ?? '',
+  );
+  return visitor ? deskFor(visitor) : null;
+}
+
+/** The desk a visitor at `address` is served by. */
+export async function deskOf(address: string) {
+  const name = await deskNameOf(address);
+  if (!name) throw new Error(`no visitor at ${address}`);
+  return desk(name);
+}
