@@ -5,13 +5,28 @@ import { importCycles, importGraph, sourceFiles } from '../support/import-graph'
 
 const root = resolve(import.meta.dirname, '..', '..');
 const ROOMS = ['src', 'gate', 'assistant', 'scripts'];
-/** A module a newcomer can read in one sitting; tests and generated code are not held to it. */
+/** Every folder of the project's own code, tests and test kits included (generated code is not). */
+const ALL_CODE = [...ROOMS, 'tests', 'e2e'];
+/** A module a newcomer can read in one sitting: code, test kits and tests alike. */
 const MAX_MODULE_LINES = 450;
 /**
  * Known debts, each to be paid and then removed from here: a module listed may not grow past its
- * figure, and a new long module or a new cycle fails at once.
+ * figure, and a new long module or a new cycle fails at once. All are tests, each a long list of
+ * cases to be split by what they test.
  */
-const LONG_MODULES_OWED: Record<string, number> = {};
+const LONG_MODULES_OWED: Record<string, number> = {
+  'e2e/engines/arrivals.engine.ts': 568,
+  'e2e/talk-field.spec.ts': 557,
+  'e2e/text-with-pepa.spec.ts': 521,
+  'e2e/visitor-call.spec.ts': 500,
+  'src/features/talk/section/call-add-ons.test.tsx': 481,
+  'src/features/talk/section/voice-chat.test.tsx': 782,
+  'src/features/talk/text/chat-panel.test.tsx': 456,
+  'src/lib/call/official-client.differential.test.ts': 701,
+  'src/lib/call/pepa-call.test.ts': 1320,
+  'src/lib/call/simulator/room-simulator.test.ts': 780,
+  'tests/local-stack/provider-stand-in.test.ts': 524,
+};
 const CYCLES_OWED: string[][] = [];
 const TEST_CODE = /(\.test\.[cm]?[jt]sx?$)|(^gate\/test-workerd\/)|(\/test\/)/;
 
@@ -83,15 +98,31 @@ describe('the import graph', () => {
 });
 
 describe('the modules', () => {
-  it(`are at most ${MAX_MODULE_LINES} lines each outside tests and generated code, and no owed one grows`, () => {
-    const long = sourceFiles(root, ROOMS)
-      .filter((file) => !TEST_CODE.test(file))
+  it(`are at most ${MAX_MODULE_LINES} lines each, tests and test kits included, and no owed one grows`, () => {
+    const files = sourceFiles(root, ALL_CODE);
+    // The test kits are held like the rest: the workerd bench, the parts' kit, the browser tests'.
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'gate/test-workerd/bench.ts',
+        'src/features/talk/test/fake-voice-call.ts',
+        'e2e/engines/engine.ts',
+        'tests/support/import-graph.ts',
+      ]),
+    );
+    const long = files
       .map((file) => ({
         file,
         lines: readFileSync(resolve(root, file), 'utf8').split('\n').length,
       }))
       .filter(({ file, lines }) => lines > (LONG_MODULES_OWED[file] ?? MAX_MODULE_LINES));
     expect(long).toEqual([]);
+  });
+
+  it('owe only modules that are still over the bound', () => {
+    const paid = Object.keys(LONG_MODULES_OWED).filter(
+      (file) => readFileSync(resolve(root, file), 'utf8').split('\n').length <= MAX_MODULE_LINES,
+    );
+    expect(paid).toEqual([]);
   });
 });
 
@@ -134,14 +165,12 @@ describe('the parts of Talk to Pepa', () => {
 });
 
 // --- The browser tests (e2e/): support code, engine modules and specs ------------------------
-// Held to the same rules as the rest: no import cycle (specs included), and every module that is
-// not itself a spec at most MAX_MODULE_LINES long. The engine specs reach a browser only through
-// the shared interface (e2e/engines/engine.ts) and the launcher (e2e/engines/launch.ts), and no
+// Held to the same rules as the rest: no import cycle (specs included); their sizes are held
+// with every other module's, above. The engine specs reach a browser only through the shared
+// interface (e2e/engines/engine.ts) and the launcher (e2e/engines/launch.ts), and no
 // engine's module reaches into another's.
 
 const BROWSER_TESTS = ['e2e'];
-/** A browser spec (Playwright's `.spec.ts`, the engine suites' `.engine.ts`), like any test. */
-const BROWSER_SPEC = /\.(spec|engine)\.ts$/;
 /** Each engine's own modules, by engine. */
 const ENGINE_MODULES: Record<string, RegExp> = {
   chromium: /^e2e\/engines\/chromium\.ts$/,
@@ -166,18 +195,6 @@ describe('the browser tests (e2e/)', () => {
   it('have no import cycle', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(importCycles(graph)).toEqual([]);
-  });
-
-  it(`have support and engine modules of at most ${MAX_MODULE_LINES} lines each`, () => {
-    const modules = files.filter((file) => !BROWSER_SPEC.test(file));
-    expect(modules).toEqual(expect.arrayContaining(['e2e/engines/engine.ts']));
-    const long = modules
-      .map((file) => ({
-        file,
-        lines: readFileSync(resolve(root, file), 'utf8').split('\n').length,
-      }))
-      .filter(({ lines }) => lines > MAX_MODULE_LINES);
-    expect(long).toEqual([]);
   });
 
   it('give each engine a module of its own, reached by the specs only through the launcher', () => {
