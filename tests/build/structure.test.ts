@@ -34,7 +34,8 @@ const TALK = 'src/features/talk';
 /**
  * The parts of Talk to Pepa (its folders), and the parts each one's modules may import: the section composes
  * the rest; the call's state and runtime (voice/) know only the way out of a failed load; the
- * text conversation (text/) uses the runtime's bot check, the guards and the failure words; the
+ * text conversation (text/) uses the guards and the failure words, and takes its gate client and
+ * its bot check from src/api, as the call does, never from the voice part; the
  * call's controls and the text conversation offer sharing Pepa's lines (share/), which, like the
  * guards and recovery, stands alone. thread/ is what the chat and the call share of one
  * conversation (its lines, the message's measure). `test/` is the parts' shared test kit.
@@ -42,7 +43,7 @@ const TALK = 'src/features/talk';
 const TALK_PARTS: Record<string, readonly string[]> = {
   section: ['voice', 'controls', 'page-tools', 'guards', 'recovery', 'text', 'thread'],
   controls: ['voice', 'guards', 'share', 'thread'],
-  text: ['voice', 'guards', 'recovery', 'share', 'thread'],
+  text: ['guards', 'recovery', 'share', 'thread'],
   // The one conversation, typed and spoken: its lines and marks, the message field's measure,
   // Copy and Download, Write to Pepa. Used by the call's controls and the chat alike.
   thread: ['voice', 'share'],

@@ -5,7 +5,7 @@ import { GateApiError } from '../../../api/gate-client';
 import { SHIELD_NOT_SENT } from '../guards/seed-shield';
 import { loadShareDialog } from '../share/share-button';
 import { LINK_MASK, MASKED_NOTE } from '../guards/site-facts';
-import type { Chat, ChatDoor, ChatPass, ReplyEnd } from './chat-door';
+import type { Chat, ChatDoor, ChatPass, ReplyEnd } from '../../../api/chat-door';
 import {
   CHAT_CLOSE,
   CHAT_FIELD_LABEL,

@@ -35,8 +35,8 @@ import { TranscriptActions } from '../thread/transcript-actions';
 import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
 import { SITE_LINKS } from '../guards/use-caption-guard';
 import { useShareHost } from '../share/share-button';
-import { chatBotCheck } from '../voice/voice-runtime';
-import { gateChatDoor } from './chat-door';
+import { gateChatDoor } from '../../../api/chat-door';
+import { chatBotCheck } from '../../../api/page-bot-check';
 import { ChatSession, hasVisibleText } from './chat-session';
 
 export { TurnOffer, TURN_MISSED } from './turn-offer';
@@ -65,7 +65,7 @@ export const TURNS_LOW = 3;
 export const turnsLeftText = (turns: number) =>
   turns === 1 ? 'One message left in this chat.' : `${turns} messages left in this chat.`;
 
-/** The page's chat: the gate's text operations, the call's bot check, the site's own links. */
+/** The page's chat: the gate's text operations, the page's one bot check, the site's own links. */
 export function createPageChat(): ChatSession {
   return new ChatSession(gateChatDoor(chatBotCheck), SITE_LINKS);
 }

@@ -10,7 +10,7 @@ import { reopensText } from '../recovery/start-failure';
 import { containsSecret, redactSecrets } from '../guards/seed-shield';
 import { maskUnofficial } from '../guards/site-facts';
 import { draftLength, draftTooLong, hasVisibleText } from '../thread/draft';
-import type { ChatDoor, ChatPass, ReplyEnd } from './chat-door';
+import type { ChatDoor, ChatPass, ReplyEnd } from '../../../api/chat-door';
 
 export { hasVisibleText };
 

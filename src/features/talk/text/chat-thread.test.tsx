@@ -5,7 +5,7 @@ import { PEPA_FIRST_MESSAGE } from '../../../config/pepa-persona';
 import { callEntries } from '../thread/thread';
 import { loadShareDialog } from '../share/share-button';
 import type { TranscriptLine } from '../voice/voice-state';
-import type { Chat, ChatDoor, ChatPass, ReplyEnd } from './chat-door';
+import type { Chat, ChatDoor, ChatPass, ReplyEnd } from '../../../api/chat-door';
 import {
   CHAT_FIELD_LABEL,
   CHAT_LOG_LABEL,

@@ -1,11 +1,9 @@
 /**
  * The voice runtime's one composition root: decides live or demo (`siteConfig.voice.mode`),
- * reads the demo's knobs from the page address, and wires the call library to Daily or to the
+ * follows the demo's knobs (src/config/demo-knobs.ts), and wires the call library to Daily or to the
  * offline room simulator. The web call itself is created by the section's mutation (the
  * generated client, configured in src/api), and handed to the call object to join.
  */
-import { demoToken, loadTurnstile, turnstileToken } from '../../../api/bot-check';
-import { TokenAhead, type Solve } from '../../../api/token-ahead';
 import {
   askAdmission,
   gateDoor,
@@ -13,11 +11,12 @@ import {
   type GateDoor,
   type LineCompanion,
 } from '../../../api/gate-client';
+import { callBotCheck } from '../../../api/page-bot-check';
+import { FIELD_LATENCY, SEQUENTIAL } from '../../../config/demo-knobs';
 import { siteConfig } from '../../../config/site';
 import {
   PepaCall,
   loadDailyRooms,
-  loadFieldLatency,
   loadSimulatedRooms,
   type DailyCallFactory,
   type MicrophoneOpener,
@@ -47,20 +46,12 @@ export function simulatorOptionsFrom<TFault>(
 }
 
 /**
- * Whether this build talks to the simulator. The build-time constant comes first so that a live
- * build's bundler drops the simulator entirely; the site configuration says the same thing at
- * run time (both read VITE_PEPA_DEMO), and is what the rest of the page reads.
+ * Whether this build talks to the simulator. The build-time constant comes first, and is written
+ * here rather than imported, so that a live build's bundler drops the simulator entirely; the
+ * site configuration says the same thing at run time (both read VITE_PEPA_DEMO), and is what the
+ * rest of the page reads.
  */
 const DEMO = import.meta.env.VITE_PEPA_DEMO === 'true' && siteConfig.voice.mode === 'demo';
-
-/**
- * Demo-only knobs for the bench: `latency=field` plays the field latency model (the bot check's
- * solve, the room's delays; the stand-in provider plays the rest), `start=sequential` runs a
- * start's stages one after the other, as the provider's own client does.
- */
-const demoKnobs = DEMO ? new URLSearchParams(window.location.search) : null;
-const FIELD_LATENCY = demoKnobs?.get('latency') === 'field';
-const SEQUENTIAL = demoKnobs?.get('start') === 'sequential';
 
 /**
  * The room service's origin, where Daily's call bundle comes from: its connection is opened on
@@ -217,41 +208,8 @@ export function createPepaCall(): PepaCall<PageCall> {
   return call;
 }
 
-/** One bot-check solve: the demo's offline stand-in, or Turnstile with the site's key. */
-const solveBotCheck: Solve = DEMO
-  ? (signal) =>
-      FIELD_LATENCY
-        ? loadFieldLatency().then((model) => demoToken(signal, model.turnstileSolveMs))
-        : demoToken(signal)
-  : (signal) => turnstileToken(siteConfig.voice.botCheckSiteKey, signal);
-
-/** The token solved ahead on intent, handed to the next press. */
-const tokenAhead = new TokenAhead(solveBotCheck);
-
-/** The bot check of a start: the token solved ahead (a sequential start solves at the press). */
-const botCheck: GateDoor['botCheck'] = SEQUENTIAL
-  ? solveBotCheck
-  : (signal) => tokenAhead.take(signal);
-
-/**
- * Warms the bot check with the voice chunk (on intent), so pressing Start waits neither for its
- * script nor for its solve: one token is solved ahead and kept until used or expired.
- */
-export function prefetchBotCheck(): void {
-  if (siteConfig.voice.route !== 'gate' || SEQUENTIAL) return;
-  if (!DEMO) loadTurnstile().catch(() => undefined);
-  tokenAhead.warm();
-}
-
-/**
- * The bot check of a chat's start: as a call's, from the token solved ahead; another is then
- * solved ahead, so a call started after the chat does not wait for its own.
- */
-export const chatBotCheck: GateDoor['botCheck'] = async (signal) => {
-  const token = await botCheck(signal);
-  prefetchBotCheck();
-  return token;
-};
+/** The section warms the page's bot check with the voice chunk, on intent. */
+export { prefetchBotCheck } from '../../../api/page-bot-check';
 
 /**
  * How the page asks for a call: through the court gate, whose line it walks (`ask` is the
@@ -266,6 +224,6 @@ export function pageWebCallRequest(
     return (signal) =>
       import('./direct-web-call').then(({ createDirectWebCall }) => createDirectWebCall(signal));
   }
-  const door = gateDoor(ask, botCheck);
+  const door = gateDoor(ask, callBotCheck);
   return (signal, line) => askAdmission(door, signal, line, companion);
 }

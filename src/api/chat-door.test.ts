@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GateApiError } from '../../../api/gate-client';
+import { GateApiError } from './gate-client';
 import { gateChatDoor } from './chat-door';
 
 const CHAT = { id: 'chat-0123456789abcdef', secret: 'secret-0123456789abcdef' };

@@ -6,15 +6,10 @@
  * reader reconnects by default (and would send the message again), so every send allows it one
  * attempt only, and an answer that is not a stream is read as the gate's problem.
  */
-import { endChat, sendChatMessage, startChat } from '../../../../generated/gate/sdk.gen';
-import type { Chat, Problem } from '../../../../generated/gate/types.gen';
-import {
-  GateApiError,
-  toGateApiError,
-  type ChatPass,
-  type GateDoor,
-} from '../../../api/gate-client';
-import { isRecord } from '../../../lib/is-record';
+import { endChat, sendChatMessage, startChat } from '../../generated/gate/sdk.gen';
+import type { Chat, Problem } from '../../generated/gate/types.gen';
+import { GateApiError, toGateApiError, type ChatPass, type GateDoor } from './gate-client';
+import { isRecord } from '../lib/is-record';
 
 export type { Chat, ChatPass };
 
