@@ -22,6 +22,7 @@ run_step() {
 }
 
 started_all=$SECONDS
+ticks_all=$(cpu_ticks)
 together "typecheck" "lint" "unit tests"
-print_timings "$started_all"
+print_timings "$started_all" "$ticks_all"
 printf '\n%s\n' "check: $passed passed, 0 failed"

@@ -87,20 +87,23 @@ run_step() {
 }
 
 started_all=$SECONDS
+ticks_all=$(cpu_ticks)
 
 step "dependencies"
 started=$SECONDS
+ticks=$(cpu_ticks)
 node -e "import('./scripts/lib/ensure-deps.mjs').then((m) => m.ensureDependencies(process.cwd()))"
 # The shell remembered where it found `node` before the install put the project's own first.
 hash -r
 echo "Node $(node --version) ($(command -v node))"
-took "dependencies" $((SECONDS - started))
+took "dependencies" $((SECONDS - started)) $(($(cpu_ticks) - ticks))
 
 step "browsers"
 started=$SECONDS
+ticks=$(cpu_ticks)
 bash scripts/ensure-chromium.sh
 bash scripts/ensure-engines.sh
-took "browsers" $((SECONDS - started))
+took "browsers" $((SECONDS - started)) $(($(cpu_ticks) - ticks))
 
 # Vitest runs in two processes, each one file at a time (VITEST_WORKERS sets more per process).
 # The files that start Prism, the court stack or a build (contract, local-stack, build) run one
@@ -113,6 +116,7 @@ together "contract, local-stack and build tests" \
   "lint;format;openapi lint;generated client is up to date"
 step "dependency audit"
 started=$SECONDS
+ticks=$(cpu_ticks)
 # A registry that cannot answer the advisory query is reported loudly, never as a pass; it does
 # not stop the other checks, since the project cannot change which registry a machine reaches.
 audit_status=0
@@ -122,11 +126,11 @@ case "$audit_status" in
   3) audit_note="dependency audit NOT RUN: the registry did not answer the advisory query (see above)" ;;
   *) failed "dependency audit" ;;
 esac
-took "dependency audit" $((SECONDS - started))
+took "dependency audit" $((SECONDS - started)) $(($(cpu_ticks) - ticks))
 run "browser tests"
 run "visitor browser tests in Gecko and WebKit"
 
-print_timings "$started_all"
+print_timings "$started_all" "$ticks_all"
 printf '\n'
 if [ -n "${audit_note:-}" ]; then
   printf '\033[33mverify: %s\033[0m\n' "$audit_note"
