@@ -125,6 +125,9 @@ test.describe("Pepa's court", () => {
   test('Pepa shows the Pond when asked where to stake: scrolled, highlighted, answered once', async ({
     page,
   }, testInfo) => {
+    // A test of motion: the tour glides to the Pond (the suite's pages otherwise prefer reduced
+    // motion, under which the test below has it jump).
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
     await open(page);
     await connect(page);
     // Muted, so the fake microphone takes no turns: the typed line is the only question.

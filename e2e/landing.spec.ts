@@ -165,8 +165,8 @@ test.describe('landing page', () => {
       const navBottom = await page
         .locator('header')
         .evaluate((header) => header.getBoundingClientRect().bottom);
-      // Smooth scrolling: wait until the section has come to rest at the bar's lower edge (or,
-      // for Home, at the top of the page; for a short last section, at the end of the page).
+      // Wait until the section has come to rest at the bar's lower edge (or, for Home, at the
+      // top of the page; for a short last section, at the end of the page).
       await expect
         .poll(
           () =>

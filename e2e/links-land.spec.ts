@@ -101,6 +101,10 @@ function expectAtTop(place: Awaited<ReturnType<typeof restingPlace>>) {
 }
 
 test.describe('in-page links land where they point', () => {
+  // A test of motion: the page glides to the target past sections drawn (and grown) on the way,
+  // which is where a link would land wrong; the suite's pages otherwise prefer reduced motion.
+  test.use({ reducedMotion: 'no-preference' });
+
   test('the privacy link beside Start Talking puts the Privacy heading at the top', async ({
     page,
   }) => {

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { installCallProbe, toastHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 
@@ -24,5 +25,28 @@ test.describe('the browser tests’ own records @once', () => {
     await expect
       .poll(async () => (await toastHistory(page)).map((toast) => toast.title))
       .toEqual(['Connected', 'Call ended']);
+  });
+});
+
+test.describe('the browser tests’ own settings @once', () => {
+  /** The page's animations that are running now, by the name of their keyframes. */
+  const runningAnimations = (page: Page) =>
+    page.evaluate(() =>
+      document
+        .getAnimations()
+        .filter((animation) => animation.playState === 'running')
+        .map((animation) => (animation as CSSAnimation).animationName ?? 'a transition'),
+    );
+
+  test('a page prefers reduced motion, so the landing page holds still, and a test of motion can ask for it back', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(
+      true,
+    );
+    expect(await runningAnimations(page)).toEqual([]);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect.poll(() => runningAnimations(page)).toContain('float');
   });
 });

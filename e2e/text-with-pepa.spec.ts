@@ -266,7 +266,7 @@ test.describe('writing to Pepa', () => {
     const panel = chatPanel(page);
     await panel.writeToPepa.click();
     await expect(panel.field).toBeFocused();
-    // The press brings the panel into view (smoothly, as the page scrolls): once it rests, the
+    // The press brings the panel into view (the page scrolls there): once it rests, the
     // heading, the thread, the field and Send are all in view.
     await pageAtRest(page);
     for (const part of [panel.heading, panel.field, panel.send]) {

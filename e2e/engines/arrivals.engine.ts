@@ -355,7 +355,7 @@ const ARRIVALS: Arrival[] = [
       await page.goto(HOME);
       await page.click(menuButton);
       await page.click({ role: 'link', name: 'Secret Grotto', within: '#mobile-menu' });
-      // The page scrolls there smoothly; the visitor reloads once they see the section (a reload
+      // The page scrolls there (gliding, with motion); the visitor reloads once they see it (a reload
       // mid-scroll would keep the position the scroll had reached, perhaps the very top).
       await page.waitFor('the scroll to the section', scrolledTo, ['grotto']);
       await page.reload();

@@ -9,6 +9,9 @@ export async function openChromiumSession(options: EngineOptions): Promise<Engin
   const args = CHROMIUM_ARGS.filter((flag) => flag !== '--headless');
   if (options.microphone) args.push(...MEDIA_ARGS);
   if (options.backForwardCache === false) args.push('--disable-features=BackForwardCache');
+  // Pages prefer reduced motion, as in the Chromium suite (playwright.config.ts): no test here
+  // tests motion, and an idle page's animations would keep a GPU-less browser busy.
+  args.push('--force-prefers-reduced-motion');
   const browser = await puppeteer.launch({
     browser: 'chrome',
     protocolTimeout: COMMAND_TIMEOUT_MS,

@@ -18,6 +18,8 @@ export function firefoxPrefs({ microphone }: EngineOptions): Record<string, unkn
     'media.cubeb.force_mock_context': microphone,
     'media.autoplay.default': 0,
     'media.autoplay.blocking_policy': 0,
+    // Pages prefer reduced motion, as in the Chromium suite (playwright.config.ts).
+    'ui.prefersReducedMotion': 1,
     // No update checks, telemetry or remote settings: the page's own hosts only.
     'app.update.enabled': false,
     'browser.shell.checkDefaultBrowser': false,

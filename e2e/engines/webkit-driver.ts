@@ -3,7 +3,10 @@
 // machine never meet. The WebDriver client connects to the driver started here and starts nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pollUntil } from './engine';
 
 export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
@@ -22,6 +25,21 @@ export function miniBrowserPath(): string {
     }
   }
   throw new Error('MiniBrowser is missing: install webkit2gtk-driver (scripts/ensure-engines.sh)');
+}
+
+/**
+ * A GTK configuration of the session's own, in which animations are off: WebKitGTK then tells
+ * pages that the visitor prefers reduced motion, as the other engines' pages do here. Returns the
+ * folder to give MiniBrowser as its XDG_CONFIG_HOME.
+ */
+async function reducedMotionConfig(): Promise<string> {
+  const home = await mkdtemp(join(tmpdir(), 'pepa-webkit-'));
+  await mkdir(join(home, 'gtk-3.0'));
+  await writeFile(
+    join(home, 'gtk-3.0', 'settings.ini'),
+    '[Settings]\ngtk-enable-animations=false\n',
+  );
+  return home;
 }
 
 /** Starts a process and resolves the first line it writes on file descriptor 3. */
@@ -91,10 +109,13 @@ export interface WebKitDriver {
 /** Starts Xvfb and WebKitWebDriver on it, and resolves once the driver answers its status. */
 export async function startWebKitDriver(): Promise<WebKitDriver> {
   const processes: ChildProcess[] = [];
+  let configHome: string | undefined;
   const stop = async () => {
     for (const child of processes.reverse()) await stopProcess(child);
+    if (configHome) await rm(configHome, { recursive: true, force: true });
   };
   try {
+    configHome = await reducedMotionConfig();
     // Xvfb picks a free display itself and names it on file descriptor 3.
     const xvfb = spawnWithReadyFd('Xvfb', [
       '-displayfd',
@@ -111,7 +132,8 @@ export async function startWebKitDriver(): Promise<WebKitDriver> {
     const port = await freePort();
     processes.push(
       spawn(WEBKIT_DRIVER_PATH, [`--host=${HOST}`, `--port=${port}`], {
-        env: { ...process.env, DISPLAY: display },
+        // MiniBrowser, started by the driver, inherits its environment.
+        env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: configHome },
         detached: true,
         stdio: 'ignore',
       }),
