@@ -21,7 +21,6 @@ const LONG_MODULES_OWED: Record<string, number> = {
   'e2e/visitor-call.spec.ts': 500,
   'src/features/talk/section/call-add-ons.test.tsx': 481,
   'src/features/talk/section/voice-chat.test.tsx': 782,
-  'src/features/talk/text/chat-panel.test.tsx': 456,
   'src/lib/call/official-client.differential.test.ts': 701,
   'src/lib/call/pepa-call.test.ts': 1320,
   'src/lib/call/simulator/room-simulator.test.ts': 780,

@@ -5,7 +5,8 @@ import { GateApiError } from '../../../api/gate-client';
 import { SHIELD_NOT_SENT } from '../guards/seed-shield';
 import { loadShareDialog } from '../share/share-button';
 import { LINK_MASK, MASKED_NOTE } from '../guards/site-facts';
-import type { Chat, ChatDoor, ChatPass, ReplyEnd } from '../../../api/chat-door';
+import type { ReplyEnd } from '../../../api/chat-door';
+import { CHAT, FakeChatDoor } from '../test/fake-chat-door';
 import {
   CHAT_CLOSE,
   CHAT_FIELD_LABEL,
@@ -23,53 +24,12 @@ import { CHAT_TEXT, ChatSession } from './chat-session';
 
 const SEED = 'abandon ability able about above absent absorb abstract absurd abuse access accident';
 
-const CHAT: Chat = {
-  id: 'chat-0123456789abcdef',
-  secret: 'secret-0123456789abcdef',
-  maxMessageChars: 200,
-  turnsLeft: 10,
-};
-
-/** One message's reply, driven by the test. */
-interface Reply {
-  text: string;
-  signal: AbortSignal;
-  words(piece: string): void;
-  finish(end: ReplyEnd): void;
-  refuse(error: unknown): void;
-}
-
-class FakeDoor implements ChatDoor {
-  starts = 0;
-  readonly ended: ChatPass[] = [];
-  readonly replies: Reply[] = [];
-  chat: Chat = CHAT;
-  botCheck = vi.fn(() => Promise.resolve('token'));
-  start = vi.fn(() => {
-    this.starts += 1;
-    return Promise.resolve({ ...this.chat, id: `${this.chat.id}${this.starts}` });
-  });
-  send = (
-    _chat: ChatPass,
-    text: string,
-    signal: AbortSignal,
-    onWords: (words: string) => void,
-  ): Promise<ReplyEnd> =>
-    new Promise<ReplyEnd>((resolve, reject) => {
-      signal.addEventListener('abort', () => resolve({ type: 'stopped' }), { once: true });
-      this.replies.push({ text, signal, words: onWords, finish: resolve, refuse: reject });
-    });
-  end = (chat: ChatPass) => {
-    this.ended.push(chat);
-  };
-}
-
-let door: FakeDoor;
+let door: FakeChatDoor;
 let session: ChatSession;
 
 beforeEach(() => {
   vi.useFakeTimers();
-  door = new FakeDoor();
+  door = new FakeChatDoor();
   session = new ChatSession(door, new Set(['pepa.example']));
 });
 
