@@ -22,7 +22,6 @@ const LONG_MODULES_OWED: Record<string, number> = {
   'src/features/talk/section/call-add-ons.test.tsx': 481,
   'src/features/talk/section/voice-chat.test.tsx': 782,
   'src/lib/call/official-client.differential.test.ts': 701,
-  'src/lib/call/pepa-call.test.ts': 1320,
   'src/lib/call/simulator/room-simulator.test.ts': 780,
   'tests/local-stack/provider-stand-in.test.ts': 524,
 };
