@@ -175,5 +175,6 @@ export function formatReport(report: Report, days: number): string {
     '',
     'Waited: the share of starts that stood in line. Spend: reported cost plus what open calls hold.',
     'Chats, Replies, Text USD: text with Pepa (its spend is part of Spend).',
+    "Failures card-judge-…: quote cards' judgements with no verdict (no card made); their cost is in Spend.",
   ].join('\n');
 }

@@ -12,6 +12,7 @@
 // its `messages` the history it was given plus that output.
 import { randomUUID } from 'node:crypto';
 import { send } from './stand-in-http.mjs';
+import { judgedLine, standInVerdict } from './stand-in-judge.mjs';
 
 const CHAT_PATH = /^\/chat\/([^/?]+)$/;
 const SESSION_PATH = /^\/session\/([^/?]+)$/;
@@ -85,11 +86,11 @@ const tokensOf = (text) => Math.ceil(text.length / 4);
  * The turn's price, as the provider itemises it.
  * @param {ChatMessage[]} prompt everything the model read
  * @param {string} completion what it wrote
+ * @param {number} [systemTokens] the assistant's own prompt: Pepa's unless another was sent
  */
-export function priceTurn(prompt, completion) {
+export function priceTurn(prompt, completion, systemTokens = CHAT_PRICES.systemPromptTokens) {
   const promptTokens =
-    CHAT_PRICES.systemPromptTokens +
-    prompt.reduce((sum, message) => sum + tokensOf(message.content), 0);
+    systemTokens + prompt.reduce((sum, message) => sum + tokensOf(message.content), 0);
   const completionTokens = tokensOf(completion);
   const modelCost = roundUsd(
     (promptTokens * CHAT_PRICES.promptUsdPerMillion +
@@ -216,7 +217,10 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
     const prompt = [...found.history, ...input];
     const said = [...input].reverse().find((message) => message.role === 'user')?.content ?? '';
     const turns = prompt.filter((message) => message.role === 'assistant').length;
-    const reply = pepaReply(said, turns);
+    // A quote card's judge (a transient assistant with the judge's rubric) answers in its place.
+    const judged = judgedLine(body);
+    const rubric = judged === null ? null : String(body.assistant.model.messages[0].content);
+    const reply = judged === null ? pepaReply(said, turns) : standInVerdict(judged);
     const now = new Date().toISOString();
     /** @type {StandInChat} */
     const chat = {
@@ -237,7 +241,9 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
     /** Stores the chat with what Pepa said of her reply by now, priced for that. */
     const complete = (/** @type {string} */ spoken) => {
       const output = [{ role: 'assistant', content: spoken }];
-      Object.assign(chat, priceTurn(prompt, spoken), {
+      const price =
+        rubric === null ? priceTurn(prompt, spoken) : priceTurn(prompt, spoken, tokensOf(rubric));
+      Object.assign(chat, price, {
         output,
         messages: [...prompt, ...output],
         updatedAt: new Date().toISOString(),

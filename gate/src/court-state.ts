@@ -71,8 +71,8 @@ export class CourtState {
   readonly line = new Line();
   private readonly days: DayBook;
   private readonly leases: Leases;
-  /** Text's share of the budget: the grants the text desks drew. */
-  private readonly text: TextBook;
+  /** Text's share of the budget: the grants the text desks (and the card judge) drew. */
+  readonly text: TextBook;
   private prunedAt = 0;
 
   constructor(

@@ -8,6 +8,8 @@
 import { cents, nextUtcMidnight, type DayBook, utcDay } from './court-money';
 import { secondsToNextUtcDay } from './visitor-limits';
 
+/** The holder of the grants quote cards' judgements draw. */
+export const JUDGE_HOLDER = 'card-judge';
 /** A grant no desk has settled or topped up for this long is charged in full. */
 export const GRANT_EXPIRY_MS = 10 * 60_000;
 /** A grant never takes more than this share of what is left of the day's budget. */
@@ -96,6 +98,29 @@ export class TextBook {
     totals.text.turns += Math.max(0, turns);
     totals.text.chats += Math.max(0, chats);
     return true;
+  }
+
+  /**
+   * A card's judgement settled (the judge is a chat message, not a reply to a visitor: its cost
+   * is part of the day's spend, not text's), and a judgement that gave no verdict counted among
+   * the day's failures under `failure`.
+   */
+  judged(
+    grantId: string | null,
+    holder: string,
+    spentUsd: number,
+    failure: string | null,
+    now: number,
+  ) {
+    const grant = grantId ? this.grants.get(grantId) : undefined;
+    if (grant && grant.holder === holder) {
+      this.grants.delete(grant.id);
+      this.days.release(grant.day, grant.usd, cents(Math.max(0, spentUsd)));
+    }
+    if (failure) {
+      const totals = this.days.totals(utcDay(now));
+      totals.failures[failure] = (totals.failures[failure] ?? 0) + 1;
+    }
   }
 
   /** The provider will not bill chats today: text is closed until the next UTC day. */

@@ -20,7 +20,7 @@ import {
   type ProviderSettings,
 } from './provider';
 import type { ProblemCode } from './problem';
-import type { Draw } from './court-text';
+import { JUDGE_HOLDER, type Draw } from './court-text';
 import { randomId, type Visitor } from './visitor';
 import { SqlLedger } from './visitor-limits';
 
@@ -280,6 +280,16 @@ export class Court extends DurableObject<Env> {
     const settled = this.state.settleText(grantId, holder, spentUsd, turns, chats);
     if (settled) await this.persist();
     return settled;
+  }
+
+  /**
+   * A card's judgement (a chat message the Worker asked of the provider): its grant `grantId`
+   * settled at `spentUsd`, and `failure` (a judgement with no verdict) counted for the report.
+   */
+  async cardJudged(grantId: string | null, spentUsd: number, failure: string | null) {
+    this.load.heard(Date.now());
+    this.state.text.judged(grantId, JUDGE_HOLDER, spentUsd, failure, this.now());
+    await this.persist();
   }
 
   /** The provider will not bill chats: text is closed until the next UTC day. */

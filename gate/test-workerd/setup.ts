@@ -1,13 +1,14 @@
 /**
  * Each test starts from an empty court (nothing stored, no alarm, a fresh instance with nothing
- * in memory), the test bindings, the outside world answering well and the clock at T0, and ends
- * leaving no fake clock or stub behind.
+ * in memory), the test bindings, the outside world answering well, a card judge that reads the
+ * line and the clock at T0, and ends leaving no fake clock or stub behind.
  */
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { forgetFull } from '../src/edge';
 import { court, gateEnv, restoreBindings, T0 } from './bench';
 import { TEST_BINDINGS } from './bindings';
+import { standInJudge } from './card-judge-stand-in';
 import { expectStreamsConform } from './gate-fetch';
 import { outside, resetOutsideWorld } from './outside-world';
 import { forgetVisitorCalls } from './visitor-calls';
@@ -46,6 +47,7 @@ async function emptyCourt(): Promise<void> {
 beforeEach(async () => {
   await emptyCourt();
   resetWorld();
+  standInJudge();
 });
 
 afterEach(async () => {

@@ -156,7 +156,7 @@ export type DayTotals = {
         [key: string]: number;
     };
     /**
-     * Calls that ended badly, by the provider's ended reason.
+     * Calls that ended badly, by the provider's ended reason; and quote cards' judgements that gave no verdict (`card-judge-error`, `card-judge-timeout`, `card-judge-unparsable`, `card-judge-budget`), for which no card was made.
      */
     failures: {
         [key: string]: number;
@@ -864,7 +864,7 @@ export type MakeCardErrors = {
      */
     409: Problem;
     /**
-     * Those words are not published (code `card-refused`); `detail` says why: a seed phrase or key, personal data, a financial promise, a word the site does not print, or letters the card cannot draw.
+     * Those words are not published (code `card-refused`); `detail` says why: a seed phrase or key, personal data, a financial promise, an instruction to send funds, contact off the site, impersonation, a word the site does not print, letters the card cannot draw, or a meaning the court could not weigh just now.
      */
     422: Problem;
     /**

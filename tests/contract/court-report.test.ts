@@ -47,7 +47,8 @@ Day         Calls  Minutes    Spend USD  Chats  Replies  Text USD  Starts  Waite
 Total          45     95.5        14.55    120      310      3.10      69     23%         10        4           1         3  bot-check-failed 12, rate-limited 7  pipeline-error-openai-llm-failed 2
 
 Waited: the share of starts that stood in line. Spend: reported cost plus what open calls hold.
-Chats, Replies, Text USD: text with Pepa (its spend is part of Spend).`;
+Chats, Replies, Text USD: text with Pepa (its spend is part of Spend).
+Failures card-judge-…: quote cards' judgements with no verdict (no card made); their cost is in Spend.`;
 
 let server: Server;
 let gateUrl: string;

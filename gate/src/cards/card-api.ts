@@ -6,7 +6,13 @@
  */
 import type { Card } from '../../../generated/gate/types.gen';
 import { vMakeCardBody, vMakeCardHeaders } from '../../../generated/gate/valibot.gen';
-import { cardLimitsFrom, GateConfigError, siteOriginFrom, type CardLimits } from '../config';
+import {
+  cardLimitsFrom,
+  GateConfigError,
+  siteOriginFrom,
+  textLimitsFrom,
+  type CardLimits,
+} from '../config';
 import { headersOf, judge } from '../contract';
 import { countEdgeRefusal, prove, proves } from '../edge';
 import { cookie, json, problem, readJsonObject } from '../problem';
@@ -18,7 +24,9 @@ import { cardKey, cardUrls, downKey, imageKey, type StoredCard } from './card-st
 import { forgetCardWords, noteCardWords, wordsTakenDown } from './card-takedown';
 import { callLine, chatLine, type LineWords } from './card-source';
 import { chatSettingsFrom } from '../provider-chat';
-import { blocklistFrom, cardWords, REFUSAL_REASONS } from './card-words';
+import { blocklistFrom, cardWords, REFUSAL_REASONS, type CardRefusal } from './card-words';
+import type { HarmKind } from './card-judge';
+import { meaningOf } from './card-meaning';
 
 /** The cookie that carries the right to make cards of the last call admitted. */
 export const CARD_COOKIE = 'pepa_card';
@@ -96,6 +104,14 @@ function wordsRefusal(words: Exclude<LineWords, { ok: true }>): Response {
   });
 }
 
+/** The refusal a harm the judge found is shown as. */
+const HARM_REFUSALS: Record<HarmKind, CardRefusal> = {
+  promise: 'financial-promise',
+  funds: 'send-funds',
+  contact: 'contact',
+  impersonation: 'impersonation',
+};
+
 /** Draws and stores card `id`; a card that cannot be drawn is kept, shown as the site's own. */
 async function store(env: Env, id: string, words: string, saidAt: Date, site: string) {
   let png: Uint8Array | null = null;
@@ -154,7 +170,7 @@ async function shelfAnswer(env: Env, claim: Exclude<Claim, { kind: 'make' }>) {
 async function cardOf(
   env: Env,
   words: Extract<LineWords, { ok: true }>,
-  limits: CardLimits,
+  limits: CardLimits & { judgeWorstUsd: number },
   siteOrigin: string,
 ): Promise<Response | Card> {
   const site = new URL(siteOrigin).host;
@@ -162,6 +178,12 @@ async function cardOf(
   if (!checked.ok) return problem('card-refused', { detail: REFUSAL_REASONS[checked.refusal] });
   if (await wordsTakenDown(env, checked.words, words.words)) {
     return problem('card-refused', { detail: TAKEN_DOWN });
+  }
+  // Meaning last: only words every pattern passed cost a judgement.
+  const meaning = await meaningOf(env, checked.words, limits.judgeWorstUsd);
+  if (!meaning.ok) {
+    const refusal = 'harm' in meaning ? HARM_REFUSALS[meaning.harm] : 'judge-unavailable';
+    return problem('card-refused', { detail: REFUSAL_REASONS[refusal] });
   }
   const id = await newCardId(env);
   await noteCardWords(env, checked.words, id);
@@ -183,10 +205,11 @@ async function cardOf(
 }
 
 export async function makeCard(request: Request, env: Env, visitor: Visitor): Promise<Response> {
-  let limits: CardLimits;
+  let limits: CardLimits & { judgeWorstUsd: number };
   let siteOrigin: string;
   try {
-    limits = cardLimitsFrom(env);
+    // A judgement is one chat message: it reserves what a text reply may cost at most.
+    limits = { ...cardLimitsFrom(env), judgeWorstUsd: textLimitsFrom(env).turnWorstUsd };
     siteOrigin = siteOriginFrom(env);
   } catch (error) {
     if (!(error instanceof GateConfigError)) throw error;

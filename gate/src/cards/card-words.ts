@@ -31,6 +31,9 @@ export type CardRefusal =
   | 'personal-data'
   | 'contact'
   | 'financial-promise'
+  | 'send-funds'
+  | 'impersonation'
+  | 'judge-unavailable'
   | 'blocked-word'
   | 'repeated'
   | 'hidden-sign'
@@ -46,6 +49,12 @@ export const REFUSAL_REASONS: Record<CardRefusal, string> = {
     'These words point off the site (a link, a handle, a wallet name) or ask to be written to in private.',
   'financial-promise':
     'These words could read as a financial promise, and $PEPA never promises returns.',
+  'send-funds':
+    'These words tell the reader to send money or tokens, or to connect a wallet, which the court never asks.',
+  impersonation:
+    'These words speak as someone Pepa is not (the team, support, an exchange), which a card never does.',
+  'judge-unavailable':
+    'The court could not weigh what these words mean just now, and makes no card it has not weighed: ask again later.',
   'blocked-word': 'These words hold a word the court does not print.',
   repeated:
     'These words repeat what was said to Pepa in this conversation: a card carries only her own words.',
