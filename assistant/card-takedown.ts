@@ -71,8 +71,20 @@ function blocked(taken: Takedown, named?: string): string {
   const more =
     others.length === 0
       ? ''
-      : `${named ? ' ' : ''}${others.length} ${named ? 'other ' : ''}card${others.length === 1 ? '' : 's'} of the same words ${others.length === 1 ? 'is' : 'are'} down too: ${others.join(', ')}.`;
-  return `${cards}${more}\nBlocked words (folded), never carded again: "${taken.words}"`;
+      : `${named ? ' ' : ''}${others.length} ${named ? 'other ' : ''}card${others.length === 1 ? '' : 's'} of the same words, a near relative or the same address ${others.length === 1 ? 'is' : 'are'} down too: ${others.join(', ')}.`;
+  const relatives = taken.nearRelatives
+    ? 'Near relatives (the same words with one word or number changed) are blocked too.'
+    : 'Near relatives are not blocked: fewer than four words, so only these words are.';
+  const tokens =
+    taken.tokens.length === 0
+      ? []
+      : [`Addresses, handles and links never carded again: ${taken.tokens.join(', ')}`];
+  return [
+    `${cards}${more}`,
+    `Blocked words (folded), never carded again: "${taken.words}"`,
+    relatives,
+    ...tokens,
+  ].join('\n');
 }
 
 /** Takes the card (or the words) down; says what was blocked, or throws a {@link TakedownError}. */

@@ -64,7 +64,12 @@ describe('a takedown', () => {
   it('says which words it blocked, folded, and which cards it took down', async () => {
     const card = await cardOf(HOME, SCAM);
     const taken = await takenDown(await takeDown(card.id));
-    expect(taken).toEqual({ words: foldForMatch(SCAM), cards: [card.id] });
+    expect(taken).toEqual({
+      words: foldForMatch(SCAM),
+      cards: [card.id],
+      nearRelatives: true,
+      tokens: [],
+    });
   });
 
   it('refuses the same words afterwards from another /64, another line and a chat', async () => {
@@ -117,7 +122,12 @@ describe('a takedown', () => {
 describe('words taken down before any card of them', () => {
   it('are never carded, and the answer names them folded', async () => {
     const taken = await takenDown(await takeDownWords(`  ${SCAM.replace('frog', 'ｆｒｏｇ')} `));
-    expect(taken).toEqual({ words: foldForMatch(SCAM), cards: [] });
+    expect(taken).toEqual({
+      words: foldForMatch(SCAM),
+      cards: [],
+      nearRelatives: true,
+      tokens: [],
+    });
     const callId = await admit(HOME);
     recordCall(callId, [SCAM]);
     await refusedAsTakenDown(await cardOfCall(callId, 1));

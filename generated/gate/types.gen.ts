@@ -323,7 +323,15 @@ export type Takedown = {
      */
     words: string;
     /**
-     * The cards taken down: the one named, and every other card of the same words.
+     * Whether the words' near relatives (the same words with one word or number changed) are blocked too: lines of four words or more.
+     */
+    nearRelatives: boolean;
+    /**
+     * The addresses, handles and links in the words (folded, compact): no card holding one is made, and every card that held one is taken down.
+     */
+    tokens: Array<string>;
+    /**
+     * The cards taken down: the one named, and every other card of the same words, of a near relative, or holding one of the tokens.
      */
     cards: Array<string>;
 };

@@ -209,6 +209,8 @@ export const vTakedownRequest = v.strictObject({
 
 export const vTakedown = v.strictObject({
     words: v.string(),
+    nearRelatives: v.boolean(),
+    tokens: v.array(v.string()),
     cards: v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/)))
 });
 

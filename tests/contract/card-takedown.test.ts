@@ -36,10 +36,15 @@ beforeAll(async () => {
       return send(401, { code: 'unauthorized', title: 'Missing or wrong credentials' });
     }
     if (request.method === 'DELETE' && request.url === `/api/cards/${CARD}`) {
-      return send(200, { words: FOLDED, cards: [CARD, TWIN] });
+      return send(200, {
+        words: FOLDED,
+        cards: [CARD, TWIN],
+        nearRelatives: true,
+        tokens: ['pepadrop2030'],
+      });
     }
     if (request.method === 'POST' && request.url === '/api/card-takedowns') {
-      return send(200, { words: FOLDED, cards: [] });
+      return send(200, { words: 'airdrop now', cards: [], nearRelatives: false, tokens: [] });
     }
     return send(404, { code: 'not-found', title: 'Nothing with that id' });
   });
@@ -65,14 +70,16 @@ describe('npm run card:takedown', () => {
       { method: 'DELETE', url: `/api/cards/${CARD}`, auth: `Bearer ${TOKEN}` },
     ]);
     expect(stdout.trim().split('\n')).toEqual([
-      `Card ${CARD} is down: its page answers 410 and its image is gone. 1 other card of the same words is down too: ${TWIN}.`,
+      `Card ${CARD} is down: its page answers 410 and its image is gone. 1 other card of the same words, a near relative or the same address is down too: ${TWIN}.`,
       `Blocked words (folded), never carded again: "${FOLDED}"`,
+      'Near relatives (the same words with one word or number changed) are blocked too.',
+      'Addresses, handles and links never carded again: pepadrop2030',
     ]);
   }, 60_000);
 
   it('takes words down before any card of them, on GATE_URL, and says what it blocked', async () => {
     seen.length = 0;
-    const words = 'Send 1 SOL to join the airdrop';
+    const words = 'Airdrop now!';
     const { code, stdout, stderr } = await run(['--words', words], {
       GATE_ADMIN_TOKEN: TOKEN,
       GATE_URL: origin,
@@ -89,7 +96,8 @@ describe('npm run card:takedown', () => {
     ]);
     expect(stdout.trim().split('\n')).toEqual([
       'No card carried them yet.',
-      `Blocked words (folded), never carded again: "${FOLDED}"`,
+      'Blocked words (folded), never carded again: "airdrop now"',
+      'Near relatives are not blocked: fewer than four words, so only these words are.',
     ]);
     await expect(takeDown({ address: undefined, words, token: TOKEN })).rejects.toThrow(
       /Set GATE_URL/,

@@ -176,7 +176,7 @@ async function cardOf(
   const site = new URL(siteOrigin).host;
   const checked = cardWords(words.words, blocklistFrom(limits.blocklist), words.heard, site);
   if (!checked.ok) return problem('card-refused', { detail: REFUSAL_REASONS[checked.refusal] });
-  if (await wordsTakenDown(env, checked.words, words.words)) {
+  if (await wordsTakenDown(env, [checked.words, words.words], site)) {
     return problem('card-refused', { detail: TAKEN_DOWN });
   }
   // Meaning last: only words every pattern passed cost a judgement.
@@ -186,11 +186,11 @@ async function cardOf(
     return problem('card-refused', { detail: REFUSAL_REASONS[refusal] });
   }
   const id = await newCardId(env);
-  await noteCardWords(env, checked.words, id);
+  await noteCardWords(env, checked.words, id, site);
   const stored = await store(env, id, checked.words, words.saidAt, site);
-  if (await wordsTakenDown(env, checked.words)) {
+  if (await wordsTakenDown(env, [checked.words], site)) {
     await env.CARDS.delete([cardKey(id), imageKey(id)]);
-    await forgetCardWords(env, checked.words, id);
+    await forgetCardWords(env, checked.words, id, site);
     return problem('card-refused', { detail: TAKEN_DOWN });
   }
   return {

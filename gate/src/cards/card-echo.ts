@@ -39,9 +39,10 @@ const NUMBER_RUN = /\d(?:[\s().\-/]{0,2}\d){4,}/gu;
 
 /**
  * The long tokens of `text`: words that mix letters and digits, handles (`@…`), names and links
- * (a dot, slash or colon inside), and runs of five digits or more however they are grouped.
+ * (a dot, slash or colon inside), and (unless `numbers` is false) runs of five digits or more
+ * however they are grouped; each in its compact forms.
  */
-function longTokens(text: string): string[] {
+function longTokens(text: string, numbers = true): string[] {
   const drawn = drawing(cleanWords(text.normalize('NFKC'))).words;
   const tokens = drawn.split(/\s+/u).flatMap((raw) => {
     const word = raw.replace(/^[^\p{L}\p{N}@#]+|[^\p{L}\p{N}]+$/gu, '');
@@ -49,10 +50,8 @@ function longTokens(text: string): string[] {
     const marked = /^[@#]/u.test(word) || /[\p{L}\p{N}][./:_@][\p{L}\p{N}]/u.test(word);
     return mixed || marked ? [word] : [];
   });
-  const numbers = [...drawn.matchAll(NUMBER_RUN)].map(([run]) => run);
-  return [...tokens, ...numbers]
-    .flatMap(compactForms)
-    .filter((token) => token.length >= TOKEN_CHARS);
+  const runs = numbers ? [...drawn.matchAll(NUMBER_RUN)].map(([run]) => run) : [];
+  return [...tokens, ...runs].flatMap(compactForms).filter((token) => token.length >= TOKEN_CHARS);
 }
 
 /** Whether `token` stands in `said` (compact forms): whole, or inside a run when it is long. */
@@ -66,7 +65,7 @@ function readSaid(texts: readonly string[]) {
   return {
     words: texts.map((text) => ` ${foldedWords(text).join(' ')} `),
     runs: texts.flatMap(compactForms),
-    tokens: new Set(texts.flatMap(longTokens)),
+    tokens: new Set(texts.flatMap((text) => longTokens(text))),
   };
 }
 
@@ -88,4 +87,13 @@ export function repeatsVisitor(line: string, heard: readonly string[]): boolean 
   if (runs.some((run) => visitor.words.some((said) => said.includes(` ${run} `)))) return true;
   if ([...pepa.tokens].some((token) => holdsToken(visitor, token))) return true;
   return [...visitor.tokens].some((token) => holdsToken(pepa, token));
+}
+
+/**
+ * What in `text` points somewhere or names someone: its address-like runs, handles, names and
+ * links (long tokens that are not plain numbers), each in its compact folded forms, so
+ * `@Pepa_Drop` and `@pepadrop`, or a link with its dots spaced, read as one token.
+ */
+export function reachTokens(text: string): string[] {
+  return [...new Set(longTokens(text, false))];
 }

@@ -59,6 +59,10 @@ describe('the folded form', () => {
       foldForMatch('Ѕend 1 ЅОL tо јоin the\u200b аirdrор'),
     );
   });
+
+  it('reads a letter with a stroke through it as the letter: ø as o, ł as l, đ as d', () => {
+    expect(foldForMatch('The cøurt, the łily and the đew')).toBe('the court the lily and the dew');
+  });
 });
 
 describe('the digits reading', () => {

@@ -71,11 +71,29 @@ function oneLine(text: string): string {
   return cleanWords(text).replace(SPACE, ' ');
 }
 
-/** `text` without its diacritics: `fück` → `fuck`, `été` → `ete`, `й` → `и`. */
+/** Latin letters drawn with a stroke through them, which no decomposition takes apart. */
+const STROKED: Readonly<Record<string, string>> = {
+  ø: 'o',
+  Ø: 'O',
+  đ: 'd',
+  Đ: 'D',
+  ł: 'l',
+  Ł: 'L',
+  ħ: 'h',
+  Ħ: 'H',
+  ŧ: 't',
+  Ŧ: 'T',
+  ƀ: 'b',
+  ɨ: 'i',
+};
+const STROKED_LETTER = new RegExp(`[${Object.keys(STROKED).join('')}]`, 'gu');
+
+/** `text` without its diacritics or strokes: `fück` → `fuck`, `été` → `ete`, `й` → `и`, `ø` → `o`. */
 export function withoutMarks(text: string): string {
   return text
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
+    .replace(STROKED_LETTER, (letter) => STROKED[letter] ?? letter)
     .normalize('NFC');
 }
 

@@ -7,7 +7,8 @@
  * asks for its own key (one read, strongly consistent everywhere at once), the list grows with
  * no bound and no object has to hold it, and its bodies are the words the owner blocked. Each card
  * made is noted under its words' hash too (`word-cards/{sha256}/{id}`), so taking words down
- * takes down every card that already carries them.
+ * takes down every card that already carries them. A takedown blocks the line's near relatives
+ * and its addresses, handles and links the same way (card-relatives.ts).
  */
 import type { Takedown } from '../../../generated/gate/types.gen';
 import { vTakedownRequest } from '../../../generated/gate/valibot.gen';
@@ -17,6 +18,12 @@ import { sameSecret } from '../edge';
 import { bearer, json, problem, readJsonObject } from '../problem';
 import { foldForMatch } from './card-fold';
 import { isCardId } from './card-ids';
+import {
+  blockRelatives,
+  forgetRelatives,
+  noteRelatives,
+  relativeTakenDown,
+} from './card-relatives';
 import { cardKey, downKey, imageKey, readCard } from './card-store';
 
 const DOWN_WORDS = 'down-words/';
@@ -29,23 +36,48 @@ async function wordsHash(folded: string): Promise<string> {
   return hex;
 }
 
-/** Whether any of `texts`, folded, was taken down. */
-export async function wordsTakenDown(env: Env, ...texts: string[]): Promise<boolean> {
+/**
+ * Whether any of `texts`, folded, was taken down, is a near relative of words taken down, or
+ * holds an address, handle or link taken down; `site` is the site's own host (no token).
+ */
+export async function wordsTakenDown(
+  env: Env,
+  texts: readonly string[],
+  site?: string,
+): Promise<boolean> {
   const folded = [...new Set(texts.map(foldForMatch))].filter(Boolean);
-  const found = await Promise.all(
-    folded.map(async (words) => env.CARDS.head(`${DOWN_WORDS}${await wordsHash(words)}`)),
-  );
-  return found.some(Boolean);
+  const [found, relative] = await Promise.all([
+    Promise.all(
+      folded.map(async (words) => env.CARDS.head(`${DOWN_WORDS}${await wordsHash(words)}`)),
+    ),
+    relativeTakenDown(env, texts, site),
+  ]);
+  return relative || found.some(Boolean);
 }
 
-/** Notes card `id` under its words, so a takedown of the words finds it. */
-export async function noteCardWords(env: Env, words: string, id: string): Promise<void> {
-  await env.CARDS.put(`${WORD_CARDS}${await wordsHash(foldForMatch(words))}/${id}`, id);
+/** Notes card `id` under its words, its near relatives and its tokens, for takedowns to find. */
+export async function noteCardWords(env: Env, words: string, id: string, site?: string) {
+  await Promise.all([
+    env.CARDS.put(`${WORD_CARDS}${await wordsHash(foldForMatch(words))}/${id}`, id),
+    noteRelatives(env, words, id, site),
+  ]);
 }
 
-/** Forgets the note of a card that was not made after all. */
-export async function forgetCardWords(env: Env, words: string, id: string): Promise<void> {
-  await env.CARDS.delete(`${WORD_CARDS}${await wordsHash(foldForMatch(words))}/${id}`);
+/** Forgets the notes of a card that was not made after all. */
+export async function forgetCardWords(env: Env, words: string, id: string, site?: string) {
+  await Promise.all([
+    env.CARDS.delete(`${WORD_CARDS}${await wordsHash(foldForMatch(words))}/${id}`),
+    forgetRelatives(env, words, id, site),
+  ]);
+}
+
+/** The site's own host, which no takedown blocks as a token; none when it is not set. */
+function siteHost(env: Env): string | undefined {
+  try {
+    return new URL(siteOriginFrom(env)).host;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The origins a card's cached answers may be kept under: the one asked, and the site's own. */
@@ -72,13 +104,20 @@ async function takeDownOne(env: Env, id: string, origins: readonly string[]): Pr
 }
 
 /**
- * `folded` can never be carded again, and every card made of it is taken down; says which. The
- * words are blocked first, so a card being made meanwhile is either found here or refused by its
- * own last check.
+ * `words` (folded) can never be carded again, nor their near relatives, nor any line holding
+ * their addresses, handles or links; every card made of any of them is taken down. Says what
+ * was blocked. The keys are written first, so a card being made meanwhile is either found here
+ * or refused by its own last check.
  */
-async function blockWords(env: Env, folded: string, origins: readonly string[]) {
+async function blockWords(
+  env: Env,
+  words: string,
+  origins: readonly string[],
+): Promise<Omit<Takedown, 'cards'> & { cards: string[] }> {
+  const folded = foldForMatch(words);
   const hash = await wordsHash(folded);
   await env.CARDS.put(`${DOWN_WORDS}${hash}`, folded);
+  const relatives = await blockRelatives(env, words, siteHost(env));
   const ids: string[] = [];
   let cursor: string | undefined;
   do {
@@ -87,12 +126,17 @@ async function blockWords(env: Env, folded: string, origins: readonly string[]) 
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
   const downed: string[] = [];
-  for (const id of ids) {
+  for (const id of new Set([...ids, ...relatives.cards])) {
     if (!(await env.CARDS.head(cardKey(id)))) continue;
     await takeDownOne(env, id, origins);
     downed.push(id);
   }
-  return downed;
+  return {
+    words: folded,
+    cards: downed,
+    nearRelatives: relatives.nearRelatives,
+    tokens: relatives.tokens,
+  };
 }
 
 function ownersToken(request: Request, env: Env): boolean {
@@ -108,11 +152,13 @@ export async function takeDownCard(request: Request, env: Env, id: string): Prom
   const card = (await isCardId(env, id)) ? await readCard(env, id) : null;
   if (!card) return problem('not-found');
   const origins = cachedOrigins(request, env);
-  const folded = foldForMatch(card.words);
-  const others = await blockWords(env, folded, origins);
+  const blocked = await blockWords(env, card.words, origins);
   // The card itself, whether or not its words' note was found.
-  if (!others.includes(id)) await takeDownOne(env, id, origins);
-  const taken: Takedown = { words: folded, cards: [id, ...others.filter((other) => other !== id)] };
+  if (!blocked.cards.includes(id)) await takeDownOne(env, id, origins);
+  const taken: Takedown = {
+    ...blocked,
+    cards: [id, ...blocked.cards.filter((other) => other !== id)],
+  };
   return json(taken);
 }
 
@@ -123,9 +169,9 @@ export async function takeDownWords(request: Request, env: Env): Promise<Respons
   if (!body.ok) return problem('bad-request', { detail: body.detail });
   const asked = judge(vTakedownRequest, body.value);
   if (!asked.ok) return problem('bad-request', { detail: asked.detail });
-  const folded = foldForMatch(asked.value.words);
-  if (!folded) return problem('bad-request', { detail: 'words has nothing to take down' });
-  const cards = await blockWords(env, folded, cachedOrigins(request, env));
-  const taken: Takedown = { words: folded, cards };
+  if (!foldForMatch(asked.value.words)) {
+    return problem('bad-request', { detail: 'words has nothing to take down' });
+  }
+  const taken: Takedown = await blockWords(env, asked.value.words, cachedOrigins(request, env));
   return json(taken);
 }
