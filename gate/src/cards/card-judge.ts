@@ -19,8 +19,11 @@ export const JUDGE_RUBRIC_ID = 'pepa-card-judge/1';
 export const JUDGE_TIMEOUT_MS = 8_000;
 /** The model the judge runs on, the provider's smallest: the rubric is a classification. */
 const JUDGE_MODEL = { provider: 'openai', model: 'gpt-4o-mini' } as const;
-/** Enough tokens for the longest valid answer ("REFUSE impersonation"), and not for an essay. */
-const JUDGE_MAX_TOKENS = 8;
+/**
+ * The provider's least `maxTokens` (its schema's minimum): a valid answer takes three or four, and
+ * an answer that runs on is no verdict anyway.
+ */
+export const JUDGE_MAX_TOKENS = 50;
 
 /** What the judge may refuse a line for. */
 export type HarmKind = 'promise' | 'funds' | 'contact' | 'impersonation';
