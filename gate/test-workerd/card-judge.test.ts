@@ -16,7 +16,7 @@ import {
 } from '../src/cards/card-words';
 import { judge, type JudgeMode } from './card-judge-stand-in';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
-import { addr, admit, body, court, gateEnv } from './support';
+import { addr, admit, body, court, gateEnv, setVars } from './support';
 
 beforeEach(emptyCards);
 
@@ -151,4 +151,12 @@ describe('the judge’s failure: no card, the visitor told, the failure counted'
       expect(judge.asked).toEqual([words, words]);
     },
   );
+
+  it('a judgement the day’s budget cannot hold is never asked: no card, and it is counted', async () => {
+    // One call's worst case (3 minutes at 0.15 USD) fits; a message's worst case beside it does not.
+    setVars({ GATE_DAILY_BUDGET_USD: '0.46' });
+    await refusedAs(await cardOf('The moon shines on my pond tonight.'), 'judge-unavailable');
+    expect(judge.asked).toEqual([]);
+    expect((await today()).failures).toEqual({ 'card-judge-budget': 1 });
+  });
 });
