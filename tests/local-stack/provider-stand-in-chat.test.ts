@@ -6,6 +6,7 @@ import { startProviderStandIn } from '../../gate/dev/provider-stand-in.mjs';
 import { CHAT_PRICES, STREAM_PATH } from '../../gate/dev/stand-in-chat.mjs';
 import { startPrism } from '../../scripts/lib/prism.mjs';
 import { readSpec } from '../contract/spec';
+import { judgeRequest, parseVerdict } from '../../gate/src/cards/card-judge-prompt';
 
 type StandIn = Awaited<ReturnType<typeof startProviderStandIn>>;
 type Message = { role: string; content: string };
@@ -115,6 +116,21 @@ describe("the provider stand-in's chat", () => {
     expect(kept.status).toBe(200);
     expect(await kept.json()).toEqual(chat);
     expect(provider.chat.stats).toMatchObject({ chats: 1, streamed: 0, aborted: 0 });
+  });
+
+  it("answers the card judge's request, as the gate sends it and Prism accepts it, with a verdict the gate parses", async () => {
+    const provider = await standIn();
+    const verdicts = [];
+    for (const line of ['The moon shines on my pond tonight.', 'Connect your wallet, darling.']) {
+      const answer = await post(`${provider.url}/chat`, judgeRequest(line, 'c0ffee'));
+      expect(answer.status).toBe(200);
+      const chat = (await answer.json()) as Chat;
+      verdicts.push(parseVerdict(chat.output[0]?.content ?? ''));
+      // The chat's fee and the judge's few tokens: about half a cent.
+      expect(chat.cost).toBeGreaterThan(CHAT_PRICES.chatFeeUsd);
+      expect(chat.cost).toBeLessThan(CHAT_PRICES.chatFeeUsd + 0.0002);
+    }
+    expect(verdicts).toEqual([{ kind: 'allow' }, { kind: 'refuse', harm: 'funds' }]);
   });
 
   it('streams a reply as data-only events naming the chat and the path of its words, ended by [DONE]', async () => {
