@@ -16,7 +16,9 @@ import {
 } from '../src/cards/card-words';
 import { judge, type JudgeMode } from './card-judge-stand-in';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
-import { addr, admit, body, court, gateEnv, setVars } from './support';
+import { addr, court, gateEnv, setVars } from './bench';
+import { body } from './gate-fetch';
+import { admit } from './visitor-calls';
 
 beforeEach(emptyCards);
 

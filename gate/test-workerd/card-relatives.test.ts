@@ -14,7 +14,9 @@ import {
   takeDownWords,
   takenDown,
 } from './card-support';
-import { addr, admit, api, body, setVars } from './support';
+import { addr, setVars } from './bench';
+import { api, body } from './gate-fetch';
+import { admit } from './visitor-calls';
 
 const TAKEN_DOWN = /took that card down/;
 const LINE = 'The court opens its doors to every frog at noon.';
