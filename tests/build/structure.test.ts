@@ -36,16 +36,20 @@ const TALK = 'src/features/talk';
  * its bot check from src/api, as the call does, never from the voice part; the
  * call's controls and the text conversation offer sharing Pepa's lines (share/), which, like the
  * guards and recovery, stands alone. thread/ is what the chat and the call share of one
- * conversation (its lines, the message's measure). `test/` is the parts' shared test kit.
+ * conversation (its lines, the message's measure). status/ decides what the panel says of the
+ * call (for the panel and any other view of the call). `test/` is the parts' shared test kit.
  */
 const TALK_PARTS: Record<string, readonly string[]> = {
-  section: ['voice', 'controls', 'page-tools', 'guards', 'recovery', 'text', 'thread'],
+  section: ['voice', 'controls', 'page-tools', 'guards', 'recovery', 'text', 'thread', 'status'],
   controls: ['voice', 'guards', 'share', 'thread'],
   text: ['guards', 'recovery', 'share', 'thread'],
   // The one conversation, typed and spoken: its lines and marks, the message field's measure,
   // Copy and Download, Write to Pepa. Used by the call's controls and the chat alike.
   thread: ['voice', 'share'],
   'page-tools': ['voice'],
+  // What the panel says of the call and how it is said: the one truth of its lines, Escape's
+  // question, the toasts' lane, the one scroll at a press.
+  status: ['voice'],
   share: [],
   guards: [],
   recovery: [],

@@ -10,7 +10,7 @@ import { CallTranscript, LiveCaptions, type CallShare } from './transcript-panel
 import { TypeToPepa } from '../thread/type-to-pepa';
 import { transcriptAfterCall, type VoiceState } from '../voice/voice-state';
 
-/** The 'we can't hear you' hint shows after this long without an audible microphone. */
+/** The quiet-microphone hint (status/talk-lines.ts) shows after this long without an audible microphone. */
 export const QUIET_MIC_HINT_MS = 6000;
 
 /** A start that takes longer than this is said to be slow, with the way out. */
@@ -106,10 +106,6 @@ export function CallControls({
 
       {phase === 'connecting' && <SlowStartHint />}
 
-      {phase === 'listening' && !state.muted && (
-        <QuietMicHint lastHeardAt={state.lastHeardAt ?? state.connectedAt} />
-      )}
-
       {phase !== 'idle' && phase !== 'ending' && <HeadphonesTip />}
 
       {phase !== 'idle' && phase !== 'waiting' && (
@@ -161,21 +157,20 @@ function VolumeBars({ volume }: { volume: number }) {
   );
 }
 
-function QuietMicHint({ lastHeardAt }: { lastHeardAt: number | null }) {
+/**
+ * Whether the open microphone has been silent for QUIET_MIC_HINT_MS (while `active`): the panel's
+ * hint then says so (status/talk-lines.ts), in place of the spec's, never beside it.
+ */
+export function useQuietMicrophone(lastHeardAt: number | null, active: boolean): boolean {
   const [quiet, setQuiet] = useState(false);
   useEffect(() => {
     setQuiet(false);
-    if (lastHeardAt === null) return;
+    if (!active || lastHeardAt === null) return;
     const remaining = Math.max(0, lastHeardAt + QUIET_MIC_HINT_MS - Date.now());
     const timer = setTimeout(() => setQuiet(true), remaining);
     return () => clearTimeout(timer);
-  }, [lastHeardAt]);
-  if (!quiet) return null;
-  return (
-    <p role="note" className="text-sm text-gold-200">
-      We can&apos;t hear you. Check that your microphone is connected and not muted.
-    </p>
-  );
+  }, [lastHeardAt, active]);
+  return active && quiet;
 }
 
 function SlowStartHint() {

@@ -4,7 +4,6 @@ import type { TalkMode } from './use-hold-to-talk';
 
 export const HOLD_MODE_LABEL = 'Hold-to-talk mode';
 export const HOLD_BUTTON_LABEL = 'Hold to talk';
-export const HOLD_HINT = 'Pepa hears you only while you hold. Release to send.';
 export const HOLD_KEY_HINT = 'Or hold Space while the panel has focus.';
 
 /** Controls that keep Space for themselves: typing, choosing, pressing. */

@@ -1,4 +1,4 @@
-import { TURN_CUE_TEXT, type TurnCue } from './use-turn-cue';
+import type { TurnCue } from './use-turn-cue';
 
 const CUE_DOT: Record<TurnCue, string> = {
   listening: 'bg-court-300',
@@ -6,19 +6,22 @@ const CUE_DOT: Record<TurnCue, string> = {
   speaking: 'bg-gold-300',
 };
 
-/** Whose turn it is, beside the status (which keeps the spec's words). */
-export function TurnCueLabel({ cue }: { cue: TurnCue | null }) {
+/**
+ * Whose turn it is, beside the status (which keeps the spec's words), in the words the panel's
+ * lines chose for it (status/talk-lines.ts), so it never disagrees with the hint.
+ */
+export function TurnCueLabel({ cue }: { cue: { turn: TurnCue; text: string } | null }) {
   return (
     <p
       aria-live="polite"
       data-testid="turn-cue"
-      data-cue={cue ?? undefined}
+      data-cue={cue?.turn}
       className="relative mt-2 flex min-h-5 items-center justify-center gap-2 text-xs font-semibold text-mist"
     >
       {cue && (
         <>
-          <span aria-hidden="true" className={`size-1.5 rounded-full ${CUE_DOT[cue]}`} />
-          {TURN_CUE_TEXT[cue]}
+          <span aria-hidden="true" className={`size-1.5 rounded-full ${CUE_DOT[cue.turn]}`} />
+          {cue.text}
         </>
       )}
     </p>

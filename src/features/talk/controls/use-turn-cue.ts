@@ -3,17 +3,14 @@ import { isSpeechUpdateMessage, isTranscriptMessage } from '../../../lib/call';
 import type { TalkPhase } from '../voice/voice-state';
 import type { VoiceCall } from '../voice/use-voice-call';
 
-/** Whose turn it is, shown beside the spec's status text and on Pepa's portrait. */
+/**
+ * Whose turn it is, shown beside the spec's status text and on Pepa's portrait; the words are the
+ * panel's lines' (status/talk-lines.ts).
+ */
 export type TurnCue = 'listening' | 'thinking' | 'speaking';
 
 /** A thought that never turns into speech is not shown for ever. */
 export const THINKING_MAX_MS = 15_000;
-
-export const TURN_CUE_TEXT: Record<TurnCue, string> = {
-  listening: 'Pepa hears you',
-  thinking: 'Pepa is thinking...',
-  speaking: 'Pepa answers',
-};
 
 /**
  * Thinking lasts from the visitor's end of speech (or a typed line sent) to Pepa's first audio.

@@ -14,7 +14,8 @@ import { FakeVoiceCall, finalLine, partialLine, toolCalls } from '../test/fake-v
 import { SEND_LABEL, TYPE_LABEL } from '../thread/type-to-pepa';
 import { DOUBLE_TAP_MS } from './talk-panel';
 import { TALK_MODE_KEY } from '../controls/use-hold-to-talk';
-import { THINKING_MAX_MS, TURN_CUE_TEXT } from '../controls/use-turn-cue';
+import { THINKING_MAX_MS } from '../controls/use-turn-cue';
+import { CUE_TEXT } from '../status/talk-lines';
 import { VoiceChat } from './voice-chat';
 
 const LOOK_ALIKE = 'PEPAx9kFjWq3TzR8vB2nYh5sLmC4dGtE7aUoXiKpZpump';
@@ -380,16 +381,16 @@ describe('her thinking made visible', () => {
     const { user } = renderPage();
     await startCall(user);
     const cue = screen.getByTestId('turn-cue');
-    expect(cue).toHaveTextContent(TURN_CUE_TEXT.listening);
+    expect(cue).toHaveTextContent(CUE_TEXT.hears);
     call.message({ type: 'speech-update', status: 'stopped', role: 'user' });
-    expect(cue).toHaveTextContent(TURN_CUE_TEXT.thinking);
+    expect(cue).toHaveTextContent(CUE_TEXT.thinking);
     // The spec's status stays word for word.
     expect(screen.getByRole('status')).toHaveTextContent('Listening...');
     call.emit('speech-start');
-    expect(cue).toHaveTextContent(TURN_CUE_TEXT.speaking);
+    expect(cue).toHaveTextContent(CUE_TEXT.speaking);
     expect(screen.getByRole('status')).toHaveTextContent('Pepa is speaking...');
     call.emit('speech-end');
-    expect(cue).toHaveTextContent(TURN_CUE_TEXT.listening);
+    expect(cue).toHaveTextContent(CUE_TEXT.hears);
   });
 
   it('ends the thought when her answer runs on from her last line without a pause', async () => {
@@ -402,7 +403,7 @@ describe('her thinking made visible', () => {
     call.message({ type: 'speech-update', status: 'started', role: 'assistant' });
     call.message(partialLine('assistant', 'Ribbit, hello'));
     call.emit('speech-end');
-    expect(screen.getByTestId('turn-cue')).toHaveTextContent(TURN_CUE_TEXT.listening);
+    expect(screen.getByTestId('turn-cue')).toHaveTextContent(CUE_TEXT.hears);
   });
 
   it('thinks after a typed line, and stops showing a thought that never turns into speech', async () => {
@@ -410,9 +411,12 @@ describe('her thinking made visible', () => {
     await startCall(user);
     await user.type(screen.getByRole('textbox', { name: TYPE_LABEL }), 'Hello');
     await user.click(screen.getByRole('button', { name: SEND_LABEL }));
-    expect(screen.getByTestId('turn-cue')).toHaveTextContent(TURN_CUE_TEXT.thinking);
+    expect(screen.getByTestId('turn-cue')).toHaveTextContent(CUE_TEXT.thinking);
     act(() => vi.advanceTimersByTime(THINKING_MAX_MS));
-    expect(screen.getByTestId('turn-cue')).toHaveTextContent(TURN_CUE_TEXT.listening);
+    const cue = screen.getByTestId('turn-cue');
+    expect(cue).toHaveAttribute('data-cue', 'listening');
+    // The microphone was silent all along: her turn is offered, not that she hears the visitor.
+    expect(cue).toHaveTextContent(CUE_TEXT.yourTurn);
   });
 });
 

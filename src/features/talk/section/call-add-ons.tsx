@@ -7,13 +7,7 @@
 import { useCallback, useEffect, useState, type RefObject } from 'react';
 import { CallRating } from '../controls/call-rating';
 import { MaskedNote, ShieldWarning } from '../guards/guard-notes';
-import { TurnCueLabel } from '../controls/turn-cue-label';
-import {
-  HOLD_HINT,
-  HOLD_KEY_HINT,
-  HoldModeSwitch,
-  HoldToTalkButton,
-} from '../controls/hold-to-talk';
+import { HOLD_KEY_HINT, HoldModeSwitch, HoldToTalkButton } from '../controls/hold-to-talk';
 import { containsSecret } from '../guards/seed-shield';
 import { SiteCard } from '../page-tools/site-card';
 import type { TalkPhase } from '../voice/voice-state';
@@ -22,10 +16,13 @@ import { useHoldToTalk } from '../controls/use-hold-to-talk';
 import { usePageTools } from '../page-tools/use-page-tools';
 import { useTurnCue } from '../controls/use-turn-cue';
 import type { VoiceCall } from '../voice/use-voice-call';
+import type { Microphone } from '../status/talk-lines';
 
 export interface CallAddOnsInput {
   call: Pick<VoiceCall, 'on' | 'send'>;
   phase: TalkPhase;
+  /** The visitor's microphone is muted (by Mute, or by hold to talk between holds). */
+  muted: boolean;
   setMuted(muted: boolean): void;
   /** Sends a typed line; false when the call could not take it. */
   sendText(text: string): boolean;
@@ -44,6 +41,7 @@ export function callIdOf(call: unknown): string | null {
 export function useCallAddOns({
   call,
   phase,
+  muted,
   setMuted,
   sendText,
   guard,
@@ -93,6 +91,15 @@ export function useCallAddOns({
     setShownCall(callIdOf(webCall));
   }, []);
   const inHold = hold.mode === 'hold';
+  // What reaches Pepa, for the panel's lines (status/talk-lines.ts): in hold mode the microphone
+  // is muted between holds, which is the hold's doing, not a Mute the visitor pressed.
+  const microphone: Microphone = inHold
+    ? hold.holding
+      ? 'holding'
+      : 'hold'
+    : muted
+      ? 'muted'
+      : 'open';
   const cardShown = { ...shown, contract: shown.contract || guard.masked };
 
   return {
@@ -102,21 +109,17 @@ export function useCallAddOns({
     shownCall,
     /** After a device switch: the microphone goes back to what the mode says. */
     reapplyMicrophone: hold.reapply,
-    /** The muted line under the status: in hold mode the hold hint says it instead. */
-    showMuted: !inHold,
+    /** How the visitor's microphone is set, for the panel's lines. */
+    microphone,
+    /** Whose turn it is (listening, thinking, speaking), for the panel's lines. */
     turn: cue,
-    cue: <TurnCueLabel cue={cue} />,
     holdButton: inHold ? (
       <HoldToTalkButton holding={hold.holding} onHolding={hold.setHolding} panelRef={panelRef} />
     ) : undefined,
     modeSwitch: <HoldModeSwitch mode={hold.mode} onMode={hold.setMode} />,
     afterCaptions: (
       <>
-        {connected && inHold && (
-          <p className="text-xs text-mist">
-            {HOLD_HINT} {HOLD_KEY_HINT}
-          </p>
-        )}
+        {connected && inHold && <p className="text-xs text-mist">{HOLD_KEY_HINT}</p>}
         {(typedSecret || guard.redacted) && (
           <ShieldWarning kind={typedSecret ? 'typed' : 'spoken'} />
         )}

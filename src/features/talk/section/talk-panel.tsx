@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode, Ref } from 'react';
+import { useRef, type CSSProperties, type ReactNode, type Ref } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
 import { MicIcon, MicOffIcon } from '../../../components/ui/icons';
 import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../../config/privacy';
@@ -7,29 +7,14 @@ import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../../config/p
 // trips of a new connection (`npm run budget`).
 import avatarArt from '../../../assets/art/pepa-avatar.svg?no-inline';
 import type { TalkPhase } from '../voice/voice-state';
+import { TurnCueLabel } from '../controls/turn-cue-label';
+import { useCallViewInViewOnPress } from '../status/call-in-view';
+import { talkLines, type TalkLines } from '../status/talk-lines';
 
 export { DOUBLE_TAP_MS } from './double-tap';
 
 /** Intrinsic size of the avatar art. */
 const AVATAR_SIZE = 240;
-
-/** Status line and hint per phase: the idle, connected and speaking texts are the spec's. */
-export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null }> = {
-  idle: { status: 'Ready to chat', hint: 'Click the button below to start talking' },
-  // Pepa takes a few guests at a time: the place in line is said beside it (lineText).
-  waiting: { status: 'Pepa is with other guests.', hint: null },
-  connecting: {
-    status: 'Connecting to Pepa...',
-    hint: 'Allow the microphone if your browser asks',
-  },
-  listening: { status: 'Listening...', hint: 'Speak naturally, Pepa is all ears' },
-  speaking: { status: 'Pepa is speaking...', hint: null },
-  reconnecting: {
-    status: 'Reconnecting to Pepa...',
-    hint: 'The connection dropped. Hold on while it comes back',
-  },
-  ending: { status: 'Ending the call...', hint: null },
-};
 
 const DOT_CLASS: Record<TalkPhase, string> = {
   idle: 'bg-court-300 shadow-[0_0_10px_var(--color-court-300)]',
@@ -41,25 +26,6 @@ const DOT_CLASS: Record<TalkPhase, string> = {
   ending: 'bg-mist',
 };
 
-/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
-}
-
-/** About how long: seconds up to a minute and a half, then minutes. */
-export function waitText(seconds: number): string {
-  if (seconds < 90) return `${Math.max(5, Math.round(seconds / 5) * 5)} s`;
-  return `${Math.round(seconds / 60)} min`;
-}
-
-/** "You're 12th in line — about 40 s." */
-export function lineText(place: { position: number; estimatedWaitSeconds: number }): string {
-  if (place.position <= 1) return `You're next — about ${waitText(place.estimatedWaitSeconds)}.`;
-  return `You're ${ordinal(place.position)} in line — about ${waitText(place.estimatedWaitSeconds)}.`;
-}
-
 export interface TalkPanelProps {
   phase: TalkPhase;
   /** While waiting: the visitor's place in line. */
@@ -70,18 +36,24 @@ export interface TalkPanelProps {
   /** The 'Demo' badge: the demo build talks to the offline simulator, not the real Pepa. */
   demo?: boolean;
   primaryRef?: Ref<HTMLButtonElement>;
-  /** The button and everything under it: what a toast must not cover. */
+  /** The button and everything under it. */
   controlsRef?: Ref<HTMLDivElement>;
   /** The button rests (stays focusable, ignores presses), e.g. while a retry must wait. */
   resting?: boolean;
-  /** The visitor muted their microphone: said beside the status, which keeps the spec's text. */
-  muted?: boolean;
   /** Whether calls are recorded: said in the notice beside Start Talking. */
   recording?: boolean;
-  /** Whose turn it is (listening, thinking, speaking): drawn on the portrait. */
-  turn?: string | null;
-  /** Said beside the status, which keeps the spec's text: whose turn it is. */
-  cue?: ReactNode;
+  /**
+   * What the panel says (talk-lines.ts, the one place it is decided): the status, the cue, the
+   * hint and Escape's question. Without it, the phase's own lines.
+   */
+  lines?: TalkLines;
+  /**
+   * The panel keeps the call's room: the compact layout of a call (a smaller Pepa, the section's
+   * intro put away), during a call and, after it, while the panel holds what the call left (its
+   * rating, its transcript, why it failed), so those take the place the call's controls had.
+   * A call's phase by default.
+   */
+  callRoom?: boolean;
   /** Beside the button: a second way to talk with Pepa (typing), when the section offers one. */
   secondary?: ReactNode;
   /**
@@ -108,35 +80,44 @@ export function TalkPanel({
   demo = false,
   primaryRef,
   controlsRef,
-  muted = false,
   resting: restingAsked = false,
   recording = false,
-  turn = null,
-  cue,
+  lines: linesGiven,
+  callRoom,
   secondary,
   notice,
   children,
 }: TalkPanelProps) {
-  const { status, hint: phaseHint } = PHASE_TEXT[phase];
-  const hint = phase === 'waiting' && line ? lineText(line) : phaseHint;
+  const lines = linesGiven ?? talkLines({ phase, microphone: 'open', line });
   const inCall = phase !== 'idle';
+  const room = callRoom ?? inCall;
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const buttonRef = useRef<HTMLButtonElement | null>(null);
+  const setButton = (node: HTMLButtonElement | null) => {
+    buttonRef.current = node;
+    if (typeof primaryRef === 'function') primaryRef(node);
+    else if (primaryRef) primaryRef.current = node;
+  };
+  useCallViewInViewOnPress(room, statusRef, buttonRef);
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the
   // keyboard focus to the page, and the next Tab would skip 'Start Talking'.
   const resting = restingAsked || phase === 'ending';
 
+  const hintClass = `relative min-h-6 sm:mt-4 ${room ? 'mt-2' : 'mt-4'}`;
+
   return (
-    <div className="relative">
+    <div className="relative" data-call-room={room ? '' : undefined}>
       {demo && (
         <span className="absolute top-0 right-0 rounded-full border border-gold-300/60 bg-court-950/80 px-3 py-1 font-display text-xs font-bold tracking-widest text-gold-200 uppercase sm:-top-8">
           Demo
         </span>
       )}
-      {/* In a call, a phone shows a smaller Pepa, so the status, the controls and the latest
-          captions fit on one screen. */}
+      {/* In the call's room, a phone shows a smaller Pepa, so the status, the controls and the
+          latest captions fit on one screen, and after the call its rating and transcript. */}
       <div
-        data-turn={turn ?? undefined}
-        className={`relative mx-auto grid aspect-square max-w-full place-items-center sm:mt-10 sm:w-56 ${inCall ? 'mt-2 w-28' : 'mt-10 w-48'}`}
+        data-turn={lines.cue?.turn}
+        className={`relative mx-auto grid aspect-square max-w-full place-items-center sm:mt-10 sm:w-56 ${room ? 'mt-2 w-28' : 'mt-10 w-48'}`}
       >
         <span
           aria-hidden="true"
@@ -166,36 +147,51 @@ export function TalkPanel({
             height={AVATAR_SIZE}
             decoding="async"
             loading="lazy"
-            className={`aspect-square max-w-full rounded-full bg-court-900 sm:w-48 ${inCall ? 'w-24' : 'w-40'}`}
+            className={`aspect-square max-w-full rounded-full bg-court-900 sm:w-48 ${room ? 'w-24' : 'w-40'}`}
           />
         </span>
       </div>
 
       <p
+        ref={statusRef}
         role="status"
         aria-live="polite"
         data-phase={phase}
-        className={`relative inline-flex items-center gap-2.5 rounded-full border border-court-500/60 bg-court-950/60 px-4 py-1.5 text-sm font-semibold text-court-300 sm:mt-8 ${inCall ? 'mt-4' : 'mt-8'}`}
+        // What a press brings into view starts below the toasts' lane (call-in-view.ts).
+        className={`relative inline-flex scroll-mt-[calc(var(--toast-lane-end)_-_4rem)] items-center gap-2.5 rounded-full border border-court-500/60 bg-court-950/60 px-4 py-1.5 text-sm font-semibold text-court-300 sm:mt-8 ${room ? 'mt-4' : 'mt-8'}`}
       >
         <span aria-hidden="true" className={`size-2 rounded-full ${DOT_CLASS[phase]}`} />
-        {status}
+        {lines.status}
       </p>
-      {cue}
-      {muted && (
+      {room && <TurnCueLabel cue={lines.cue} />}
+      {/* Escape's question, in the hint's place while it is asked; the region is there from the
+          call's start, so a screen reader hears the question when it comes. */}
+      {inCall && (
         <p
-          data-testid="muted-indicator"
-          className="relative mt-2 flex items-center justify-center gap-1.5 text-sm font-semibold text-gold-200"
+          aria-live="polite"
+          data-testid="escape-question"
+          className={lines.question ? `${hintClass} font-semibold text-gold-100` : 'sr-only'}
         >
-          <MicOffIcon className="size-4" />
-          Muted: Pepa can&apos;t hear you
+          {lines.question}
         </p>
       )}
-      <p className={`relative min-h-6 text-mist sm:mt-4 ${inCall ? 'mt-2' : 'mt-4'}`}>{hint}</p>
+      {lines.question === null &&
+        (lines.mutedHint ? (
+          <p
+            data-testid="muted-indicator"
+            className={`${hintClass} flex items-center justify-center gap-1.5 text-sm font-semibold text-gold-200`}
+          >
+            <MicOffIcon className="size-4" />
+            {lines.hint}
+          </p>
+        ) : (
+          <p className={`${hintClass} text-mist`}>{lines.hint}</p>
+        ))}
       {notice}
 
       <div ref={controlsRef}>
         <button
-          ref={primaryRef}
+          ref={setButton}
           type="button"
           data-early=""
           onClick={resting ? undefined : onPrimary}
@@ -204,7 +200,7 @@ export function TalkPanel({
           className={buttonClass(
             inCall ? 'outline' : 'gold',
             'lg',
-            `relative w-full max-w-52 sm:mt-8 sm:w-auto sm:max-w-none sm:min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70 ${inCall ? 'mt-4' : 'mt-8'}`,
+            `relative w-full max-w-52 sm:mt-8 sm:w-auto sm:max-w-none sm:min-w-52 aria-disabled:cursor-not-allowed aria-disabled:opacity-70 ${room ? 'mt-4' : 'mt-8'}`,
           )}
         >
           <MicIcon className="size-5" />

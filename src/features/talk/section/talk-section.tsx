@@ -126,8 +126,8 @@ export function TalkSection() {
       ref={sectionRef}
       id="talk"
       aria-labelledby="talk-title"
-      // In a call (the status says any phase but idle) the eyebrow and the intro give way, so the
-      // status, the captions and the field fit on one screen at every width.
+      // In the call's room (a call, and after it what it left: talk-panel.tsx) the eyebrow and the
+      // intro give way, so the status, the captions and the field fit on one screen at every width.
       className="group/talk relative px-5 py-24 sm:px-8"
     >
       <div className="relative mx-auto max-w-3xl overflow-hidden rounded-[2.5rem] border border-gold-400/30 bg-linear-to-b from-court-800 via-court-850 to-court-950 px-6 py-14 text-center shadow-[0_40px_100px_-40px_rgba(0,0,0,0.9),inset_0_1px_0_rgba(245,225,160,0.15)] sm:px-12">
@@ -140,7 +140,7 @@ export function TalkSection() {
           className="pointer-events-none absolute -top-32 left-1/2 size-96 -translate-x-1/2 rounded-full bg-gold-400/15 blur-3xl"
         />
 
-        <p className="relative font-display text-xs font-bold tracking-[0.35em] text-balance text-gold-300 uppercase group-has-[[data-phase]:not([data-phase=idle])]/talk:hidden">
+        <p className="relative font-display text-xs font-bold tracking-[0.35em] text-balance text-gold-300 uppercase group-has-[[data-call-room]]/talk:hidden">
           An audience with the Queen
         </p>
         <h2
@@ -149,7 +149,7 @@ export function TalkSection() {
         >
           Talk to Pepa
         </h2>
-        <p className="relative mx-auto mt-4 max-w-md leading-relaxed text-mist group-has-[[data-phase]:not([data-phase=idle])]/talk:hidden">
+        <p className="relative mx-auto mt-4 max-w-md leading-relaxed text-mist group-has-[[data-call-room]]/talk:hidden">
           Her Royal Ribbitness grants audiences by voice. Speak your mind; the throne is listening.
         </p>
 

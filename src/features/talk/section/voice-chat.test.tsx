@@ -28,6 +28,10 @@ import { DOUBLE_TAP_MS } from './talk-panel';
 import type { VoiceCall } from '../voice/use-voice-call';
 import { FAILURE_REASONS } from '../recovery/start-failure';
 import { TOASTS, VoiceChat } from './voice-chat';
+import { CUE_TEXT, QUESTIONS } from '../status/talk-lines';
+
+/** How long sonner shows a toast (its default), before the next in the lane may show. */
+const TOAST_SHOWN_MS = 4000;
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -426,12 +430,18 @@ describe('VoiceChat', () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.connect();
+    act(() => vi.advanceTimersByTime(TOAST_SHOWN_MS));
     call.emit('error', { type: 'daily-error', dailyErrorType: 'ejected', message: 'Ejected' });
     call.leave();
     expect(await screen.findByText(TOASTS.error.title)).toBeInTheDocument();
     expect(screen.getByText(TOASTS.error.description)).toBeInTheDocument();
-    expect(screen.getByText(TOASTS.ended.title)).toBeInTheDocument();
     expect(status()).toHaveTextContent('Ready to chat');
+    // One toast at a time in the lane: 'Call ended' follows once the error has been read.
+    expect(screen.queryByText(TOASTS.ended.title)).not.toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(TOAST_SHOWN_MS);
+    });
+    expect(screen.getByText(TOASTS.ended.title)).toBeInTheDocument();
   });
 
   it('shows final transcripts of both sides as captions', async () => {
@@ -719,10 +729,13 @@ describe('VoiceChat', () => {
     expect(screen.queryByRole('button', { name: 'Tap to hear Pepa' })).not.toBeInTheDocument();
   });
 
-  it('ends the call on Escape and when the page is left, but not when it is hidden', async () => {
+  it('ends the call on a second Escape and when the page is left, but not when it is hidden', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.connect();
+    await user.keyboard('{Escape}');
+    expect(call.ends).toBe(0);
+    expect(screen.getByText(QUESTIONS.end)).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(call.ends).toBe(1);
 
@@ -742,6 +755,84 @@ describe('VoiceChat', () => {
     });
     expect(call.ends).toBe(2);
     expect(status()).toHaveTextContent('Ready to chat');
+  });
+
+  it("shows one 'Connected' and one 'Call ended' per call, however often the call reports them", async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    call.emit('call-start');
+    act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+    await user.click(mainButton('End Call'));
+    call.emit('call-end');
+    expect(await screen.findAllByText(TOASTS.ended.title)).toHaveLength(1);
+    expect(screen.queryAllByText(TOASTS.connected.title).length).toBeLessThanOrEqual(1);
+    // The next call has toasts of its own.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(TOAST_SHOWN_MS);
+    });
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    expect(await screen.findByText(TOASTS.connected.title)).toBeInTheDocument();
+  });
+
+  it('asks before leaving the line, politely, and a second Escape leaves it', async () => {
+    answers = [jsonAnswer(waiting(5, 30), 202)];
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    await flush();
+    await user.keyboard('{Escape}');
+    const question = screen.getByText(QUESTIONS.leave);
+    expect(question).toHaveAttribute('aria-live', 'polite');
+    expect(call.signal?.aborted).toBe(false);
+    await user.keyboard('{Escape}');
+    expect(call.signal?.aborted).toBe(true);
+    expect(status()).toHaveTextContent('Ready to chat');
+  });
+
+  it("says the question in the hint's place for 5 s, then the hint again, the call going on", async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    await user.keyboard('{Escape}');
+    expect(screen.getByText(QUESTIONS.end)).toBeInTheDocument();
+    expect(screen.queryByText('Speak naturally, Pepa is all ears')).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(5000));
+    expect(screen.queryByText(QUESTIONS.end)).not.toBeInTheDocument();
+    expect(screen.getByText('Speak naturally, Pepa is all ears')).toBeInTheDocument();
+    expect(call.ends).toBe(0);
+    expect(status()).toHaveTextContent('Listening...');
+  });
+
+  it('muted, says so in the hint and never that Pepa hears the visitor', async () => {
+    const { user } = renderChat();
+    await user.click(mainButton('Start Talking'));
+    call.connect();
+    expect(screen.getByTestId('turn-cue')).toHaveTextContent(CUE_TEXT.hears);
+    await user.click(screen.getByRole('button', { name: 'Mute' }));
+    expect(screen.getByText("Muted: Pepa can't hear you")).toBeInTheDocument();
+    expect(screen.queryByText(/Pepa hears you/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Speak naturally, Pepa is all ears')).not.toBeInTheDocument();
+  });
+
+  it("after a call keeps the call's room, so what it left takes the controls' place", async () => {
+    const { user, container } = renderChat();
+    expect(container.querySelector('[data-call-room]')).toBeNull();
+    await user.click(mainButton('Start Talking'));
+    await flush();
+    call.connect();
+    expect(container.querySelector('[data-call-room]')).not.toBeNull();
+    call.emit('message', {
+      type: 'transcript',
+      role: 'assistant',
+      transcriptType: 'final',
+      transcript: 'Ribbit.',
+    });
+    act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+    await user.click(mainButton('End Call'));
+    expect(status()).toHaveTextContent('Ready to chat');
+    expect(screen.getByRole('region', { name: 'Transcript' })).toBeInTheDocument();
+    expect(container.querySelector('[data-call-room]')).not.toBeNull();
   });
 
   it('ends a call still getting ready when the page is left, so the provider hears it end', async () => {

@@ -7,8 +7,6 @@
  */
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { createPortal } from 'react-dom';
-import { Toaster, toast } from 'sonner';
 import { chatHeaders, createCallMutation, giveBackUnjoined } from '../../../api/gate-client';
 import { siteConfig } from '../../../config/site';
 import type { StartOutcome } from '../../../lib/call';
@@ -19,12 +17,12 @@ import {
   prefetchBotCheck,
   preconnectRoomService,
 } from '../voice/voice-runtime';
-import { CallControls } from '../controls/call-controls';
+import { CallControls, useQuietMicrophone } from '../controls/call-controls';
 import { useCallAddOns } from './call-add-ons';
 import { useCaptionGuard } from '../guards/use-caption-guard';
 import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
 import { CHAT_PANEL_ATTRIBUTE, isCode, useTextMode } from './text-mode';
-import { useVoiceCall, type VoiceCall, type VoiceNotifications } from '../voice/use-voice-call';
+import { useVoiceCall, type VoiceCall } from '../voice/use-voice-call';
 import { useWakeLock } from '../voice/use-wake-lock';
 import { switchMicrophone, switchSpeaker } from '../controls/device-switch';
 import { MicrophoneBlockedNote } from '../recovery/microphone-note';
@@ -34,6 +32,10 @@ import { StartFailureNotice } from '../recovery/start-failure-notice';
 import { cooldownMs, describeStartFailure } from '../recovery/start-failure';
 import { phaseOf, transcriptAfterCall } from '../voice/voice-state';
 import { callEntries } from '../thread/thread';
+import { CourtToaster } from '../status/court-toaster';
+import { talkLines } from '../status/talk-lines';
+import { createToastLane } from '../status/toast-lane';
+import { useEscapeToEnd } from '../status/use-escape-to-end';
 
 export { warmTextMode } from './text-mode';
 
@@ -47,53 +49,8 @@ export function prefetchCallRuntime(): void {
 /** React Query's key for the page's one mutation, `POST /api/calls` (the court gate). */
 export const WEB_CALL_MUTATION_KEY = ['web-call'] as const;
 
-/** The spec's toasts, word for word. */
-export const TOASTS = {
-  connected: { title: 'Connected', description: "You're now talking to Pepa!" },
-  ended: { title: 'Call ended', description: 'Thanks for chatting with Pepa!' },
-  error: { title: 'Error', description: 'Something went wrong with the voice call' },
-  startFailed: {
-    title: 'Failed to connect',
-    description: 'Please check your microphone permissions',
-  },
-} as const;
-
-/** Toasts keep clear of the fixed navigation bar (4rem tall) and of the screen's bottom edge. */
-const TOAST_OFFSET = { top: 'calc(4rem + 12px)', bottom: '16px' };
-
-type ToastPosition = 'top-center' | 'bottom-center';
-
-/** The band a top toast takes: below the navigation bar (4rem + 12px), one toast tall. */
-const TOP_TOAST_BAND_PX = 64 + 12 + 110;
-
-/**
- * Where a toast covers none of the call controls. What the panel adds under the button (the
- * microphone help, typing instead, the transcript) grows downward, often after the toast shows;
- * so the toast goes to the top whenever the controls start below the top toast's band, and to the
- * bottom only when they reach up into it. Measured when a toast is about to show, since the
- * visitor may have scrolled.
- */
-export function toastPositionAwayFrom(controls: Element | null): ToastPosition {
-  if (!controls) return 'top-center';
-  return controls.getBoundingClientRect().top >= TOP_TOAST_BAND_PX ? 'top-center' : 'bottom-center';
-}
-
-function notificationsFor(place: () => void): VoiceNotifications {
-  return {
-    onConnected: () => {
-      place();
-      toast.success(TOASTS.connected.title, { description: TOASTS.connected.description });
-    },
-    onEnded: () => {
-      place();
-      toast(TOASTS.ended.title, { description: TOASTS.ended.description });
-    },
-    onCallError: () => {
-      place();
-      toast.error(TOASTS.error.title, { description: TOASTS.error.description });
-    },
-  };
-}
+// The spec's toasts, as the section's tests know them.
+export { TOASTS } from '../status/toast-lane';
 
 export interface VoiceChatProps {
   /**
@@ -119,28 +76,11 @@ export function VoiceChat({
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { mutations: { retry: false } } }),
   );
-  const [toastPosition, setToastPosition] = useState<ToastPosition>('top-center');
   return (
     <QueryClientProvider client={queryClient}>
-      <VoiceChatPanel
-        pressedAt={pressedAt}
-        createCall={createCall}
-        openText={openText}
-        onPlaceToasts={(controls) => setToastPosition(toastPositionAwayFrom(controls))}
-      />
-      {/* In <body>, so no ancestor's stacking or clipping can hide a toast; placed away from the
-          call controls, so a toast never covers the button, Mute or the microphone help. */}
-      {createPortal(
-        <Toaster
-          position={toastPosition}
-          offset={TOAST_OFFSET}
-          mobileOffset={TOAST_OFFSET}
-          theme="dark"
-          richColors
-          closeButton
-        />,
-        document.body,
-      )}
+      <VoiceChatPanel pressedAt={pressedAt} createCall={createCall} openText={openText} />
+      {/* One lane under the navigation bar, which the panel keeps clear of the status. */}
+      <CourtToaster />
     </QueryClientProvider>
   );
 }
@@ -149,17 +89,19 @@ function VoiceChatPanel({
   pressedAt,
   createCall,
   openText,
-  onPlaceToasts,
-}: Pick<VoiceChatProps, 'pressedAt'> &
-  Required<Pick<VoiceChatProps, 'createCall' | 'openText'>> & {
-    onPlaceToasts(controls: Element | null): void;
-  }) {
+}: Pick<VoiceChatProps, 'pressedAt'> & Required<Pick<VoiceChatProps, 'createCall' | 'openText'>>) {
   const controlsRef = useRef<HTMLDivElement>(null);
-  const placeToasts = () => onPlaceToasts(controlsRef.current);
   const guard = useCaptionGuard();
+  // The spec's toasts, each event's once: keyed by the start they belong to (its serial).
+  const [toasts] = useState(createToastLane);
+  const starts = useRef(0);
   const { call, state, setMuted, sendText } = useVoiceCall(
     createCall,
-    notificationsFor(placeToasts),
+    {
+      onConnected: () => toasts.show('connected', starts.current),
+      onEnded: () => toasts.show('ended', starts.current),
+      onCallError: () => toasts.show('error', starts.current),
+    },
     {
       // Starting at once: show it from the first frame rather than flash 'Ready to chat'.
       starting: pressedAt !== undefined,
@@ -170,6 +112,7 @@ function VoiceChatPanel({
   const addOns = useCallAddOns({
     call,
     phase,
+    muted: state.muted,
     setMuted,
     sendText,
     guard,
@@ -225,14 +168,12 @@ function VoiceChatPanel({
     failuresInARow.current += 1;
     const waitMs = cooldownMs(failuresInARow.current, view.retryAfterMs);
     setCooldownUntil(waitMs > 0 ? Date.now() + waitMs : null);
-    if (view.microphoneToast) {
-      placeToasts();
-      toast.error(TOASTS.startFailed.title, { description: TOASTS.startFailed.description });
-    }
+    if (view.microphoneToast) toasts.show('startFailed', starts.current);
   };
   const outcomeHandler = useRef(onOutcome);
   outcomeHandler.current = onOutcome;
   const start = useCallback(() => {
+    starts.current += 1;
     onTextStart();
     void call
       .startWith(request, { unjoined: giveBackUnjoined })
@@ -264,28 +205,20 @@ function VoiceChatPanel({
 
   const inCall = phase !== 'idle';
 
-  // Escape ends the call (unless something else, such as the open menu, handled it); leaving
-  // the page ends it and releases the microphone. Hiding the page does not: a glance at another
-  // tab or a notification must not cut the visitor off.
+  // Escape asks before it ends the call or leaves the line (status/use-escape-to-end.ts); what
+  // the chat beside the line hears is the chat's.
+  const asking = useEscapeToEnd({
+    active: inCall && phase !== 'ending',
+    waiting: phase === 'waiting',
+    end: endCall,
+    ownerSelector: `[${CHAT_PANEL_ATTRIBUTE}]`,
+  });
+  // Leaving the page ends the call and releases the microphone. Hiding the page does not: a
+  // glance at another tab or a notification must not cut the visitor off.
   useEffect(() => {
     if (!inCall) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
-      // A field's or a picker's Escape is theirs, and so is anything in the chat beside the line:
-      // ending the call (or leaving the line) stays one deliberate action.
-      if (
-        event.target instanceof Element &&
-        event.target.closest(`input, select, textarea, [${CHAT_PANEL_ATTRIBUTE}]`)
-      )
-        return;
-      endCall();
-    };
-    document.addEventListener('keydown', onKey);
     window.addEventListener('pagehide', endCall);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      window.removeEventListener('pagehide', endCall);
-    };
+    return () => window.removeEventListener('pagehide', endCall);
   }, [inCall, endCall]);
   useWakeLock(inCall && phase !== 'ending');
   // Focus that the call takes away (a control it removes) lands in the field, else on the button.
@@ -299,6 +232,31 @@ function VoiceChatPanel({
   // Cards are made by the gate, of calls it admitted.
   const shareCallId = siteConfig.voice.route === 'gate' ? addOns.shownCall : null;
 
+  const quiet = useQuietMicrophone(
+    state.lastHeardAt ?? state.connectedAt,
+    phase === 'listening' && addOns.microphone === 'open',
+  );
+  const failure = inCall ? null : state.failure;
+  // Every line the panel says about the call, from one place (status/talk-lines.ts).
+  const lines = talkLines({
+    phase,
+    microphone: addOns.microphone,
+    line: state.line,
+    offered: text.offered,
+    chatOpen: text.chatOpen,
+    microphoneBlocked:
+      failure !== null &&
+      (describeStartFailure(failure).microphoneToast || failure.type === 'microphone-missing'),
+    thinking: addOns.turn === 'thinking',
+    quiet,
+    asking,
+  });
+  const afterCallLines = transcriptAfterCall(state);
+  // After a call, what it left (the rating, the transcript, why it failed) takes the place its
+  // controls had: the panel keeps the call's room, so nothing above them moves.
+  const callRoom =
+    inCall || failure !== null || addOns.afterCall !== null || afterCallLines.length > 0;
+
   return (
     <TalkPanel
       phase={phase}
@@ -309,10 +267,9 @@ function VoiceChatPanel({
       recording={siteConfig.voice.recording}
       primaryRef={primaryRef}
       controlsRef={controlsRef}
-      muted={inCall && state.muted && addOns.showMuted}
+      lines={lines}
+      callRoom={callRoom}
       resting={!inCall && cooldownUntil !== null}
-      turn={addOns.turn}
-      cue={inCall ? addOns.cue : undefined}
       secondary={siteConfig.voice.route === 'gate' ? text.secondary(phase, state.failure) : null}
       notice={
         !inCall && state.failure?.type === 'microphone-permission-denied' ? (
@@ -328,7 +285,7 @@ function VoiceChatPanel({
         />
       )}
       {/* The one thread: after a call, the chat holds the call's lines where they came. */}
-      {text.panel(phase, callEntries(transcriptAfterCall(state), shareCallId))}
+      {text.panel(phase, callEntries(afterCallLines, shareCallId))}
       <CallControls
         phase={phase}
         state={state}
