@@ -22,6 +22,8 @@ export function CourtToaster() {
   return createPortal(
     <Toaster
       position="top-center"
+      // A toast that goes fades in its place (styles.css).
+      className="pepa-toast-lane"
       offset={LANE_OFFSET}
       mobileOffset={LANE_OFFSET}
       // One toast at a time (the lane lets the next show once the last has gone); should two
