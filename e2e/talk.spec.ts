@@ -289,9 +289,14 @@ test.describe('Talk to Pepa', () => {
     expect((await callResources(page)).audioElements).toBe(0);
   });
 
-  test('Escape ends the call @once', async ({ page }) => {
+  test('Escape asks first, and a second Escape ends the call @once', async ({ page }) => {
     await open(page);
     await connect(page);
+    await page.keyboard.press('Escape');
+    await expect(
+      talk(page).section.getByText('End the call? Press Escape again, or End Call.'),
+    ).toBeVisible();
+    await expect(talk(page).end).toBeVisible();
     await page.keyboard.press('Escape');
     await expectToastSeen(page, TOAST.ended);
     await expectReleased(page);
