@@ -1,4 +1,4 @@
-import { useRef, type CSSProperties, type ReactNode, type Ref } from 'react';
+import { useCallback, useRef, type CSSProperties, type ReactNode, type Ref } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
 import { MicIcon, MicOffIcon } from '../../../components/ui/icons';
 import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../../config/privacy';
@@ -93,11 +93,15 @@ export function TalkPanel({
   const room = callRoom ?? inCall;
   const statusRef = useRef<HTMLParagraphElement>(null);
   const buttonRef = useRef<HTMLButtonElement | null>(null);
-  const setButton = (node: HTMLButtonElement | null) => {
-    buttonRef.current = node;
-    if (typeof primaryRef === 'function') primaryRef(node);
-    else if (primaryRef) primaryRef.current = node;
-  };
+  // The button is the panel's (for the one scroll at a press) and the caller's (its focus).
+  const setButton = useCallback(
+    (node: HTMLButtonElement | null) => {
+      buttonRef.current = node;
+      if (typeof primaryRef === 'function') primaryRef(node);
+      else if (primaryRef) primaryRef.current = node;
+    },
+    [primaryRef],
+  );
   useCallViewInViewOnPress(room, statusRef, buttonRef);
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the
