@@ -217,13 +217,9 @@ test.describe('Escape asks first', () => {
     await expect(question).toHaveAttribute('aria-live', 'polite');
     await expect(talk(page).status).toHaveText(CONNECTED);
     await expect(talk(page).end).toBeVisible();
+    // (Unanswered, the question goes after 5 s: the panel's tests hold that on a fake clock. Here
+    // the call is kept short, before the demo's visitor asks about staking and Pepa shows the Pond.)
 
-    // Unanswered, the question goes, and the call is still on.
-    await expect(question).toBeHidden({ timeout: 8_000 });
-    await expect(talk(page).status).toHaveText(CONNECTED);
-
-    await page.keyboard.press('Escape');
-    await expect(question).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(talk(page).status).toHaveText('Ready to chat');
     await expect.poll(() => titles(page), { timeout: 15_000 }).toContain('Call ended');
