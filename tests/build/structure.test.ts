@@ -19,8 +19,6 @@ const LONG_MODULES_OWED: Record<string, number> = {
   'e2e/talk-field.spec.ts': 557,
   'e2e/text-with-pepa.spec.ts': 521,
   'e2e/visitor-call.spec.ts': 500,
-  'src/features/talk/section/call-add-ons.test.tsx': 481,
-  'src/features/talk/section/voice-chat.test.tsx': 782,
   'src/lib/call/official-client.differential.test.ts': 701,
   'src/lib/call/simulator/room-simulator.test.ts': 780,
   'tests/local-stack/provider-stand-in.test.ts': 524,

@@ -1,0 +1,105 @@
+// The call add-ons' component tests share this: a stand-in call the test drives, the ratings the
+// page sends, the scrolls it asks for, and a fresh world before each test.
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { DOUBLE_TAP_MS } from '../section/talk-panel';
+import { VoiceChat } from '../section/voice-chat';
+import { FakeVoiceCall } from './fake-voice-call';
+
+export const LOOK_ALIKE = 'PEPAx9kFjWq3TzR8vB2nYh5sLmC4dGtE7aUoXiKpZpump';
+export const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+
+export let call: FakeVoiceCall;
+
+/** A new call object for the next page the test renders (a visitor who comes back). */
+export function freshCall(): void {
+  call = new FakeVoiceCall();
+}
+export let ratings: Array<{ body: unknown }>;
+let ratingStatus: number;
+
+/** How the gate answers the ratings sent from now on. */
+export function answerRatingsWith(status: number): void {
+  ratingStatus = status;
+}
+export let scrolled: Array<{ id: string; behavior: ScrollBehavior | undefined }>;
+
+/**
+ * A fresh world for each test of the file that calls it (a file's own hooks: test files may share
+ * this module's state in one worker).
+ */
+export function freshAddOnsWorld(): void {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    call = new FakeVoiceCall();
+    ratings = [];
+    ratingStatus = 204;
+    scrolled = [];
+    window.localStorage.clear();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        // The generated clients pass a Request.
+        const request = input instanceof Request ? input : new Request(String(input), init);
+        if (request.url.endsWith('/api/ratings')) {
+          ratings.push({ body: JSON.parse(await request.text()) });
+          return new Response(null, { status: ratingStatus });
+        }
+        return new Response(
+          JSON.stringify({ id: 'call-1', webCallUrl: 'https://pepa.daily.co/r' }),
+          {
+            status: 201,
+            headers: { 'content-type': 'application/json' },
+          },
+        );
+      }),
+    );
+    Element.prototype.scrollIntoView = function (
+      this: Element,
+      options?: ScrollIntoViewOptions | boolean,
+    ) {
+      scrolled.push({
+        id: this.id,
+        behavior: typeof options === 'object' ? options.behavior : undefined,
+      });
+    };
+  });
+
+  afterEach(() => {
+    act(() => {
+      toast.dismiss();
+      vi.runOnlyPendingTimers();
+    });
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+}
+
+/** The page around the panel: the sections Pepa may show. */
+export function renderPage() {
+  const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+  const view = render(
+    <>
+      <section id="pond" aria-label="Pond">
+        Pond
+      </section>
+      <VoiceChat createCall={() => call} />
+    </>,
+  );
+  return { user, ...view };
+}
+
+export async function startCall(user: ReturnType<typeof userEvent.setup>, id = 'call-1') {
+  await user.click(screen.getByRole('button', { name: 'Start Talking' }));
+  call.connect(id);
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(0);
+  });
+}
+
+export async function endCall(user: ReturnType<typeof userEvent.setup>) {
+  act(() => vi.advanceTimersByTime(DOUBLE_TAP_MS));
+  await user.click(screen.getByRole('button', { name: 'End Call' }));
+}
