@@ -1,6 +1,7 @@
 // The visitor's part of the browser suite in Gecko and WebKit: the first screen, the court's
-// token, the menu, a whole demo call with typed lines, a machine with no microphone at all,
-// writing to Pepa, and axe-core on each. Chromium runs the full suite through Playwright (e2e/).
+// token, the menu, a whole demo call with typed lines, the call kept on screen by its docked bar,
+// a machine with no microphone at all, writing to Pepa, and axe-core on each. Chromium runs the
+// full suite through Playwright (e2e/).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -225,6 +226,100 @@ describe.each(ENGINES)('in %s', (engine) => {
       expect(transcript).toContain('You: Should I buy?');
       expect(transcript).toContain('Pepa: Ribbit! Welcome to my court.');
       expect(await page.evaluate(captionLines)).toEqual([]);
+      expect(await page.problems()).toEqual([]);
+    }
+  });
+});
+
+/** The call's status, and the section's field, each wholly on screen below the navigation bar. */
+function callInView() {
+  const inView = (selector: string) => {
+    const box = document.querySelector(selector)?.getBoundingClientRect();
+    return box !== undefined && box.top >= 64 && box.bottom <= window.innerHeight;
+  };
+  return (
+    inView('#talk [role="status"][data-phase]') &&
+    inView('#talk textarea, #talk input[type="text"]')
+  );
+}
+
+/** The docked bar, wholly on screen, or null while there is none. */
+function dockInView() {
+  const bar = document.querySelector('[data-call-dock]');
+  if (!bar) return null;
+  const box = bar.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight ? true : null;
+}
+
+function dockGone() {
+  return document.querySelector('[data-call-dock]') === null;
+}
+
+function dockReturnName() {
+  return document.querySelector('[data-call-dock] button')?.getAttribute('aria-label') ?? '';
+}
+
+function focusedName() {
+  return document.activeElement?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+describe.each(ENGINES)('in %s, the call kept on screen', (engine) => {
+  let page: EnginePage;
+  const site = inject('siteUrl');
+
+  beforeAll(async () => {
+    page = await openEngine(engine, site, { microphone: true });
+  });
+  afterAll(async () => {
+    await page?.close();
+  });
+
+  it('in view at the press, docked when scrolled away, back with a tap, ended from the bar', async () => {
+    for (const size of [PHONE, DESKTOP]) {
+      await page.resize(size.width, size.height);
+      await page.goto(`/?${FAST}`);
+      await page.evaluate(scrollToTalk);
+      await page.click(talk('Start Talking'));
+      await page.waitFor('the call, in view', callInView, []);
+      expect(await page.evaluate(dockGone)).toBe(true);
+
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+      await page.waitFor('the docked bar', dockInView, []);
+      await capture(page, 'docked');
+      expect(await page.evaluate(dockReturnName)).toMatch(
+        /^Back to the call: (Listening|Pepa is speaking)\.\.\./,
+      );
+      await page.click({
+        role: 'button',
+        name: await page.evaluate(dockReturnName),
+        within: '[data-call-dock]',
+      });
+      await page.waitFor(
+        'the call back, the bar gone',
+        () => document.querySelector('[data-call-dock]') === null,
+        [],
+      );
+      expect(await page.evaluate(focusedName)).toBe('End Call');
+
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+      await page.waitFor('the docked bar', dockInView, []);
+      await page.click({ role: 'button', name: 'End Call', within: '[data-call-dock]' });
+      await page.waitFor(
+        'the call to end, in its section',
+        () => {
+          const status = document.querySelector('#talk [role="status"][data-phase]');
+          const box = status?.getBoundingClientRect();
+          return (
+            status?.textContent?.trim() === 'Ready to chat' &&
+            box !== undefined &&
+            box.top >= 64 &&
+            box.bottom <= window.innerHeight &&
+            document.querySelector('[data-call-dock]') === null
+          );
+        },
+        [],
+      );
+      expect(await page.evaluate(focusedName)).toBe('Start Talking');
       expect(await page.problems()).toEqual([]);
     }
   });

@@ -53,7 +53,7 @@ export function LiveCaptions({
       // The panel scrolls, so it must be reachable by keyboard.
       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
       tabIndex={0}
-      className="max-h-40 w-full space-y-1.5 overflow-y-auto text-left text-sm wrap-anywhere"
+      className="h-40 w-full space-y-1.5 overflow-y-auto text-left text-sm wrap-anywhere"
     >
       {entries.map((entry) => (
         <ThreadLine key={entry.key} entry={entry} onShare={share?.open ?? null} caption />

@@ -34,6 +34,7 @@ import { phaseOf, transcriptAfterCall } from '../voice/voice-state';
 import { callEntries } from '../thread/thread';
 import { CourtToaster } from '../status/court-toaster';
 import { talkLines } from '../status/talk-lines';
+import { CallDock, latestWords } from './call-dock';
 import { createToastLane } from '../status/toast-lane';
 import { useEscapeToEnd } from '../status/use-escape-to-end';
 
@@ -258,56 +259,70 @@ function VoiceChatPanel({
     inCall || failure !== null || addOns.afterCall !== null || afterCallLines.length > 0;
 
   return (
-    <TalkPanel
-      phase={phase}
-      line={state.line}
-      onPrimary={onPrimary}
-      volume={state.volume}
-      demo={siteConfig.voice.mode === 'demo'}
-      recording={siteConfig.voice.recording}
-      primaryRef={primaryRef}
-      controlsRef={controlsRef}
-      lines={lines}
-      callRoom={callRoom}
-      resting={!inCall && cooldownUntil !== null}
-      secondary={siteConfig.voice.route === 'gate' ? text.secondary(phase, state.failure) : null}
-      notice={
-        !inCall && state.failure?.type === 'microphone-permission-denied' ? (
-          <MicrophoneBlockedNote />
-        ) : null
-      }
-    >
-      {!inCall && state.failure && !text.hidesFailure(state.failure) && (
-        <StartFailureNotice
-          view={describeStartFailure(state.failure)}
-          cooldownUntil={cooldownUntil}
-          onCooledDown={endCooldown}
-        />
-      )}
-      {/* The one thread: after a call, the chat holds the call's lines where they came. */}
-      {text.panel(phase, callEntries(afterCallLines, shareCallId))}
-      <CallControls
+    <>
+      <TalkPanel
         phase={phase}
-        state={state}
-        limitSeconds={siteConfig.voice.maxCallSeconds}
-        onToggleMute={() => setMuted(!state.muted)}
-        onResumeAudio={() => void call.resumeAudio()}
-        onSendText={addOns.onSendText}
-        onMicrophone={async (deviceId) => {
-          const result = await switchMicrophone(call, deviceId);
-          // Hold to talk: the microphone goes back to what the mode says after a switch.
-          addOns.reapplyMicrophone();
-          return result;
-        }}
-        onSpeaker={(deviceId) => switchSpeaker(call, deviceId)}
-        holdButton={addOns.holdButton}
-        modeSwitch={addOns.modeSwitch}
-        afterCaptions={addOns.afterCaptions}
-        afterCall={addOns.afterCall}
-        shareCallId={shareCallId}
-        earlier={text.captionsAbove}
-        threadInChat={text.chatOpen}
+        line={state.line}
+        onPrimary={onPrimary}
+        volume={state.volume}
+        demo={siteConfig.voice.mode === 'demo'}
+        recording={siteConfig.voice.recording}
+        primaryRef={primaryRef}
+        controlsRef={controlsRef}
+        lines={lines}
+        callRoom={callRoom}
+        resting={!inCall && cooldownUntil !== null}
+        secondary={siteConfig.voice.route === 'gate' ? text.secondary(phase, state.failure) : null}
+        notice={
+          !inCall && state.failure?.type === 'microphone-permission-denied' ? (
+            <MicrophoneBlockedNote />
+          ) : null
+        }
+      >
+        {!inCall && state.failure && !text.hidesFailure(state.failure) && (
+          <StartFailureNotice
+            view={describeStartFailure(state.failure)}
+            cooldownUntil={cooldownUntil}
+            onCooledDown={endCooldown}
+          />
+        )}
+        {/* The one thread: after a call, the chat holds the call's lines where they came. */}
+        {text.panel(phase, callEntries(afterCallLines, shareCallId))}
+        <CallControls
+          phase={phase}
+          state={state}
+          limitSeconds={siteConfig.voice.maxCallSeconds}
+          onToggleMute={() => setMuted(!state.muted)}
+          onResumeAudio={() => void call.resumeAudio()}
+          onSendText={addOns.onSendText}
+          onMicrophone={async (deviceId) => {
+            const result = await switchMicrophone(call, deviceId);
+            // Hold to talk: the microphone goes back to what the mode says after a switch.
+            addOns.reapplyMicrophone();
+            return result;
+          }}
+          onSpeaker={(deviceId) => switchSpeaker(call, deviceId)}
+          holdButton={addOns.holdButton}
+          modeSwitch={addOns.modeSwitch}
+          afterCaptions={addOns.afterCaptions}
+          afterCall={addOns.afterCall}
+          shareCallId={shareCallId}
+          earlier={text.captionsAbove}
+          threadInChat={text.chatOpen}
+        />
+      </TalkPanel>
+      {/* Scrolled away from the call, it docks at the bottom of the screen: the section's own
+        lines, Mute and End Call. */}
+      <CallDock
+        phase={phase}
+        status={lines.status}
+        note={lines.question ?? (lines.mutedHint ? lines.hint : null)}
+        words={latestWords(state)}
+        muted={state.muted}
+        primaryRef={primaryRef}
+        onToggleMute={addOns.holdButton === undefined ? () => setMuted(!state.muted) : null}
+        onEnd={endCall}
       />
-    </TalkPanel>
+    </>
   );
 }
