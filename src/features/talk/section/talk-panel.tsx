@@ -1,4 +1,4 @@
-import { useCallback, useRef, type CSSProperties, type ReactNode, type Ref } from 'react';
+import { useRef, type CSSProperties, type ReactNode, type Ref } from 'react';
 import { buttonClass } from '../../../components/ui/button-styles';
 import { MicIcon, MicOffIcon } from '../../../components/ui/icons';
 import { PRIVACY_ANCHOR, PRIVACY_LINK_TEXT, callNotice } from '../../../config/privacy';
@@ -92,17 +92,7 @@ export function TalkPanel({
   const inCall = phase !== 'idle';
   const room = callRoom ?? inCall;
   const statusRef = useRef<HTMLParagraphElement>(null);
-  const buttonRef = useRef<HTMLButtonElement | null>(null);
-  // The button is the panel's (for the one scroll at a press) and the caller's (its focus).
-  const setButton = useCallback(
-    (node: HTMLButtonElement | null) => {
-      buttonRef.current = node;
-      if (typeof primaryRef === 'function') primaryRef(node);
-      else if (primaryRef) primaryRef.current = node;
-    },
-    [primaryRef],
-  );
-  useCallViewInViewOnPress(room, statusRef, buttonRef);
+  useCallViewInViewOnPress(room, statusRef);
   const glow = phase === 'speaking' ? Math.min(1, Math.max(0, volume)) : 0;
   // While the call ends the button rests, but stays focusable: a disabled button would drop the
   // keyboard focus to the page, and the next Tab would skip 'Start Talking'.
@@ -195,7 +185,7 @@ export function TalkPanel({
 
       <div ref={controlsRef}>
         <button
-          ref={setButton}
+          ref={primaryRef}
           type="button"
           data-early=""
           onClick={resting ? undefined : onPrimary}
