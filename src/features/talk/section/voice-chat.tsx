@@ -34,7 +34,7 @@ import { phaseOf, transcriptAfterCall } from '../voice/voice-state';
 import { callEntries } from '../thread/thread';
 import { CourtToaster } from '../status/court-toaster';
 import { talkLines } from '../status/talk-lines';
-import { CallDock, latestWords } from './call-dock';
+import { CallDock, latestWords } from '../status/call-dock';
 import { createToastLane } from '../status/toast-lane';
 import { useEscapeToEnd } from '../status/use-escape-to-end';
 
