@@ -15,6 +15,7 @@ import { appStarted } from '../support/app-started';
 import { startArrivalProxy, type ArrivalProxy, type ArrivalRules } from './arrival-proxy';
 import { ENGINE_NAMES, type EngineName, type EnginePage, type EngineSession } from './engine';
 import { openEngineSession } from './launch';
+import { toastGone, toastRecorded } from './toast-checks';
 
 const ENGINES = (process.env.ENGINES ?? 'chromium,firefox,webkit')
   .split(',')
@@ -182,12 +183,6 @@ function scrolledTo(id: string) {
 }
 
 /** No toast shown with this title (with '', no toast at all). */
-function toastGone(title: string) {
-  return ![...document.querySelectorAll('[data-sonner-toast]')].some((toast) =>
-    toast.textContent?.includes(title),
-  );
-}
-
 // --- The checks every arrival ends with -----------------------------------------------------
 
 async function expectNoProblems(page: EnginePage, allowed?: RegExp) {
@@ -328,8 +323,10 @@ async function returnAfterCall(page: EnginePage, { kept }: { kept: boolean }) {
   expect(how).toBe(kept ? 'restored' : 'loaded');
   await page.watch();
   if (kept) {
-    // The call's goodbye leaves on its own, as it would have without the visit elsewhere.
-    expect((await page.evaluate(recorded)).toasts.join(' ')).toContain('Call ended');
+    // The call's goodbye shows (the lane shows it once 'Connected' has given way, which a visitor
+    // who leaves at once may not wait for) and leaves on its own, as it would have without the
+    // visit elsewhere.
+    await page.waitFor("the call's goodbye", toastRecorded, ['Call ended']);
     await page.waitFor('the toast to leave', toastGone, ['Call ended']);
   }
 }
