@@ -9,7 +9,8 @@ import {
   PROBE_AFTER_SECONDS,
   PROBE_EVERY_SECONDS,
 } from './court-limits';
-import { failureKeys, utcDay, type DayBook } from './court-money';
+import { failureKeys, type DayBook } from './court-money';
+import { DAY_MS, utcDay } from './day';
 import type { StartLedger } from './visitor-limits';
 
 export interface Lease {
@@ -75,8 +76,6 @@ export interface StoredLeases {
   pending: [string, Lease][];
   typicalCallSeconds: number;
 }
-
-const DAY_MS = 86_400_000;
 
 export class Leases {
   private readonly held = new Map<string, Lease>();

@@ -3,6 +3,7 @@
  * starts, ratings, refusals and failures), the worst case a call can cost, and the budget's test.
  */
 import type { CourtLimits } from './court-limits';
+import { DAY_MS, utcDay } from './day';
 import type { ProblemCode } from './problem';
 import { reasonKey } from './provider-numbers';
 
@@ -21,18 +22,8 @@ export interface DayTotals {
   text: { chats: number; turns: number; spentUsd: number };
 }
 
-const DAY_MS = 86_400_000;
 /** How long a day's totals are kept (the owner's report reads at most this far back). */
 const KEPT_DAYS = 90;
-
-export function utcDay(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
-}
-
-export function nextUtcMidnight(at: number): number {
-  const date = new Date(at);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
-}
 
 /** Money to the millionth of a dollar: sums of reservations stay exact enough to compare. */
 export const cents = (usd: number): number => Math.round(usd * 1e6) / 1e6;

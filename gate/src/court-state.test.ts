@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FIXED_LIMITS, type CourtLimits } from './court-limits';
-import { DayBook, failureKeys, utcDay, worstCaseUsd } from './court-money';
+import { DayBook, failureKeys, worstCaseUsd } from './court-money';
+import { utcDay } from './day';
 import { CourtState } from './court-state';
 import type { StartLedger } from './visitor-limits';
 

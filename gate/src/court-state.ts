@@ -6,7 +6,8 @@
  * provider's answers, and persists what must survive a restart.
  */
 import type { CourtLimits } from './court-limits';
-import { DayBook, nextUtcMidnight, utcDay, worstCaseUsd, type DayTotals } from './court-money';
+import { DayBook, worstCaseUsd, type DayTotals } from './court-money';
+import { DAY_MS, nextUtcMidnight, utcDay } from './day';
 import {
   Leases,
   type CallEvent,
@@ -64,8 +65,6 @@ export interface CourtSnapshot extends StoredLeases {
   days: DayTotals[];
   text?: TextBookSnapshot;
 }
-
-const DAY_MS = 86_400_000;
 
 export class CourtState {
   readonly line = new Line();

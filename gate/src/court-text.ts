@@ -5,8 +5,8 @@
  * (what its replies really cost) when it falls idle or the grant grows old. A grant not settled
  * in time (a desk evicted, its storage lost) is charged in full: money is never spent unmetered.
  */
-import { cents, nextUtcMidnight, type DayBook, utcDay } from './court-money';
-import { secondsToNextUtcDay } from './visitor-limits';
+import { cents, type DayBook } from './court-money';
+import { nextUtcMidnight, secondsToNextUtcDay, utcDay } from './day';
 
 /** The holder of the grants quote cards' judgements draw. */
 export const JUDGE_HOLDER = 'card-judge';

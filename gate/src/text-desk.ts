@@ -10,7 +10,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { textLimitsFrom, type TextLimits } from './config';
-import { nextUtcMidnight, utcDay } from './court-money';
+import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from './day';
 import {
   chatCost,
   chatSettingsFrom,
@@ -33,7 +33,6 @@ import {
 import { DeskGrants, SETTLE_IDLE_MS, type GrantState } from './text-grants';
 import { relayReply, type ReplyEnd, type ReplySettled } from './text-relay';
 import { randomId, type Visitor } from './visitor';
-import { secondsToNextUtcDay } from './visitor-limits';
 
 export { ReplyPlaces } from './reply-places';
 import { giveReplyPlace, takeReplyPlace } from './reply-places';
@@ -435,7 +434,7 @@ export class TextDesk extends DurableObject<Env> {
     }
     this.sql.exec(`DELETE FROM chats WHERE last_at < ?`, now - CHAT_IDLE_MS);
     this.sql.exec(`DELETE FROM turns WHERE at < ?`, now - 60_000);
-    this.sql.exec(`DELETE FROM text_days WHERE day < ?`, utcDay(now - 86_400_000));
+    this.sql.exec(`DELETE FROM text_days WHERE day < ?`, utcDay(now - DAY_MS));
     const open = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM chats`).one().n;
     if (this.grants.open || open > 0) {
       await this.ctx.storage.setAlarm(now + SETTLE_IDLE_MS);

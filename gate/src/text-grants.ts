@@ -5,7 +5,8 @@
  * repeated for a while without asking it again.
  */
 import type { Draw } from './court-text';
-import { cents, utcDay } from './court-money';
+import { cents } from './court-money';
+import { utcDay } from './day';
 import type { TextRefusal } from './text-records';
 
 /** A grant is settled when its desk has been idle this long, or when it is this old. */

@@ -3,6 +3,7 @@
  * and per day starts and money. What must outlive a restart of the court (the start windows,
  * the day's counts) is kept in the court's SQLite storage and pruned as it expires.
  */
+import { secondsToNextUtcDay } from './day';
 import type { Visitor } from './visitor';
 
 export interface VisitorLimitSettings {
@@ -95,13 +96,6 @@ export class SqlLedger implements StartLedger {
     this.sql.exec(`DELETE FROM starts WHERE at < ?`, before);
     this.sql.exec(`DELETE FROM visitor_days WHERE day < ?`, firstDay);
   }
-}
-
-/** Seconds until the next UTC day begins (at least one): when a day's limits reset. */
-export function secondsToNextUtcDay(now: number): number {
-  const date = new Date(now);
-  const next = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
-  return Math.max(1, Math.ceil((next - now) / 1000));
 }
 
 /**

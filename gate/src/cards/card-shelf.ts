@@ -11,9 +11,8 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Card } from '../../../generated/gate/types.gen';
-import { utcDay } from '../court-money';
+import { secondsToNextUtcDay, utcDay } from '../day';
 import type { Visitor } from '../visitor';
-import { secondsToNextUtcDay } from '../visitor-limits';
 
 /** A card being made is held this long before another ask may make it instead. */
 export const MAKING_MS = 30_000;
