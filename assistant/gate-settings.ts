@@ -93,7 +93,7 @@ type LimitsFrom = (env: Record<string, string | undefined>) => GateLimits;
 // runtime, which these Node scripts are not, but `limitsFrom` itself is plain TypeScript. Reading
 // the limits with the gate's own parser means the doctor and the gate cannot disagree. (Loaded
 // up front: the scripts' module runner closes once their modules are imported.)
-const GATE_CONFIG_MODULE = '../gate/src/config.ts';
+const GATE_CONFIG_MODULE = '../gate/src/floor/config.ts';
 const gateConfig = (await import(/* @vite-ignore */ GATE_CONFIG_MODULE)) as {
   limitsFrom: LimitsFrom;
   textLimitsFrom: (env: Record<string, string | undefined>) => unknown;

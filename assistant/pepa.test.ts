@@ -61,7 +61,7 @@ describe("Pepa's definition", () => {
   });
 
   it('keeps the fence out of reach of what the gate quotes: its ends need < and >', () => {
-    // The gate escapes <, >, &, { and } in every quoted text (gate/src/text-records.ts).
+    // The gate escapes <, >, &, { and } in every quoted text (gate/src/text/text-records.ts).
     expect(CHAT_SO_FAR_OPEN).toMatch(/^<.*>$/);
     expect(CHAT_SO_FAR_CLOSE).toMatch(/^<\/.*>$/);
   });

@@ -105,7 +105,7 @@ const FLOOD_SOCKETS = 8;
 const ATTACKER_EVERY_MS = 150;
 /**
  * How late past its check-in interval a live visitor may take a freed place: the line's own
- * slack for a late check-in (LIVE_SLACK_MS in gate/src/line.ts) and this script's jitter.
+ * slack for a late check-in (LIVE_SLACK_MS in gate/src/calls/line.ts) and this script's jitter.
  */
 const IDLE_SLACK_S = 1.25;
 const TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';

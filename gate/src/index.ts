@@ -16,13 +16,13 @@ import {
   vRateCallBody,
   vReceiveProviderEventBody,
 } from '../../generated/gate/valibot.gen';
-import { botCheckRefusal } from './bot-check';
-import { GateConfigError, limitsFrom, missingSecrets, textLimitsFrom } from './config';
-import type { CourtAnswer } from './court';
-import { believe } from './provider-numbers';
-import { leaseTagOf } from './provider';
-import { bearer, cookie, json, problem, readJsonObject } from './problem';
-import { headersOf, judge, queryOf } from './contract';
+import { botCheckRefusal } from './floor/bot-check';
+import { GateConfigError, limitsFrom, missingSecrets, textLimitsFrom } from './floor/config';
+import type { CourtAnswer } from './calls/court';
+import { believe } from './provider/provider-numbers';
+import { leaseTagOf } from './provider/provider';
+import { bearer, cookie, json, problem, readJsonObject } from './floor/problem';
+import { headersOf, judge, queryOf } from './floor/contract';
 import {
   countEdgeRefusal,
   prove,
@@ -33,15 +33,15 @@ import {
   sameSecret,
   spendEdgeLimit,
   withinEdgeLimit,
-} from './edge';
-import { identify, type Visitor } from './visitor';
-import { endChat, handedChat, sendChatMessage, startChat } from './text-api';
+} from './floor/edge';
+import { identify, type Visitor } from './floor/visitor';
+import { endChat, handedChat, sendChatMessage, startChat } from './text/text-api';
 import { cardCookieFor, makeCard } from './cards/card-api';
 import { serveCard } from './cards/card-page';
 import { takeDownCard, takeDownWords } from './cards/card-takedown';
 
-export { Court } from './court';
-export { ReplyPlaces, TextDesk } from './text-desk';
+export { Court } from './calls/court';
+export { ReplyPlaces, TextDesk } from './text/text-desk';
 export { CardShelf } from './cards/card-shelf';
 
 /** How long a visitor over the edge limiter's rate is asked to wait (its window). */

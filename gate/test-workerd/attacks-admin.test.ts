@@ -4,7 +4,7 @@
  * and is counted, the token is compared in constant time, and the owner's own token still works.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { REFUSED_TOKEN_WEIGHT } from '../src/edge';
+import { REFUSED_TOKEN_WEIGHT } from '../src/floor/edge';
 import { inOneWindow, limiterWindow } from './limiter-window';
 import { addr, gateEnv, inspect } from './bench';
 import { api, body, type ProblemBody } from './gate-fetch';

@@ -5,8 +5,8 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
-import { REPLY_MAX_CHARS, REPLY_MAX_MS } from '../src/text-relay';
-import type { SaidLine } from '../src/text-records';
+import { REPLY_MAX_CHARS, REPLY_MAX_MS } from '../src/text/reply/text-relay';
+import type { SaidLine } from '../src/text/text-records';
 import { addr, advance, inspect } from './bench';
 import { body, events, type ProblemBody } from './gate-fetch';
 import { world } from './outside-world';

@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
-import type { Court } from '../src/court';
+import type { Court } from '../src/calls/court';
 
 /** Noon UTC on a day far from the real clock. */
 export const T0 = Date.UTC(2030, 0, 15, 12, 0, 0);

@@ -4,7 +4,7 @@
  * soft-hyphen characters, look-alike letters, accents, fullwidth forms, spelt-out and split
  * forms, leetspeak, other languages). Shared by the unit tests and the workerd suite.
  */
-import type { CardRefusal } from '../src/cards/card-words';
+import type { CardRefusal } from '../src/cards/words/card-words';
 
 export interface RefusedCase {
   name: string;

@@ -4,7 +4,7 @@
  * at most 1 % may become a card.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { blocklistFrom, cardWords } from '../src/cards/card-words';
+import { blocklistFrom, cardWords } from '../src/cards/words/card-words';
 import { DISGUISE_SET } from './card-disguise-set';
 import { cardOfCall, emptyCards, pepaSays, recordCall } from './card-support';
 import { addr, gateEnv } from './bench';

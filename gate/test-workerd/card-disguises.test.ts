@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
-import { REFUSAL_REASONS } from '../src/cards/card-words';
+import { REFUSAL_REASONS } from '../src/cards/words/card-words';
 import {
   DISGUISED_CASES,
   PLAIN_CASES,

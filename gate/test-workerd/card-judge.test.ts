@@ -7,13 +7,13 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
-import { JUDGE_RUBRIC } from '../src/cards/card-judge';
+import { JUDGE_RUBRIC } from '../src/cards/judge/card-judge';
 import {
   blocklistFrom,
   cardWords,
   REFUSAL_REASONS,
   type CardRefusal,
-} from '../src/cards/card-words';
+} from '../src/cards/words/card-words';
 import { judge, type JudgeMode } from './card-judge-stand-in';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
 import { addr, court, gateEnv, setVars } from './bench';

@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
 import { renderCard } from '../src/cards/card-render';
-import { blocklistFrom, cardWords, REFUSAL_REASONS } from '../src/cards/card-words';
+import { blocklistFrom, cardWords, REFUSAL_REASONS } from '../src/cards/words/card-words';
 import { DRAWN_LINES, UNDRAWN_LINES } from './card-language-lines';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
 import { addr } from './bench';

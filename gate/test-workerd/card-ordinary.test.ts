@@ -5,7 +5,7 @@
  * Worker.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { blocklistFrom, cardWords } from '../src/cards/card-words';
+import { blocklistFrom, cardWords } from '../src/cards/words/card-words';
 import { ORDINARY_LINES } from './card-ordinary-lines';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
 import { addr } from './bench';

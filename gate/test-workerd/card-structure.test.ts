@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
-import { REFUSAL_REASONS, type CardRefusal } from '../src/cards/card-words';
+import { REFUSAL_REASONS, type CardRefusal } from '../src/cards/words/card-words';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
 import { addr, gateEnv } from './bench';
 import { body } from './gate-fetch';

@@ -17,7 +17,7 @@ import {
   takeDownWords,
   takenDown,
 } from './card-support';
-import { foldForMatch } from '../src/cards/card-fold';
+import { foldForMatch } from '../src/cards/fold/card-fold';
 import { setVars } from './bench';
 import { api, body, events } from './gate-fetch';
 import { world } from './outside-world';

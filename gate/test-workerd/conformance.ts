@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import gateDocument from '../../openapi/gate.json';
 import * as validators from '../../generated/gate/valibot.gen';
-import { EventStreamReader } from '../src/event-stream';
+import { EventStreamReader } from '../src/text/reply/event-stream';
 
 interface Ref {
   $ref: string;

@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { Court } from '../src/court';
+import type { Court } from '../src/calls/court';
 import { addr, advance, court, inspect, setVars, sweep, T0 } from './bench';
 import { body, type ProblemBody } from './gate-fetch';
 import { endOfCallReport, statusEnded } from './provider-events';

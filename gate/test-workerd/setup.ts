@@ -5,7 +5,7 @@
  */
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { forgetFull } from '../src/edge';
+import { forgetFull } from '../src/floor/edge';
 import { court, gateEnv, restoreBindings, T0 } from './bench';
 import { TEST_BINDINGS } from './bindings';
 import { standInJudge } from './card-judge-stand-in';

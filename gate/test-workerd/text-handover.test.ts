@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HANDED_OVER_CHARS } from '../src/text-records';
+import { HANDED_OVER_CHARS } from '../src/text/text-records';
 import { addr, advance, sweep, TOKEN } from './bench';
 import { api, body, events, type AdmittedBody, type WaitingBody } from './gate-fetch';
 import { world } from './outside-world';

@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { TextDesk } from '../src/text-desk';
+import type { TextDesk } from '../src/text/text-desk';
 import { addr, advance, gateEnv, inspect, setVars, sweep, TOKEN } from './bench';
 import { api, body, events, type ProblemBody } from './gate-fetch';
 import { world } from './outside-world';

@@ -3,8 +3,8 @@
  * Pepa, handing it to a call; and the text desks that served them, which a test reaches by name
  * (to look inside, and to empty them between tests).
  */
-import { deskFor } from '../src/text-desk';
-import { identify } from '../src/visitor';
+import { deskFor } from '../src/text/text-desk';
+import { identify } from '../src/floor/visitor';
 import { gateEnv, ORIGIN, TOKEN } from './bench';
 import { api } from './gate-fetch';
 

@@ -100,7 +100,7 @@ export function turnstileToken(siteKey: string, signal: AbortSignal): Promise<st
           sitekey: siteKey,
           size: 'invisible',
           execution: 'render',
-          // The gate accepts a token only for this action (gate/src/bot-check.ts).
+          // The gate accepts a token only for this action (gate/src/floor/bot-check.ts).
           action: 'start-call',
           callback: (token) => {
             finish();

@@ -20,7 +20,7 @@ describe('the lint boundaries between the page and the court gate', () => {
     expect(
       await boundaryErrors(
         'src/api/boundary-probe.ts',
-        "import { Court } from '../../gate/src/court';\nexport const x = Court;\n",
+        "import { Court } from '../../gate/src/calls/court';\nexport const x = Court;\n",
       ),
     ).toEqual([expect.stringContaining('The page does not import the gate')]);
     expect(

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importCycles, importGraph, sourceFiles } from '../support/import-graph';
@@ -164,6 +164,120 @@ describe('the parts of Talk to Pepa', () => {
     expect(logicOnViews).toEqual([]);
   });
 });
+
+// --- The court gate (gate/src): its wings over a shared floor ---------------------------------
+
+const GATE = 'gate/src';
+/**
+ * The gate's folders, and the folders each one's modules may import (a folder always imports
+ * itself). The floor is what every wing stands on (configuration and the limits, problems, the
+ * contract, visitors, the day, the edge and the bot check) and imports no wing; provider/ is the
+ * provider's two clients (calls and chats) and how far its numbers are believed, over the floor.
+ * Of the wings, calls/ holds the court, the one Durable Object that keeps the line, the places and
+ * the day's budget, so text/ imports it for the grants it draws from that budget and the chat it
+ * hands to a call, and cards/ for the judge's cost held in the same budget. cards/ imports text/
+ * to prove a chat's card on the desk that holds the chat. The entry (index.ts, alone at the top)
+ * routes to every wing and exports the Durable Object classes wrangler.jsonc names.
+ */
+const GATE_WINGS: Record<string, readonly string[]> = {
+  '': ['floor', 'provider', 'calls', 'text', 'cards'],
+  floor: [],
+  provider: ['floor'],
+  calls: ['floor', 'provider'],
+  text: ['floor', 'provider', 'calls', 'text/reply'],
+  // A reply relayed from the provider's stream as the gate's own events.
+  'text/reply': ['floor'],
+  cards: ['floor', 'provider', 'calls', 'text', 'cards/words', 'cards/fold', 'cards/judge'],
+  // What a card may print: the checks, each on the words as a reader reads them (fold/).
+  'cards/words': ['cards/fold'],
+  // How a reader reads words: folded, look-alike letters mapped; and the scripts a card can draw.
+  'cards/fold': [],
+  // What a card means, by the judge: a provider chat, its cost in the court's budget.
+  'cards/judge': ['floor', 'provider', 'calls', 'cards/fold'],
+};
+/** A folder a newcomer can hold in the head: at most this many files, each file counted, tests and declarations included. */
+const MAX_GATE_FOLDER_FILES = 12;
+
+/** Every folder under gate/src (relative to it, '' for gate/src itself) and its files. */
+function gateFolders(): Map<string, string[]> {
+  const folders = new Map<string, string[]>();
+  const walk = (folder: string) => {
+    const names = readdirSync(resolve(root, GATE, folder));
+    folders.set(
+      folder,
+      names.filter((name) => !statSync(resolve(root, GATE, folder, name)).isDirectory()),
+    );
+    for (const name of names) {
+      if (statSync(resolve(root, GATE, folder, name)).isDirectory()) {
+        walk(folder === '' ? name : `${folder}/${name}`);
+      }
+    }
+  };
+  walk('');
+  return folders;
+}
+
+const wingOf = (file: string) => {
+  const inside = file.slice(GATE.length + 1);
+  return inside.includes('/') ? inside.slice(0, inside.lastIndexOf('/')) : '';
+};
+
+describe('the wings of the court gate', () => {
+  const folders = gateFolders();
+
+  it(`are the named folders, each of at most ${MAX_GATE_FOLDER_FILES} files, with only the entry loose at the top`, () => {
+    expect([...folders.keys()].sort()).toEqual(Object.keys(GATE_WINGS).sort());
+    expect(folders.get('')).toEqual(['index.ts']);
+    const over = [...folders]
+      .filter(([, files]) => files.length > MAX_GATE_FOLDER_FILES)
+      .map(([folder, files]) => `${folder}: ${files.length}`);
+    expect(over).toEqual([]);
+  });
+
+  it('import only the wings each may import, and the floor none', () => {
+    const graph = importGraph(root, sourceFiles(root, [GATE]));
+    expect(graph.size).toBeGreaterThan(50);
+    // A test may reach past its wing for what it checks against (the judge's test, the checks).
+    const trespasses = [...graph]
+      .filter(([file]) => !TEST_CODE.test(file))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => target.startsWith(`${GATE}/`))
+          .filter((target) => wingOf(target) !== wingOf(file))
+          .filter((target) => !(GATE_WINGS[wingOf(file)] ?? []).includes(wingOf(target)))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(trespasses).toEqual([]);
+  });
+
+  it("are named file by file in gate/README.md's table, which names nothing that is not there", () => {
+    const readme = readFileSync(resolve(root, 'gate/README.md'), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## Files'),
+      readme.indexOf('\n## ', readme.indexOf('## Files') + 1),
+    );
+    const named = [...section.matchAll(/^\| `([^`]+)`/gm)].map(([, path = '']) => path);
+    expect(named.length).toBeGreaterThan(40);
+    const modules = [...folders]
+      .flatMap(([folder, files]) =>
+        files.map((name) => (folder === '' ? name : `${folder}/${name}`)),
+      )
+      .filter((path) => !/\.test\.ts$/.test(path))
+      .map((path) => `src/${path}`);
+    expect(modules.filter((path) => !named.includes(path))).toEqual([]);
+    // Every row names what is there: a file, a folder (ending in /), or tests by a pattern that matches some.
+    const tests = [...folders].flatMap(([, files]) =>
+      files.filter((name) => name.endsWith('.test.ts')),
+    );
+    const missing = named.filter((path) =>
+      path.includes('*')
+        ? !(path === 'src/**/*.test.ts' && tests.length > 0)
+        : !existsSync(resolve(root, 'gate', path)),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+// --- end of the court gate's block -------------------------------------------------------------
 
 // --- The browser tests (e2e/): support code, engine modules and specs ------------------------
 // Held to the same rules as the rest: no import cycle (specs included); their sizes are held

@@ -6,7 +6,7 @@ import { startProviderStandIn } from '../../gate/dev/provider-stand-in.mjs';
 import { CHAT_PRICES, STREAM_PATH } from '../../gate/dev/stand-in-chat.mjs';
 import { startPrism } from '../../scripts/lib/prism.mjs';
 import { readSpec } from '../contract/spec';
-import { judgeRequest, parseVerdict } from '../../gate/src/cards/card-judge-prompt';
+import { judgeRequest, parseVerdict } from '../../gate/src/cards/judge/card-judge-prompt';
 
 type StandIn = Awaited<ReturnType<typeof startProviderStandIn>>;
 type Message = { role: string; content: string };

@@ -10,8 +10,8 @@ import {
   JOIN_TIMEOUT_REASON,
   joinTimeoutSeconds,
 } from '../../gate/dev/stand-in-calls.mjs';
-import { createCourtCall } from '../../gate/src/provider';
-import { chatSoFar } from '../../gate/src/text-records';
+import { createCourtCall } from '../../gate/src/provider/provider';
+import { chatSoFar } from '../../gate/src/text/text-records';
 import { startPrism } from '../../scripts/lib/prism.mjs';
 
 type StandIn = Awaited<ReturnType<typeof startProviderStandIn>>;

@@ -12,21 +12,21 @@ import {
   siteOriginFrom,
   textLimitsFrom,
   type CardLimits,
-} from '../config';
-import { headersOf, judge } from '../contract';
-import { countEdgeRefusal, prove, proves } from '../edge';
-import { cookie, json, problem, readJsonObject } from '../problem';
-import { deskFor } from '../text-records';
-import type { Visitor } from '../visitor';
+} from '../floor/config';
+import { headersOf, judge } from '../floor/contract';
+import { countEdgeRefusal, prove, proves } from '../floor/edge';
+import { cookie, json, problem, readJsonObject } from '../floor/problem';
+import { deskFor } from '../text/text-records';
+import type { Visitor } from '../floor/visitor';
 import { newCardId } from './card-ids';
 import { shelfFor, type CardAsk, type Claim, type LimitScope } from './card-shelf';
 import { cardKey, cardUrls, downKey, imageKey, type StoredCard } from './card-store';
 import { forgetCardWords, noteCardWords, wordsTakenDown } from './card-takedown';
 import { callLine, chatLine, type LineWords } from './card-source';
-import { chatSettingsFrom } from '../provider-chat';
-import { blocklistFrom, cardWords, REFUSAL_REASONS, type CardRefusal } from './card-words';
-import type { HarmKind } from './card-judge';
-import { meaningOf } from './card-meaning';
+import { chatSettingsFrom } from '../provider/provider-chat';
+import { blocklistFrom, cardWords, REFUSAL_REASONS, type CardRefusal } from './words/card-words';
+import type { HarmKind } from './judge/card-judge';
+import { meaningOf } from './judge/card-meaning';
 
 /** The cookie that carries the right to make cards of the last call admitted. */
 export const CARD_COOKIE = 'pepa_card';

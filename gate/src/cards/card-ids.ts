@@ -2,7 +2,7 @@
  * A card's id proves itself, as a ticket's secret does: 16 random characters, then 16 of an HMAC
  * of them under the gate's salt. An id the gate did not make is known at once, with no storage read.
  */
-import { base64url, prove, sameSecret } from '../edge';
+import { base64url, prove, sameSecret } from '../floor/edge';
 
 const HALF = 16;
 const CARD_ID = /^[A-Za-z0-9_-]{32}$/;

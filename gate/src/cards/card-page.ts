@@ -4,11 +4,11 @@
  * the gate did not make is a 404 before anything is read; both answers are kept in the Worker's
  * cache, and a takedown (card-takedown) purges them.
  */
-import { GateConfigError, siteOriginFrom } from '../config';
-import { problem } from '../problem';
+import { GateConfigError, siteOriginFrom } from '../floor/config';
+import { problem } from '../floor/problem';
 import { isCardId } from './card-ids';
 import { cardKey, cardUrls, downKey, imageKey, readCard, type StoredCard } from './card-store';
-import { cardDate } from './card-words';
+import { cardDate } from './words/card-words';
 
 /** How long a share page may be kept (in the Worker's cache and by anyone on the way). */
 const PAGE_MAX_AGE_S = 300;

@@ -13,8 +13,8 @@
  * Cards made are noted under the same hashes (`near-cards/{sha256}/{id}`,
  * `token-cards/{sha256}/{id}`), so a takedown lists the cards it must take down too.
  */
-import { reachTokens } from './card-echo';
-import { foldForMatch } from './card-fold';
+import { reachTokens } from './words/card-echo';
+import { foldForMatch } from './fold/card-fold';
 
 /** A line needs this many folded words for its near relatives to be blocked. */
 export const RELATIVE_MIN_WORDS = 4;

@@ -15,7 +15,7 @@ import interLatinExtMedium from '@fontsource/inter/files/inter-latin-ext-500-nor
 import interMedium from '@fontsource/inter/files/inter-latin-500-normal.woff';
 import interRegular from '@fontsource/inter/files/inter-latin-400-normal.woff';
 import avatar from '../../../public/icon-192.png';
-import { cardDate } from './card-words';
+import { cardDate } from './words/card-words';
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;

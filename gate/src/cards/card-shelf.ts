@@ -11,8 +11,8 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Card } from '../../../generated/gate/types.gen';
-import { secondsToNextUtcDay, utcDay } from '../day';
-import type { Visitor } from '../visitor';
+import { secondsToNextUtcDay, utcDay } from '../floor/day';
+import type { Visitor } from '../floor/visitor';
 
 /** A card being made is held this long before another ask may make it instead. */
 export const MAKING_MS = 30_000;

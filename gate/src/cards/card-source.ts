@@ -12,7 +12,7 @@
  * card is never made of Pepa repeating them.
  */
 import { callControllerFindOne, chatControllerGetChat } from '../../../generated/sdk.gen';
-import { clientFor, type ChatSettings } from '../provider-chat';
+import { clientFor, type ChatSettings } from '../provider/provider-chat';
 
 /** How long a card's provider read may take. */
 const READ_TIMEOUT_MS = 8_000;

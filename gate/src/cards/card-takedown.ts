@@ -12,11 +12,11 @@
  */
 import type { Takedown } from '../../../generated/gate/types.gen';
 import { vTakedownRequest } from '../../../generated/gate/valibot.gen';
-import { siteOriginFrom } from '../config';
-import { judge } from '../contract';
-import { sameSecret } from '../edge';
-import { bearer, json, problem, readJsonObject } from '../problem';
-import { foldForMatch } from './card-fold';
+import { siteOriginFrom } from '../floor/config';
+import { judge } from '../floor/contract';
+import { sameSecret } from '../floor/edge';
+import { bearer, json, problem, readJsonObject } from '../floor/problem';
+import { foldForMatch } from './fold/card-fold';
 import { isCardId } from './card-ids';
 import {
   blockRelatives,

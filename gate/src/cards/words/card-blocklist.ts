@@ -2,7 +2,7 @@
  * Words the court never prints: the site's own and the owner's (`GATE_CARD_BLOCKLIST`), matched on
  * every reading of a line, spelt out, masked (`f*ck`) or written whole.
  */
-import { foldForMatch, speltOutRuns } from './card-fold';
+import { foldForMatch, speltOutRuns } from '../fold/card-fold';
 
 /** Words the site never prints, whatever the owner adds (`GATE_CARD_BLOCKLIST`). */
 export const DEFAULT_BLOCKLIST: readonly string[] = [

@@ -6,8 +6,8 @@
  * on the folded forms the other checks read, so a look-alike letter, a changed case, an accent or
  * a split address repeats as well as the plain form.
  */
-import { cleanWords, foldForMatch, readingsOf } from './card-fold';
-import { drawing } from './card-script';
+import { cleanWords, foldForMatch, readingsOf } from '../fold/card-fold';
+import { drawing } from '../fold/card-script';
 
 /**
  * The shortest run of the visitor's words that Pepa may not repeat: five would refuse her answering

@@ -6,7 +6,7 @@
  * in time (a desk evicted, its storage lost) is charged in full: money is never spent unmetered.
  */
 import { cents, type DayBook } from './court-money';
-import { nextUtcMidnight, secondsToNextUtcDay, utcDay } from './day';
+import { nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
 
 /** The holder of the grants quote cards' judgements draw. */
 export const JUDGE_HOLDER = 'card-judge';

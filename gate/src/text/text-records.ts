@@ -2,8 +2,8 @@
  * What a text desk keeps and answers with: which desk a visitor's chats live on, what is kept of
  * what was said (and how a call is given it), and a refusal as the gate's problem.
  */
-import { problem, type ProblemCode } from './problem';
-import type { Visitor } from './visitor';
+import { problem, type ProblemCode } from '../floor/problem';
+import type { Visitor } from '../floor/visitor';
 
 /** How many desks share the site's text. */
 export const TEXT_DESKS = 32;

@@ -6,22 +6,22 @@
  * reported.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { CourtCall, Ticket } from '../../generated/gate/types.gen';
+import type { CourtCall, Ticket } from '../../../generated/gate/types.gen';
 import { CourtLoad } from './court-load';
 import { CourtState, type CourtSnapshot, type Decision, type Score } from './court-state';
 import type { CallEvent } from './court-leases';
 import type { StoredTicket } from './line';
-import { limitsFrom } from './config';
+import { limitsFrom } from '../floor/config';
 import {
   createCourtCall,
   findCallByLease,
   lookUpCall,
   ProviderFailure,
   type ProviderSettings,
-} from './provider';
-import type { ProblemCode } from './problem';
+} from '../provider/provider';
+import type { ProblemCode } from '../floor/problem';
 import { JUDGE_HOLDER, type Draw } from './court-text';
-import { randomId, type Visitor } from './visitor';
+import { randomId, type Visitor } from '../floor/visitor';
 import { SqlLedger } from './visitor-limits';
 
 /** What the court answers the Worker with; the Worker turns it into the HTTP answer. */

@@ -4,9 +4,9 @@
  * the grants gone idle or old handed back to the court. What the court answered "closed" is
  * repeated for a while without asking it again.
  */
-import type { Draw } from './court-text';
-import { cents } from './court-money';
-import { utcDay } from './day';
+import type { Draw } from '../calls/court-text';
+import { cents } from '../calls/court-money';
+import { utcDay } from '../floor/day';
 import type { TextRefusal } from './text-records';
 
 /** A grant is settled when its desk has been idle this long, or when it is this old. */

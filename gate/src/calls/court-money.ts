@@ -2,10 +2,10 @@
  * The money: each UTC day's totals (what was spent and what is reserved, with the day's calls,
  * starts, ratings, refusals and failures), the worst case a call can cost, and the budget's test.
  */
-import type { CourtLimits } from './court-limits';
-import { DAY_MS, utcDay } from './day';
-import type { ProblemCode } from './problem';
-import { reasonKey } from './provider-numbers';
+import type { CourtLimits } from '../floor/court-limits';
+import { DAY_MS, utcDay } from '../floor/day';
+import type { ProblemCode } from '../floor/problem';
+import { reasonKey } from '../provider/provider-numbers';
 
 export interface DayTotals {
   day: string;

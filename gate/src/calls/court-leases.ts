@@ -8,9 +8,9 @@ import {
   JOIN_RECHECK_SECONDS,
   PROBE_AFTER_SECONDS,
   PROBE_EVERY_SECONDS,
-} from './court-limits';
+} from '../floor/court-limits';
 import { failureKeys, type DayBook } from './court-money';
-import { DAY_MS, utcDay } from './day';
+import { DAY_MS, utcDay } from '../floor/day';
 import type { StartLedger } from './visitor-limits';
 
 export interface Lease {

@@ -1,5 +1,5 @@
 /** The gate's errors: problem+json bodies with a stable `code` (openapi/gate.json, Problem). */
-import type { Problem } from '../../generated/gate/types.gen';
+import type { Problem } from '../../../generated/gate/types.gen';
 
 export type ProblemCode = Problem['code'];
 

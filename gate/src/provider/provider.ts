@@ -3,14 +3,14 @@
  * and asking about a call the backstop has not heard from. Through the provider's generated
  * client, configured here (the page configures its own copy in src/api).
  */
-import { createClient, createConfig } from '../../generated/client';
-import type { CourtCall } from '../../generated/gate/types.gen';
-import { PROVIDER_JOIN_SECONDS } from './join-timeout';
+import { createClient, createConfig } from '../../../generated/client';
+import type { CourtCall } from '../../../generated/gate/types.gen';
+import { PROVIDER_JOIN_SECONDS } from '../floor/join-timeout';
 import {
   callControllerCreateWebCall,
   callControllerFindAll,
   callControllerFindOne,
-} from '../../generated/sdk.gen';
+} from '../../../generated/sdk.gen';
 
 /** The provider's REST API, unless the settings name another (the demo's stand-in). */
 export const PROVIDER_API = 'https://api.vapi.ai';

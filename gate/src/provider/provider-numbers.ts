@@ -3,7 +3,7 @@
  * still carry nonsense (a bug, a leaked secret): its cost and duration are held within what a
  * call the gate created can cost and last, and every number pulled in is recorded as an outlier.
  */
-import type { CourtLimits } from './court-limits';
+import type { CourtLimits } from '../floor/court-limits';
 
 /** A call's reported cost is believed up to this many times its worst case. */
 export const COST_CEILING_WORST_CASES = 4;

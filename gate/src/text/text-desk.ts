@@ -9,8 +9,8 @@
  * settled at the provider's cost for it, or its worst case when that cannot be read.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { textLimitsFrom, type TextLimits } from './config';
-import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from './day';
+import { textLimitsFrom, type TextLimits } from '../floor/config';
+import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
 import {
   chatCost,
   chatSettingsFrom,
@@ -20,7 +20,7 @@ import {
   type ChatFailure,
   type ChatSettings,
   type RetryClock,
-} from './provider-chat';
+} from '../provider/provider-chat';
 import {
   chatSoFar,
   keptLines,
@@ -31,8 +31,8 @@ import {
   type TextRefusal,
 } from './text-records';
 import { DeskGrants, SETTLE_IDLE_MS, type GrantState } from './text-grants';
-import { relayReply, type ReplyEnd, type ReplySettled } from './text-relay';
-import { randomId, type Visitor } from './visitor';
+import { relayReply, type ReplyEnd, type ReplySettled } from './reply/text-relay';
+import { randomId, type Visitor } from '../floor/visitor';
 
 export { ReplyPlaces } from './reply-places';
 import { giveReplyPlace, takeReplyPlace } from './reply-places';

@@ -3,7 +3,7 @@
  * request to the provider's chat, and the exact answers it accepts. No runtime here, so the demo's
  * stand-in and its tests read the very prompt the gate sends.
  */
-import type { CreateChatDto } from '../../../generated/types.gen';
+import type { CreateChatDto } from '../../../../generated/types.gen';
 
 /** The rubric's name and version, which its answers are kept under: a new rubric judges anew. */
 export const JUDGE_RUBRIC_ID = 'pepa-card-judge/1';

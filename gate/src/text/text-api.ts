@@ -12,17 +12,17 @@ import {
   vSendChatMessageHeaders,
   vSendChatMessagePath,
   vStartChatBody,
-} from '../../generated/gate/valibot.gen';
-import type { ChatStarted } from '../../generated/gate/types.gen';
-import { botCheckRefusal } from './bot-check';
-import { textLimitsFrom } from './config';
-import { headersOf, judge } from './contract';
-import type { ChatHandover } from './court';
-import { countEdgeRefusal, prove, proves } from './edge';
-import { json, problem, readJsonObject } from './problem';
+} from '../../../generated/gate/valibot.gen';
+import type { ChatStarted } from '../../../generated/gate/types.gen';
+import { botCheckRefusal } from '../floor/bot-check';
+import { textLimitsFrom } from '../floor/config';
+import { headersOf, judge } from '../floor/contract';
+import type { ChatHandover } from '../calls/court';
+import { countEdgeRefusal, prove, proves } from '../floor/edge';
+import { json, problem, readJsonObject } from '../floor/problem';
 import { deskFor, refusalResponse } from './text-records';
 import { hasVisibleCharacter } from './visible-text';
-import type { Visitor } from './visitor';
+import type { Visitor } from '../floor/visitor';
 
 /** A message's body is read no further than this (the contract's longest text, in UTF-8). */
 const MESSAGE_BODY_BYTES = 20 * 1024;

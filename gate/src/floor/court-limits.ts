@@ -3,7 +3,25 @@
  * the court's own design.
  */
 import { JOIN_BACKSTOP_SECONDS, PROVIDER_JOIN_SECONDS } from './join-timeout';
-import type { VisitorLimitSettings } from './visitor-limits';
+
+/** The limits of one visitor and of their neighbours (calls/visitor-limits.ts applies them). */
+export interface VisitorLimitSettings {
+  /** Calls (or places in line) one visitor may hold at once. */
+  visitorConcurrent: number;
+  /** Starts one visitor may make per window. */
+  visitorStartsPerWindow: number;
+  visitorWindowSeconds: number;
+  /** Starts one visitor may make per UTC day. */
+  visitorStartsPerDay: number;
+  /** What one visitor's calls may commit per UTC day (worst case until their cost is known). */
+  visitorDailyUsd: number;
+  /** Calls or places a network (/24 or /48) may hold at once. */
+  networkConcurrent: number;
+  /** Starts a network may make per window. */
+  networkStartsPerWindow: number;
+  /** Calls or places one ASN may hold at once. */
+  asnConcurrent: number;
+}
 
 export interface CourtLimits extends VisitorLimitSettings {
   /** Calls at once (the provider's concurrency limit): the court's places. */

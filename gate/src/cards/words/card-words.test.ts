@@ -4,7 +4,7 @@ import {
   DISGUISED_CASES,
   PLAIN_CASES,
   PROMISES_BY_LANGUAGE,
-} from '../../test-workerd/card-disguise-cases';
+} from '../../../test-workerd/card-disguise-cases';
 import { blocklistFrom, CARD_MAX_CHARS, cardWords, fitToCard, refusalOf } from './card-words';
 
 const list = blocklistFrom('');

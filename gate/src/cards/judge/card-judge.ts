@@ -9,8 +9,8 @@
  * the quotation; the answer must be one of a handful of exact forms, and anything else (an
  * explanation, a refusal to answer, words a line talked the model into) is no verdict: no card.
  */
-import { chatControllerCreateChat } from '../../../generated/sdk.gen';
-import { clientFor, type ChatSettings } from '../provider-chat';
+import { chatControllerCreateChat } from '../../../../generated/sdk.gen';
+import { clientFor, type ChatSettings } from '../../provider/provider-chat';
 import { judgeRequest, parseVerdict, type HarmKind } from './card-judge-prompt';
 
 export {

@@ -3,9 +3,9 @@
  * bound (a judge that does not answer in time is given up on, its request aborted, at the bound).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { judgedLine, standInVerdict } from '../../dev/stand-in-judge.mjs';
-import { DRAWN_LINES } from '../../test-workerd/card-language-lines';
-import { ORDINARY_LINES } from '../../test-workerd/card-ordinary-lines';
+import { judgedLine, standInVerdict } from '../../../dev/stand-in-judge.mjs';
+import { DRAWN_LINES } from '../../../test-workerd/card-language-lines';
+import { ORDINARY_LINES } from '../../../test-workerd/card-ordinary-lines';
 import {
   askJudge,
   JUDGE_MAX_TOKENS,
@@ -13,7 +13,7 @@ import {
   judgeRequest,
   parseVerdict,
 } from './card-judge';
-import { blocklistFrom, cardWords } from './card-words';
+import { blocklistFrom, cardWords } from '../words/card-words';
 
 const settings = { privateKey: 'key', assistantId: 'pepa', apiUrl: 'https://provider.test' };
 

@@ -3,26 +3,9 @@
  * and per day starts and money. What must outlive a restart of the court (the start windows,
  * the day's counts) is kept in the court's SQLite storage and pruned as it expires.
  */
-import { secondsToNextUtcDay } from './day';
-import type { Visitor } from './visitor';
-
-export interface VisitorLimitSettings {
-  /** Calls (or places in line) one visitor may hold at once. */
-  visitorConcurrent: number;
-  /** Starts one visitor may make per window. */
-  visitorStartsPerWindow: number;
-  visitorWindowSeconds: number;
-  /** Starts one visitor may make per UTC day. */
-  visitorStartsPerDay: number;
-  /** What one visitor's calls may commit per UTC day (worst case until their cost is known). */
-  visitorDailyUsd: number;
-  /** Calls or places a network (/24 or /48) may hold at once. */
-  networkConcurrent: number;
-  /** Starts a network may make per window. */
-  networkStartsPerWindow: number;
-  /** Calls or places one ASN may hold at once. */
-  asnConcurrent: number;
-}
+import { secondsToNextUtcDay } from '../floor/day';
+import type { VisitorLimitSettings } from '../floor/court-limits';
+import type { Visitor } from '../floor/visitor';
 
 /** Where starts and the day's money per visitor are kept. */
 export interface StartLedger {

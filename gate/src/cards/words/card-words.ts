@@ -13,12 +13,12 @@
  * or a slur put in words no pattern foresaw; the owner's takedown and blocklist are for those.
  */
 import { blocklistFrom, DEFAULT_BLOCKLIST, holdsBlockedWord } from './card-blocklist';
-import { cleanWords, eachReading, readingsOf } from './card-fold';
+import { cleanWords, eachReading, readingsOf } from '../fold/card-fold';
 import { holdsContact } from './card-contacts';
 import { repeatsVisitor } from './card-echo';
 import { holdsReach } from './card-reach';
 import { holdsPromise } from './card-promises';
-import { drawing } from './card-script';
+import { drawing } from '../fold/card-script';
 import { holdsBytes, holdsKey, holdsPhrase } from './card-secrets';
 
 export { blocklistFrom, DEFAULT_BLOCKLIST };

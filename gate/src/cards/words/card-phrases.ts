@@ -14,8 +14,8 @@ import { wordlist as portuguese } from '@scure/bip39/wordlists/portuguese.js';
 import { wordlist as simplifiedChinese } from '@scure/bip39/wordlists/simplified-chinese.js';
 import { wordlist as spanish } from '@scure/bip39/wordlists/spanish.js';
 import { wordlist as traditionalChinese } from '@scure/bip39/wordlists/traditional-chinese.js';
-import { latinSkeleton } from './card-confusables';
-import { withoutMarks } from './card-fold';
+import { latinSkeleton } from '../fold/card-confusables';
+import { withoutMarks } from '../fold/card-fold';
 
 /** A wallet's recovery phrase has at least 12 words of one list. */
 const PHRASE_WORDS = 12;

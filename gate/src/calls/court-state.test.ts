@@ -3,9 +3,9 @@
  * ledger in memory (the workerd suite runs the same rules behind the Worker and SQLite).
  */
 import { describe, expect, it } from 'vitest';
-import { FIXED_LIMITS, type CourtLimits } from './court-limits';
+import { FIXED_LIMITS, type CourtLimits } from '../floor/court-limits';
 import { DayBook, failureKeys, worstCaseUsd } from './court-money';
-import { utcDay } from './day';
+import { utcDay } from '../floor/day';
 import { CourtState } from './court-state';
 import type { StartLedger } from './visitor-limits';
 

@@ -4,9 +4,9 @@
  * and `GET /chat/{id}` for what the turn cost (chats send no end-of-call report). Through the
  * provider's generated client, as calls are.
  */
-import { createClient, createConfig } from '../../generated/client';
-import { chatControllerCreateChat, chatControllerGetChat } from '../../generated/sdk.gen';
-import type { CreateChatDto } from '../../generated/types.gen';
+import { createClient, createConfig } from '../../../generated/client';
+import { chatControllerCreateChat, chatControllerGetChat } from '../../../generated/sdk.gen';
+import type { CreateChatDto } from '../../../generated/types.gen';
 import { PROVIDER_API, type ProviderSettings } from './provider';
 
 /** Tries of one turn's `POST /chat`, the first included. */

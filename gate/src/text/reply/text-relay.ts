@@ -4,9 +4,9 @@
  * provider is quiet (a write that finds the visitor gone), and the reply settled once however it
  * ends: finished, broken off, ended at the gate's own bounds, or stopped by the visitor.
  */
-import type { ChatStreamEvent } from '../../generated/gate/types.gen';
+import type { ChatStreamEvent } from '../../../../generated/gate/types.gen';
 import { EventStreamReader, eventOf } from './event-stream';
-import { STATUS } from './problem';
+import { STATUS } from '../../floor/problem';
 
 /** The provider may pause this long between two pieces of a reply before it is given up. */
 export const STREAM_IDLE_MS = 20_000;

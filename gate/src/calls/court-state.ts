@@ -5,9 +5,9 @@
  * them together. The Durable Object (court.ts) owns one instance, feeds it the clock and the
  * provider's answers, and persists what must survive a restart.
  */
-import type { CourtLimits } from './court-limits';
+import type { CourtLimits } from '../floor/court-limits';
 import { DayBook, worstCaseUsd, type DayTotals } from './court-money';
-import { DAY_MS, nextUtcMidnight, utcDay } from './day';
+import { DAY_MS, nextUtcMidnight, utcDay } from '../floor/day';
 import {
   Leases,
   type CallEvent,
@@ -17,9 +17,9 @@ import {
   type StoredLeases,
 } from './court-leases';
 import { estimateWait, hiddenGrace, Line, LIVE_SLACK_MS, retryAfterFor, type Ticket } from './line';
-import type { ProblemCode } from './problem';
+import type { ProblemCode } from '../floor/problem';
 import { TextBook, type Draw, type TextBookSnapshot } from './court-text';
-import type { Visitor } from './visitor';
+import type { Visitor } from '../floor/visitor';
 import { visitorRefusal, windowKeys, type StartLedger } from './visitor-limits';
 
 export type { Lease, Score } from './court-leases';

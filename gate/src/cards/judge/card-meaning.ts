@@ -11,9 +11,9 @@
  * answer that is no verdict), makes no card and is counted among the day's failures
  * (`card-judge-…`, shown by `npm run court:report`): the judge fails closed.
  */
-import { JUDGE_HOLDER } from '../court-text';
-import { chatSettingsFrom } from '../provider-chat';
-import { foldForMatch } from './card-fold';
+import { JUDGE_HOLDER } from '../../calls/court-text';
+import { chatSettingsFrom } from '../../provider/provider-chat';
+import { foldForMatch } from '../fold/card-fold';
 import { askJudge, JUDGE_RUBRIC_ID, type HarmKind, type JudgeFailure } from './card-judge';
 
 /** Why a judgement gave no verdict, as the day's failures count it. */

@@ -3,7 +3,7 @@
  * (a Fenwick tree over the tickets' sequence numbers), so 10,000 waiters checking in cost no more
  * than ten; and its pace: how often a ticket checks in, and how long it can expect to wait.
  */
-import { MAX_CHECK_IN_SECONDS, type CourtLimits } from './court-limits';
+import { MAX_CHECK_IN_SECONDS, type CourtLimits } from '../floor/court-limits';
 
 export interface Ticket {
   id: string;
