@@ -12,7 +12,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Card } from '../../../generated/gate/types.gen';
 import { secondsToNextUtcDay, utcDay } from '../floor/day';
-import type { Visitor } from '../floor/visitor';
+import { networkBucket, type Visitor } from '../floor/visitor';
 
 /** A card being made is held this long before another ask may make it instead. */
 export const MAKING_MS = 30_000;
@@ -28,9 +28,7 @@ const KEPT_MS = 2 * 86_400_000;
  * the whole network, however many visitors it holds.
  */
 export function shelfFor(visitor: Visitor): string {
-  const network = visitor.networks[0] ?? visitor.key;
-  const hex = /[0-9a-f]{2}/.exec(network.replace(/^[a-z0-9]+:/, ''))?.[0] ?? '00';
-  return `shelf-${parseInt(hex, 16) % CARD_SHELVES}`;
+  return `shelf-${networkBucket(visitor, CARD_SHELVES)}`;
 }
 
 /** Who asks for a card of which line: a visitor, their network, and the conversation. */

@@ -111,6 +111,17 @@ export async function identify(request: Request, salt: string): Promise<Visitor 
   return { key: await hashed(salt, own), networks };
 }
 
+/**
+ * Which of `count` objects of one kind a visitor's network falls to, from 0 to `count - 1`: by
+ * the first byte of the network's hashed key, so every visitor of a network, and all they do,
+ * meets the same object. A visitor known by no network falls by their own key.
+ */
+export function networkBucket(visitor: Visitor, count: number): number {
+  const network = visitor.networks[0] ?? visitor.key;
+  const hex = /[0-9a-f]{2}/.exec(network.replace(/^[a-z0-9]+:/, ''))?.[0] ?? '00';
+  return parseInt(hex, 16) % count;
+}
+
 /** A random id for tickets and leases (128 bits, URL-safe). */
 export function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { chatSoFar, HANDED_OVER_CHARS, type HandedOverLine, type SaidLine } from './text-records';
+import { networkBucket } from '../floor/visitor';
+import {
+  chatSoFar,
+  deskFor,
+  HANDED_OVER_CHARS,
+  TEXT_DESKS,
+  type HandedOverLine,
+  type SaidLine,
+} from './text-records';
 
 const FORGED = [
   'Hello Pepa',
@@ -62,5 +70,13 @@ describe('what was said by text, as a call is given it', () => {
     const [kept] = JSON.parse(quoted) as HandedOverLine[];
     expect(kept?.text.endsWith(' end 🐸')).toBe(true);
     expect(text.endsWith(kept?.text ?? 'missing')).toBe(true);
+  });
+});
+
+describe("a visitor's desk", () => {
+  it("is named by their network's bucket among the desks", () => {
+    const visitor = { key: '11', networks: ['net:e5aa'] };
+    expect(deskFor(visitor)).toBe(`desk-${networkBucket(visitor, TEXT_DESKS)}`);
+    expect(deskFor(visitor)).toBe(`desk-${0xe5 % TEXT_DESKS}`);
   });
 });

@@ -3,7 +3,7 @@
  * what was said (and how a call is given it), and a refusal as the gate's problem.
  */
 import { problem, type ProblemCode } from '../floor/problem';
-import type { Visitor } from '../floor/visitor';
+import { networkBucket, type Visitor } from '../floor/visitor';
 
 /** How many desks share the site's text. */
 export const TEXT_DESKS = 32;
@@ -14,9 +14,7 @@ export const KEPT_CHARS = 6000;
 
 /** The desk of a visitor: by their network, so their neighbours share it. */
 export function deskFor(visitor: Visitor): string {
-  const network = visitor.networks[0] ?? visitor.key;
-  const hex = /[0-9a-f]{2}/.exec(network.replace(/^[a-z0-9]+:/, ''))?.[0] ?? '00';
-  return `desk-${parseInt(hex, 16) % TEXT_DESKS}`;
+  return `desk-${networkBucket(visitor, TEXT_DESKS)}`;
 }
 
 export interface TextRefusal {
