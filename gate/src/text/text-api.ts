@@ -20,6 +20,7 @@ import { headersOf, judge } from '../floor/contract';
 import type { ChatHandover } from '../calls/court';
 import { countEdgeRefusal, prove, proves } from '../floor/edge';
 import { json, problem, readJsonObject } from '../floor/problem';
+import { goneWith } from './desk-turn';
 import { deskFor, refusalResponse } from './text-records';
 import { hasVisibleCharacter } from './visible-text';
 import type { Visitor } from '../floor/visitor';
@@ -108,13 +109,9 @@ export async function sendChatMessage(
   if (!hasVisibleCharacter(message.value.text)) {
     return problem('bad-request', { detail: 'text has no visible character' });
   }
-  const turn = new Request('https://desk/turn', {
-    method: 'POST',
-    body: JSON.stringify({ visitor, chatId, text: message.value.text }),
-    // The visitor leaving cancels the desk's request, and with it the provider's.
-    signal: request.signal,
-  });
-  return desk(env, visitor).fetch(turn);
+  // The visitor leaving (their request cancelled) stops the desk's turn, and the provider's.
+  const turn = { visitor, chatId, text: message.value.text };
+  return desk(env, visitor).turn(turn, goneWith(request.signal));
 }
 
 /** `DELETE /api/chats/{chatId}`: ends it, whoever asks; only its visitor's request does anything. */

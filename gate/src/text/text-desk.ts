@@ -11,6 +11,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { textLimitsFrom, type TextLimits } from '../floor/config';
 import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
+import { receiveTurn, type DeskTurn, type WhenGone } from './desk-turn';
 import {
   chatCost,
   chatSettingsFrom,
@@ -294,22 +295,24 @@ export class TextDesk extends DurableObject<Env> {
     }
   }
 
-  /** A turn: `POST` with `{ visitor, chatId, text }`; the reply's event stream or a problem. */
-  override async fetch(request: Request): Promise<Response> {
-    const { visitor, chatId, text } = (await request.json()) as {
-      visitor: Visitor;
-      chatId: string;
-      text: string;
-    };
+  /**
+   * A turn: `{ visitor, chatId, text }`, judged here (a malformed one is a 400 problem); the
+   * reply's event stream, or a problem. `whenGone` settles when the visitor leaves before it.
+   */
+  async turn(input: unknown, whenGone?: WhenGone): Promise<Response> {
+    return receiveTurn(input, whenGone, (turn, controller) => this.takeTurn(turn, controller));
+  }
+
+  private async takeTurn(
+    { visitor, chatId, text }: DeskTurn,
+    controller: AbortController,
+  ): Promise<Response> {
     const now = Date.now();
     const day = utcDay(now);
     const limits = this.limits;
     const chat = this.chat(chatId);
     const refusal = this.limitFor(visitor, chat, now);
     if (refusal || !chat) return refusalResponse(refusal ?? { code: 'chat-gone' });
-    const controller = new AbortController();
-    // The visitor gone (their request cancelled): the provider's request ends with it.
-    request.signal.addEventListener('abort', () => controller.abort(), { once: true });
     // Held from here: a second message to this chat is refused until the reply is settled.
     this.inFlight.set(chat.id, controller);
     const place = await takeReplyPlace(this.env, limits.maxConcurrentReplies, chat.id, now);
