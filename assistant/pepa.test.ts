@@ -19,8 +19,10 @@ import {
   PEPA_TOOL_GUIDE,
   pepa,
   pepaAssistant,
+  pepaForChat,
   withCourtGate,
 } from './pepa';
+import { PEPA_CHAT } from '../generated/pepa-chat';
 
 describe("Pepa's definition", () => {
   it('puts the guardrails into the system prompt', () => {
@@ -186,5 +188,24 @@ describe("Pepa's definition", () => {
     expect(gated.serverMessages).toEqual(['status-update', 'end-of-call-report']);
     expect(plain.serverMessages).toEqual([]);
     expect(plain).not.toHaveProperty('server');
+  });
+
+  it("speaks by text with her voice's model, limit and prompt, its variables filled for a chat", () => {
+    const chat = pepaForChat();
+    expect(chat.model).toBe(pepa.model.model);
+    expect(chat.temperature).toBe(pepa.model.temperature);
+    expect(chat.maxCompletionTokens).toBe(pepa.model.maxTokens);
+    expect(chat.systemPrompt).not.toMatch(/\{\{|\}\}/);
+    expect(chat.systemPrompt).toContain('this conversation is a chat (voice:');
+    expect(chat.systemPrompt).toContain(PEPA_GUARDRAILS);
+    expect(chat.systemPrompt).toContain(`${CHAT_SO_FAR_OPEN}\n\n${CHAT_SO_FAR_CLOSE}`);
+    // Everything else is her voice's prompt, word for word.
+    expect(chat.systemPrompt.replace('is a chat (', 'is a {{transport.conversationType}} (')).toBe(
+      PEPA_SYSTEM_PROMPT.replace('{{chatSoFar}}', ''),
+    );
+  });
+
+  it('is what the gate reads: generated/pepa-chat.ts holds her as she is defined here', () => {
+    expect(PEPA_CHAT).toEqual(pepaForChat());
   });
 });

@@ -224,3 +224,32 @@ export function withCourtGate(
     serverMessages: [...PEPA_GATE_SERVER_MESSAGES],
   };
 }
+
+/** What the gate's model engine needs of Pepa to write her text replies itself. */
+export interface PepaForChat {
+  /** The model her voice uses. */
+  model: string;
+  temperature: number;
+  /** The most tokens one reply may have: her voice's own limit, a hard cap on each text reply. */
+  maxCompletionTokens: number;
+  /** Her system prompt as the provider renders it for a text conversation with no call before. */
+  systemPrompt: string;
+}
+
+/**
+ * Pepa as the gate's model engine speaks her: the same model, limit and prompt as her voice,
+ * the prompt's variables filled as the provider fills them in a chat (`transport.conversationType`
+ * is `chat`; there is no chat before a chat, so `chatSoFar` is empty). `npm run generate` writes
+ * it into generated/pepa-chat.ts, the one place the gate reads her from.
+ */
+export function pepaForChat(): PepaForChat {
+  const prompt = pepa.model.messages[0]?.content ?? PEPA_SYSTEM_PROMPT;
+  return {
+    model: pepa.model.model,
+    temperature: pepa.model.temperature,
+    maxCompletionTokens: pepa.model.maxTokens,
+    systemPrompt: prompt
+      .replaceAll('{{transport.conversationType}}', 'chat')
+      .replaceAll('{{chatSoFar}}', ''),
+  };
+}
