@@ -24,6 +24,7 @@ import {
   roomName,
 } from './stand-in-calls.mjs';
 import { createChatStandIn } from './stand-in-chat.mjs';
+import { createModelStandIn, MODEL_BASE_PATH } from './stand-in-model.mjs';
 import { CORS, prismForwarder, readBody, send } from './stand-in-http.mjs';
 import { roomRoutes } from './stand-in-rooms.mjs';
 import {
@@ -119,6 +120,7 @@ export async function startProviderStandIn({
     if (!quiet) console.log(`provider stand-in: ${line}`);
   };
   const chat = createChatStandIn({ latency, log });
+  const model = createModelStandIn({ latency, log });
 
   /**
    * @param {StandInCall} call
@@ -318,6 +320,8 @@ export async function startProviderStandIn({
       return siteverify(req, res, form);
     }
     const body = await readBody(req);
+    // The model engine's endpoint is not the provider's: Prism has no part in it.
+    if (model.handles(req.method, path)) return model.answer(req, res, body, receivedAt);
     if (latency && req.method === 'POST' && path === '/call/web') {
       await pause(latency.callWebMs + latency.gateWorkMs);
     }
@@ -396,6 +400,10 @@ export async function startProviderStandIn({
     calls,
     /** The chats and sessions (stand-in-chat.mjs): their records and counts. */
     chat,
+    /** The model engine's endpoint (stand-in-model.mjs): its counts. */
+    model,
+    /** The model engine's endpoint as the gate's MODEL_API_URL names it. */
+    modelApiUrl: `${url}${MODEL_BASE_PATH}`,
     /**
      * Where the gate listens, when it was not known at start.
      * @param {string} next
@@ -425,6 +433,7 @@ export async function startProviderStandIn({
         clearTimeout(call.joinTimer);
       }
       chat.stop();
+      model.stop();
       await Promise.allSettled([...pendingSends]);
       agent.destroy();
       server.closeAllConnections();

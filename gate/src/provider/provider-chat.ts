@@ -8,42 +8,31 @@ import { createClient, createConfig } from '../../../generated/client';
 import { chatControllerCreateChat, chatControllerGetChat } from '../../../generated/sdk.gen';
 import type { CreateChatDto } from '../../../generated/types.gen';
 import { PROVIDER_API, type ProviderSettings } from './provider';
+import {
+  CHAT_ATTEMPTS,
+  FIRST_ANSWER_TIMEOUT_MS,
+  RETRY_AFTER_WAIT_LIMIT_S,
+  realClock,
+  retryAfterSeconds,
+  retryPause,
+  type ChatOpening,
+  type RetryClock,
+} from './turn-retries';
 
-/** Tries of one turn's `POST /chat`, the first included. */
-export const CHAT_ATTEMPTS = 3;
-/** The first retry's pause; each after it doubles (a random half to all of it: jitter). */
-export const RETRY_BASE_MS = 250;
-/** A Retry-After longer than this is not waited for: the visitor is told when to try. */
-export const RETRY_AFTER_WAIT_LIMIT_S = 3;
-/** How long the provider may take to begin its answer. */
-export const FIRST_ANSWER_TIMEOUT_MS = 15_000;
+export {
+  CHAT_ATTEMPTS,
+  FIRST_ANSWER_TIMEOUT_MS,
+  RETRY_AFTER_WAIT_LIMIT_S,
+  RETRY_BASE_MS,
+  realClock,
+  retryAfterSeconds,
+  retryPause,
+  type ChatFailure,
+  type ChatOpening,
+  type RetryClock,
+} from './turn-retries';
 
 export type ChatSettings = Pick<ProviderSettings, 'privateKey' | 'assistantId' | 'apiUrl'>;
-
-/** Why a turn got no reply. */
-export type ChatFailure =
-  /** 402: the provider will not bill chats (no card, no credits): text stops for the day. */
-  | { kind: 'billing'; status: 402 }
-  /** 429 or 5xx, still after the retries: nothing was made; try again later. */
-  | { kind: 'busy'; status: number; retryAfterSeconds: number }
-  /** Another 4xx: the provider refused the request itself. */
-  | { kind: 'refused'; status: number }
-  /** No answer, or none in time: a reply may have been written, and billed. */
-  | { kind: 'unknown'; status: 0 };
-
-export type ChatOpening =
-  | { ok: true; body: ReadableStream<Uint8Array>; attempts: number }
-  | { ok: false; failure: ChatFailure; attempts: number };
-
-export interface RetryClock {
-  sleep(ms: number): Promise<void>;
-  random(): number;
-}
-
-export const realClock: RetryClock = {
-  sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
-  random: () => Math.random(),
-};
 
 /** The provider's chat settings as the Worker's environment gives them. */
 export function chatSettingsFrom(env: Env): ChatSettings {
@@ -61,22 +50,6 @@ export function clientFor(settings: ChatSettings) {
       auth: () => settings.privateKey,
     }),
   );
-}
-
-/** Seconds from a Retry-After header (seconds or an HTTP date); null when absent or unreadable. */
-export function retryAfterSeconds(header: string | null, now: number): number | null {
-  if (header === null || header.trim() === '') return null;
-  const text = header.trim();
-  if (/^\d+$/.test(text)) return Number(text);
-  const at = Date.parse(text);
-  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - now) / 1000)) : null;
-}
-
-/** The pause before retry `n` (1 for the first): the provider's Retry-After, else a backoff. */
-export function retryPause(n: number, retryAfter: number | null, random: () => number): number {
-  if (retryAfter !== null) return retryAfter * 1000;
-  const ceiling = RETRY_BASE_MS * 2 ** (n - 1);
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
 /** The turn's request: Pepa, the visitor's words, and the chat it continues. */

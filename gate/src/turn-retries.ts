@@ -1,0 +1,56 @@
+/**
+ * How a text turn asks a streaming endpoint (the provider's chat, or the model engine's) for a
+ * reply: a first answer within its time, bounded and jittered retries of the answers that say
+ * "not now" (429, 5xx) honouring a short Retry-After, and what a turn without a reply failed of.
+ * Plain TypeScript, with no Worker globals, shared by both engines.
+ */
+
+/** Tries of one turn's request, the first included. */
+export const CHAT_ATTEMPTS = 3;
+/** The first retry's pause; each after it doubles (a random half to all of it: jitter). */
+export const RETRY_BASE_MS = 250;
+/** A Retry-After longer than this is not waited for: the visitor is told when to try. */
+export const RETRY_AFTER_WAIT_LIMIT_S = 3;
+/** How long the endpoint may take to begin its answer. */
+export const FIRST_ANSWER_TIMEOUT_MS = 15_000;
+
+/** Why a turn got no reply. */
+export type ChatFailure =
+  /** 402, or no quota: the endpoint will not bill (no card, no credits): text stops for the day. */
+  | { kind: 'billing'; status: 402 }
+  /** 429 or 5xx, still after the retries: nothing was made; try again later. */
+  | { kind: 'busy'; status: number; retryAfterSeconds: number }
+  /** Another 4xx: the endpoint refused the request itself. */
+  | { kind: 'refused'; status: number }
+  /** No answer, or none in time: a reply may have been written, and billed. */
+  | { kind: 'unknown'; status: 0 };
+
+export type ChatOpening =
+  | { ok: true; body: ReadableStream<Uint8Array>; attempts: number }
+  | { ok: false; failure: ChatFailure; attempts: number };
+
+export interface RetryClock {
+  sleep(ms: number): Promise<void>;
+  random(): number;
+}
+
+export const realClock: RetryClock = {
+  sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+  random: () => Math.random(),
+};
+
+/** Seconds from a Retry-After header (seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now: number): number | null {
+  if (header === null || header.trim() === '') return null;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - now) / 1000)) : null;
+}
+
+/** The pause before retry `n` (1 for the first): the endpoint's Retry-After, else a backoff. */
+export function retryPause(n: number, retryAfter: number | null, random: () => number): number {
+  if (retryAfter !== null) return retryAfter * 1000;
+  const ceiling = RETRY_BASE_MS * 2 ** (n - 1);
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
