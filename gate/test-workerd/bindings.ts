@@ -15,6 +15,10 @@ export const TEST_BINDINGS = {
   GATE_VISITOR_CONCURRENT: '1',
   GATE_VISITOR_STARTS_PER_WINDOW: '3',
   GATE_VISITOR_WINDOW_SECONDS: '600',
+  // Text's engine is the provider's chat unless a test chooses the model's (its endpoint below).
+  GATE_TEXT_ENGINE: 'provider-chat',
+  GATE_MODEL_API_URL: 'https://model.test/v1',
+  MODEL_API_KEY: 'test-model-key',
   // The origin cards name, whatever host a test's request came to.
   GATE_SITE_ORIGIN: 'https://pepa.test',
 } as const;

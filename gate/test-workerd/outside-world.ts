@@ -4,6 +4,7 @@
  * siteverify, as `world` says, and records what it was asked.
  */
 import { TEST_BINDINGS } from './bindings';
+import { freshModel, modelEndpoint, restartCompletionIds, type ModelWorld } from './model-endpoint';
 import { freshChat, providerChat, restartChatIds, type ChatWorld } from './provider-chat';
 
 /** How siteverify answers a bot check. */
@@ -35,6 +36,8 @@ export interface ProviderCall {
 /** What the stubbed outside world answers, and what it was asked. */
 export interface World {
   chat: ChatWorld;
+  /** The model engine's endpoint (TEST_BINDINGS.GATE_MODEL_API_URL). */
+  model: ModelWorld;
   siteverify: { mode: SiteverifyMode; forms: Record<string, string>[] };
   provider: {
     /**
@@ -66,6 +69,7 @@ function freshProvider(): World['provider'] {
 /** What the outside world answers in this test; a test changes it to make the world misbehave. */
 export const world: World = {
   chat: freshChat(),
+  model: freshModel(),
   siteverify: { mode: 'pass', forms: [] },
   provider: freshProvider(),
 };
@@ -76,7 +80,9 @@ let callSeq = 0;
 export function resetOutsideWorld(): void {
   callSeq = 0;
   restartChatIds();
+  restartCompletionIds();
   world.chat = freshChat();
+  world.model = freshModel();
   world.siteverify = { mode: 'pass', forms: [] };
   world.provider = freshProvider();
 }
@@ -123,6 +129,9 @@ export async function outside(input: RequestInfo | URL, init?: RequestInit): Pro
       case 'not-json':
         return new Response('<html>maintenance</html>', { status: 200 });
     }
+  }
+  if (request.url === `${TEST_BINDINGS.GATE_MODEL_API_URL}/chat/completions`) {
+    return modelEndpoint(world.model, request);
   }
   if (url.origin === TEST_BINDINGS.VAPI_API_URL && url.pathname.startsWith('/chat')) {
     return providerChat(world.chat, request, url);

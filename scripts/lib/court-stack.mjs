@@ -43,6 +43,8 @@ export const DEMO_SECRETS = {
   GATE_WEBHOOK_SECRET: 'demo-webhook-secret',
   GATE_VISITOR_SALT: 'demo-visitor-salt',
   GATE_ADMIN_TOKEN: 'demo-admin-token',
+  // The model engine's key, which the stand-in's endpoint takes as any key.
+  MODEL_API_KEY: 'demo-model-key-not-a-secret',
 };
 
 /**
@@ -244,6 +246,9 @@ export async function startCourtStack({
             // The stand-in's siteverify reports the page solved on localhost; the gate also
             // answers on 127.0.0.1.
             GATE_SITE_HOSTS: env.GATE_SITE_HOSTS || 'localhost,127.0.0.1',
+            // The model engine's endpoint is the stand-in's (GATE_TEXT_ENGINE=provider-chat
+            // in the environment tries the provider's chat instead).
+            GATE_MODEL_API_URL: standIn.modelApiUrl,
             ...gateVars(env, vars),
             // Cards name the local stack's own origin, not a deployed site's from the shell.
             GATE_SITE_ORIGIN: vars.GATE_SITE_ORIGIN ? String(vars.GATE_SITE_ORIGIN) : url,

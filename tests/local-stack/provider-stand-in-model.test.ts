@@ -11,7 +11,7 @@ import {
   openModelStream,
   type ModelPiece,
   type ModelSettings,
-} from '../../gate/src/model-chat';
+} from '../../gate/src/text/model-chat';
 
 type StandIn = Awaited<ReturnType<typeof startProviderStandIn>>;
 const running: StandIn[] = [];

@@ -83,9 +83,13 @@ async function lineReader(
   return async () => {
     const desk = env.TEXT_DESK.getByName(deskFor(visitor));
     const reply = await desk.replyOf(visitor.key, id, line);
-    return reply
-      ? chatLine(chatSettingsFrom(env), reply.providerChat, reply.heard)
-      : { ok: false, kind: 'not-found' };
+    if (!reply) return { ok: false, kind: 'not-found' };
+    // The model engine's reply: its words are what streamed through the gate, as the desk kept
+    // them; the page named only the line.
+    if (reply.from === 'record') {
+      return { ok: true, words: reply.words, saidAt: new Date(reply.saidAt), heard: reply.heard };
+    }
+    return chatLine(chatSettingsFrom(env), reply.providerChat, reply.heard);
   };
 }
 

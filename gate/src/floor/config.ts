@@ -31,9 +31,23 @@ const _everySecretListed: [Unlisted] extends [never] ? true : Unlisted = true;
 type TextName = { [K in keyof Env]: Env[K] extends string ? K : never }[keyof Env];
 type LimitVar = Exclude<Extract<TextName, `GATE_${string}`>, SecretName>;
 /** The variables that hold a number. */
-type NumberVar = Exclude<LimitVar, 'GATE_SITE_HOSTS' | 'GATE_CARD_BLOCKLIST' | 'GATE_SITE_ORIGIN'>;
+type NumberVar = Exclude<
+  LimitVar,
+  | 'GATE_SITE_HOSTS'
+  | 'GATE_CARD_BLOCKLIST'
+  | 'GATE_SITE_ORIGIN'
+  | 'GATE_TEXT_ENGINE'
+  | 'GATE_MODEL_API_URL'
+>;
+/**
+ * The model engine's key: a secret only that engine needs, so not one of wrangler.jsonc's
+ * required secrets (a site on the provider's chat has none).
+ */
+export const MODEL_KEY_SECRET = 'MODEL_API_KEY';
 /** What the settings are read from: the Worker's env, or the owner's shell (Node). */
-export type Settings = Partial<Record<LimitVar | SecretName, string | undefined>>;
+export type Settings = Partial<
+  Record<LimitVar | SecretName | typeof MODEL_KEY_SECRET, string | undefined>
+>;
 
 export class GateConfigError extends Error {}
 
@@ -244,4 +258,74 @@ export function siteHosts(env: Settings, request: Request): string[] {
     .map((host) => host.trim().toLowerCase())
     .filter(Boolean);
   return listed.length > 0 ? listed : [new URL(request.url).hostname.toLowerCase()];
+}
+
+/** The engines that can write Pepa's text replies (`GATE_TEXT_ENGINE`). */
+export const TEXT_ENGINES = ['model', 'provider-chat'] as const;
+
+/** Which engine writes Pepa's text replies, and what the model engine needs. */
+export type TextEngineSetting =
+  | { kind: 'provider-chat' }
+  | {
+      kind: 'model';
+      apiUrl: string;
+      apiKey: string;
+      /** USD per million tokens: prompt, prompt read from the endpoint's cache, completion. */
+      prices: { input: number; cachedInput: number; output: number };
+    };
+
+/** The most a million tokens may be priced at: past it, a setting is a typing slip. */
+const MAX_USD_PER_MTOK = 1000;
+
+/** An endpoint's base URL: https, or http on this machine's loopback; no credentials in it. */
+function endpointUrl(raw: string | undefined): string {
+  const text = raw?.trim() ?? '';
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // Not an address: refused below.
+  }
+  const local = url?.protocol === 'http:' && LOOPBACK.has(url.hostname);
+  if (!url || (url.protocol !== 'https:' && !local) || url.username || url.password) {
+    throw new GateConfigError(
+      `GATE_MODEL_API_URL must be the endpoint's https:// base URL, e.g. https://api.openai.com/v1 (got "${text}")`,
+    );
+  }
+  return text.replace(/\/+$/, '');
+}
+
+/**
+ * Text's engine from the environment (`GATE_TEXT_ENGINE`, and for the model engine its endpoint,
+ * key and prices); throws {@link GateConfigError} naming a bad one. Prices must be above zero (a
+ * cached prompt's may be zero, never above the prompt's): a reply is never metered at nothing.
+ */
+export function textEngineFrom(env: Settings): TextEngineSetting {
+  const kind = env.GATE_TEXT_ENGINE?.trim();
+  if (kind === 'provider-chat') return { kind };
+  if (kind !== 'model') {
+    throw new GateConfigError(
+      `GATE_TEXT_ENGINE must be one of ${TEXT_ENGINES.join(', ')} (got "${kind ?? ''}")`,
+    );
+  }
+  const price = (name: NumberVar) => {
+    const usd = number(env, name, { min: 0, max: MAX_USD_PER_MTOK, integer: false });
+    if (usd > 0) return usd;
+    throw new GateConfigError(`${name} must be above 0: a reply is never metered at nothing`);
+  };
+  const input = price('GATE_MODEL_INPUT_USD_PER_MTOK');
+  const cachedInput = number(env, 'GATE_MODEL_CACHED_INPUT_USD_PER_MTOK', {
+    min: 0,
+    max: input,
+    integer: false,
+  });
+  const output = price('GATE_MODEL_OUTPUT_USD_PER_MTOK');
+  const apiUrl = endpointUrl(env.GATE_MODEL_API_URL);
+  const apiKey = env[MODEL_KEY_SECRET]?.trim() ?? '';
+  if (!apiKey) {
+    throw new GateConfigError(
+      `${MODEL_KEY_SECRET} is not set: GATE_TEXT_ENGINE is "model", which needs the endpoint's key`,
+    );
+  }
+  return { kind, apiUrl, apiKey, prices: { input, cachedInput, output } };
 }

@@ -16,8 +16,9 @@ import {
   retryAfterSeconds,
   retryPause,
   type ChatOpening,
+  type ReplyPiece,
   type RetryClock,
-} from './turn-retries';
+} from '../floor/turn-retries';
 
 export {
   CHAT_ATTEMPTS,
@@ -30,7 +31,7 @@ export {
   type ChatFailure,
   type ChatOpening,
   type RetryClock,
-} from './turn-retries';
+} from '../floor/turn-retries';
 
 export type ChatSettings = Pick<ProviderSettings, 'privateKey' | 'assistantId' | 'apiUrl'>;
 
@@ -124,6 +125,25 @@ export async function openChatStream(
       };
     }
   }
+}
+
+/**
+ * One `data:` line of the provider's chat stream (`{ id, path, delta }`): the chat's id and
+ * Pepa's next words; null when it is not such a piece. The provider reports no usage here.
+ */
+export function providerPiece(data: string): ReplyPiece | null {
+  let piece: { id?: unknown; delta?: unknown };
+  try {
+    piece = JSON.parse(data) as typeof piece;
+  } catch {
+    return null;
+  }
+  if (!piece || typeof piece !== 'object') return null;
+  return {
+    id: typeof piece.id === 'string' && piece.id ? piece.id : null,
+    words: typeof piece.delta === 'string' ? piece.delta : '',
+    usage: null,
+  };
 }
 
 /** `GET /chat/{id}`: what the chat cost in USD, or null when it cannot be read. */

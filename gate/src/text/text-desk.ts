@@ -5,23 +5,17 @@
  * place and no reply costs the court a round trip: the court hears of text once a grant.
  *
  * A turn: the visitor's limits, the reply's worst case reserved against the grant, then the
- * provider's `POST /chat` streamed to the visitor as the gate's own events (text-relay.ts) and
- * settled at the provider's cost for it, or its worst case when that cannot be read.
+ * owner's engine (text-engines.ts: the model's endpoint, or the provider's chat) streamed to the
+ * visitor as the gate's own events (text-relay.ts) and settled at what the engine says it cost
+ * (the usage the model's stream reported, at the owner's prices; the provider's cost for its
+ * chat), or at the worst case when that cannot be known.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { textLimitsFrom, type TextLimits } from '../floor/config';
 import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
 import { receiveTurn, type DeskTurn, type WhenGone } from './desk-turn';
-import {
-  chatCost,
-  chatSettingsFrom,
-  openChatStream,
-  realClock,
-  turnRequest,
-  type ChatFailure,
-  type ChatSettings,
-  type RetryClock,
-} from '../provider/provider-chat';
+import { realClock, type ChatFailure, type RetryClock } from '../floor/turn-retries';
+import { textEngineOf, type TextEngine } from './text-engines';
 import {
   chatSoFar,
   keptLines,
@@ -32,7 +26,7 @@ import {
   type TextRefusal,
 } from './text-records';
 import { DeskGrants, SETTLE_IDLE_MS, type GrantState } from './text-grants';
-import { relayReply, type ReplyEnd, type ReplySettled } from './reply/text-relay';
+import { relayReply, type ReplyOutcome, type ReplySettled } from './reply/text-relay';
 import { randomId, type Visitor } from '../floor/visitor';
 
 export { ReplyPlaces } from './reply-places';
@@ -61,6 +55,7 @@ interface ReplyTurn {
   day: string;
   grant: GrantState;
   text: string;
+  engine: TextEngine;
 }
 
 export class TextDesk extends DurableObject<Env> {
@@ -102,8 +97,11 @@ export class TextDesk extends DurableObject<Env> {
     return this.cachedLimits;
   }
 
-  private settings(): ChatSettings {
-    return chatSettingsFrom(this.env);
+  /** The owner's engine, read once (the variables change only with a deploy). */
+  private cachedEngine: TextEngine | null | undefined;
+  private engine(): TextEngine | null {
+    if (this.cachedEngine === undefined) this.cachedEngine = textEngineOf(this.env);
+    return this.cachedEngine;
   }
 
   private chat(id: string): ChatRow | null {
@@ -154,6 +152,7 @@ export class TextDesk extends DurableObject<Env> {
   /** A start the visitor would be refused anyway, before the bot check is asked. */
   async precheck(visitor: Visitor): Promise<TextRefusal | null> {
     const now = Date.now();
+    if (!this.engine()) return { code: 'gate-unavailable', retryAfterSeconds: 60 };
     const closed = this.closed(now);
     if (closed) return closed;
     const today = this.day(visitor.key, utcDay(now));
@@ -313,6 +312,8 @@ export class TextDesk extends DurableObject<Env> {
     const chat = this.chat(chatId);
     const refusal = this.limitFor(visitor, chat, now);
     if (refusal || !chat) return refusalResponse(refusal ?? { code: 'chat-gone' });
+    const engine = this.engine();
+    if (!engine) return refusalResponse({ code: 'gate-unavailable', retryAfterSeconds: 60 });
     // Held from here: a second message to this chat is refused until the reply is settled.
     this.inFlight.set(chat.id, controller);
     const place = await takeReplyPlace(this.env, limits.maxConcurrentReplies, chat.id, now);
@@ -333,9 +334,9 @@ export class TextDesk extends DurableObject<Env> {
     this.addToDay(visitor.key, day, { turns: 1, usd: limits.turnWorstUsd });
     this.sql.exec(`UPDATE chats SET turns = turns + 1, last_at = ? WHERE id = ?`, now, chat.id);
     const worst = limits.turnWorstUsd;
-    const opening = await openChatStream(
-      this.settings(),
-      turnRequest(this.settings(), text, chat.provider_chat),
+    const before = JSON.parse(chat.said) as SaidLine[];
+    const opening = await engine.open(
+      { text, before, providerChat: chat.provider_chat, visitor: visitor.key },
       controller.signal,
       this.clock,
     );
@@ -351,9 +352,9 @@ export class TextDesk extends DurableObject<Env> {
       await giveReplyPlace(this.env, limits.maxConcurrentReplies, chat.id);
       return this.failureResponse(opening.failure, now);
     }
-    const turn: ReplyTurn = { controller, chat, visitor: visitor.key, day, grant, text };
-    const stream = relayReply(opening.body, controller, (how, providerChat, said) =>
-      this.settleReply(turn, how, providerChat, said),
+    const turn: ReplyTurn = { controller, chat, visitor: visitor.key, day, grant, text, engine };
+    const stream = relayReply(opening.body, controller, engine.read, (outcome) =>
+      this.settleReply(turn, outcome),
     );
     return new Response(stream, {
       status: 200,
@@ -383,15 +384,11 @@ export class TextDesk extends DurableObject<Env> {
   }
 
   /** A reply ended: its cost settled, what was said recorded, its chat free for the next. */
-  private async settleReply(
-    turn: ReplyTurn,
-    how: ReplyEnd,
-    providerChat: string | null,
-    said: string,
-  ): Promise<ReplySettled> {
+  private async settleReply(turn: ReplyTurn, outcome: ReplyOutcome): Promise<ReplySettled> {
+    const { how, said } = outcome;
     const worst = this.limits.turnWorstUsd;
     turn.controller.abort();
-    const cost = providerChat ? await chatCost(this.settings(), providerChat) : null;
+    const cost = await turn.engine.cost(outcome);
     const counted = how !== 'failed';
     await this.settleTurn(turn.grant, turn.visitor, turn.day, worst, cost ?? worst, counted);
     if (!counted) {
@@ -402,13 +399,13 @@ export class TextDesk extends DurableObject<Env> {
     if (row) {
       const lines = JSON.parse(row.said) as SaidLine[];
       lines.push({ who: 'visitor', text: turn.text });
-      const finished = how === 'done' && providerChat ? { line, providerChat } : {};
-      if (said) lines.push({ who: 'pepa', text: said, ...finished });
+      const kept = how === 'done' ? turn.engine.finished(outcome, Date.now()) : null;
+      if (said) lines.push({ who: 'pepa', text: said, ...(kept ? { line, ...kept } : {}) });
       this.sql.exec(
         `UPDATE chats SET said = ?, provider_chat = COALESCE(?, provider_chat),
          turns = MAX(0, turns - ?), last_at = ? WHERE id = ?`,
         JSON.stringify(keptLines(lines)),
-        how === 'done' ? providerChat : null,
+        how === 'done' && turn.engine.kind === 'provider-chat' ? outcome.replyId : null,
         counted ? 0 : 1,
         Date.now(),
         turn.chat.id,

@@ -33,26 +33,36 @@ export function refusalResponse(refusal: TextRefusal): Response {
 export interface SaidLine {
   who: 'visitor' | 'pepa';
   text: string;
-  /** A reply of Pepa's that finished: its place in the chat, and the provider's chat it was. */
+  /**
+   * A reply of Pepa's that finished: its place in the chat, and either the provider's chat that
+   * wrote it (whose own record a card reads) or, for the model engine, when the gate relayed it
+   * (the desk's record is then the only one, and what streamed through the gate is its words).
+   */
   line?: number;
   providerChat?: string;
+  at?: number;
 }
 
-/** Pepa's finished reply as the record keeps it: who wrote it, and what the visitor said first. */
-export interface KeptReply {
-  /** The provider's chat that wrote the reply. */
-  providerChat: string;
-  /** The visitor's lines before it, oldest first, as far back as the record keeps. */
-  heard: string[];
-}
+/**
+ * Pepa's finished reply as the record keeps it: where its words are read from, and what the
+ * visitor said before it (oldest first, as far back as the record keeps).
+ */
+export type KeptReply =
+  | { from: 'provider-chat'; providerChat: string; heard: string[] }
+  | { from: 'record'; words: string; saidAt: number; heard: string[] };
 
 /** Pepa's reply in `line`, while the record keeps it. */
 export function replyAt(lines: readonly SaidLine[], line: number): KeptReply | null {
   const at = lines.findIndex((entry) => entry.who === 'pepa' && entry.line === line);
-  const providerChat = lines[at]?.providerChat;
-  if (!providerChat) return null;
-  const before = lines.slice(0, at).filter((entry) => entry.who === 'visitor');
-  return { providerChat, heard: before.map((entry) => entry.text) };
+  const reply = lines[at];
+  if (!reply) return null;
+  const heard = lines
+    .slice(0, at)
+    .filter((entry) => entry.who === 'visitor')
+    .map((entry) => entry.text);
+  if (reply.providerChat) return { from: 'provider-chat', providerChat: reply.providerChat, heard };
+  if (reply.at !== undefined) return { from: 'record', words: reply.text, saidAt: reply.at, heard };
+  return null;
 }
 
 /** What was said, kept within its bounds: the newest lines, the oldest cut first. */

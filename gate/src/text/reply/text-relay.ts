@@ -1,16 +1,18 @@
 /**
- * A reply's stream, relayed: the provider's server-sent events read as they come and passed on
- * as the gate's own (Pepa's words, then `done` or `failed`), a comment every second while the
- * provider is quiet (a write that finds the visitor gone), and the reply settled once however it
- * ends: finished, broken off, ended at the gate's own bounds, or stopped by the visitor.
+ * A reply's stream, relayed: the engine's server-sent events (the provider's chat, or the model
+ * endpoint's chunks) read as they come and passed on as the gate's own (Pepa's words, then `done`
+ * or `failed`), a comment every second while the engine is quiet (a write that finds the visitor
+ * gone), and the reply settled once however it ends: finished, broken off, ended at the gate's
+ * own bounds, or stopped by the visitor.
  */
 import type { ChatStreamEvent } from '../../../../generated/gate/types.gen';
 import { EventStreamReader, eventOf } from './event-stream';
 import { STATUS } from '../../floor/problem';
+import type { ReplyPiece } from '../../floor/turn-retries';
 
-/** The provider may pause this long between two pieces of a reply before it is given up. */
+/** The engine may pause this long between two pieces of a reply before it is given up. */
 export const STREAM_IDLE_MS = 20_000;
-/** While the provider is quiet, the stream says so this often (and finds a visitor gone). */
+/** While the engine is quiet, the stream says so this often (and finds a visitor gone). */
 export const HEARTBEAT_MS = 1000;
 
 /**
@@ -19,7 +21,7 @@ export const HEARTBEAT_MS = 1000;
  * provider or the assistant's settings let a reply run on. Past it the reply is ended.
  */
 export const REPLY_MAX_CHARS = 1200;
-/** The longest a reply may take from the provider's first answer before the gate ends it. */
+/** The longest a reply may take from the engine's first answer before the gate ends it. */
 export const REPLY_MAX_MS = 30_000;
 
 /**
@@ -43,6 +45,20 @@ export function headWithin(text: string, room: number): string {
 /** How a reply ended. */
 export type ReplyEnd = 'done' | 'failed' | 'stopped';
 
+/** How an engine's `data:` lines are read; null for a line that is not one of its pieces. */
+export type PieceReader = (data: string) => ReplyPiece | null;
+
+/** How a reply ended, and what the engine told of it on the way. */
+export interface ReplyOutcome {
+  how: ReplyEnd;
+  /** The reply's id at the engine, from the first piece that named one. */
+  replyId: string | null;
+  /** What was relayed to the visitor: Pepa's words as the gate passed them on. */
+  said: string;
+  /** The last usage the stream reported, if it reported one. */
+  usage: unknown;
+}
+
 /** A reply settled: the messages its chat may still send, and the reply's place in the chat. */
 export interface ReplySettled {
   turnsLeft: number;
@@ -50,29 +66,31 @@ export interface ReplySettled {
 }
 
 /**
- * The visitor's stream of `upstream`. `settle` is called once, with how the reply ended, the
- * provider's chat id (when a piece named it) and what was said; it answers the turns left.
- * `controller` aborts the provider's request.
+ * The visitor's stream of `upstream`, whose `data:` lines `read` understands. `settle` is called
+ * once, with how the reply ended and what the stream told; it answers the turns left.
+ * `controller` aborts the engine's request.
  */
 export function relayReply(
   upstream: ReadableStream<Uint8Array>,
   controller: AbortController,
-  settle: (how: ReplyEnd, providerChat: string | null, said: string) => Promise<ReplySettled>,
+  read: PieceReader,
+  settle: (outcome: ReplyOutcome) => Promise<ReplySettled>,
 ): ReadableStream<Uint8Array> {
   const reader = upstream.getReader();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   const events = new EventStreamReader();
-  let providerChat: string | null = null;
+  let replyId: string | null = null;
+  let usage: unknown = null;
   let said = '';
   let saidChars = 0;
   const startedAt = Date.now();
   let finishing: Promise<ReplySettled> | null = null;
   const finish = (how: ReplyEnd): Promise<ReplySettled> => {
-    finishing ??= settle(how, providerChat, said);
+    finishing ??= settle({ how, replyId, said, usage });
     return finishing;
   };
-  /** The provider's next piece, or 'idle' when none came in time; a read once begun is kept. */
+  /** The engine's next piece, or 'idle' when none came in time; a read once begun is kept. */
   let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
   let quietSince = Date.now();
   const readWithin = async (): Promise<ReadableStreamReadResult<Uint8Array> | 'idle' | 'tick'> => {
@@ -103,7 +121,7 @@ export function relayReply(
     },
   });
   /**
-   * The reply passed a bound of the gate's own: the provider's request ends, and the visitor is
+   * The reply passed a bound of the gate's own: the engine's request ends, and the visitor is
    * told as for a reply broken off. What was relayed stands, is recorded, and is charged.
    */
   const endAtBound = async (out: ReadableStreamDefaultController<Uint8Array>, bound: string) => {
@@ -157,19 +175,16 @@ export function relayReply(
             ended = true;
             continue;
           }
-          let piece: { id?: unknown; delta?: unknown; sessionId?: unknown };
-          try {
-            piece = JSON.parse(data) as typeof piece;
-          } catch {
-            continue;
-          }
-          if (typeof piece.id === 'string' && piece.id) providerChat ??= piece.id;
-          if (typeof piece.delta === 'string' && piece.delta) {
-            const size = [...piece.delta].length;
+          const piece = read(data);
+          if (!piece) continue;
+          if (piece.id) replyId ??= piece.id;
+          if (piece.usage !== null && piece.usage !== undefined) usage = piece.usage;
+          if (piece.words) {
+            const size = [...piece.words].length;
             tooLong = saidChars + size > REPLY_MAX_CHARS;
             const words = tooLong
-              ? headWithin(piece.delta, REPLY_MAX_CHARS - saidChars)
-              : piece.delta;
+              ? headWithin(piece.words, REPLY_MAX_CHARS - saidChars)
+              : piece.words;
             if (words) {
               said += words;
               saidChars += tooLong ? [...words].length : size;
@@ -195,7 +210,7 @@ export function relayReply(
       }
     },
     cancel: async () => {
-      // The visitor stopped the reply or left: the provider's request ends now.
+      // The visitor stopped the reply or left: the engine's request ends now.
       controller.abort();
       await reader.cancel().catch(() => undefined);
       await finish('stopped');

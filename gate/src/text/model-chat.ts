@@ -6,14 +6,14 @@
  * now" answers as the provider's chat (provider-chat.ts), and the same failures.
  */
 import * as v from 'valibot';
-import { createClient, createConfig } from '../../generated/model/client';
+import { createClient, createConfig } from '../../../generated/model/client';
 import type {
   ChatCompletionRequest,
   ChatMessage,
   CompletionUsage,
-} from '../../generated/model/types.gen';
-import { vChatCompletionChunk, vErrorResponse } from '../../generated/model/valibot.gen';
-import { PEPA_CHAT } from '../../generated/pepa-chat';
+} from '../../../generated/model/types.gen';
+import { vChatCompletionChunk, vErrorResponse } from '../../../generated/model/valibot.gen';
+import { PEPA_CHAT } from '../../../generated/pepa-chat';
 import {
   CHAT_ATTEMPTS,
   FIRST_ANSWER_TIMEOUT_MS,
@@ -23,7 +23,7 @@ import {
   retryPause,
   type ChatOpening,
   type RetryClock,
-} from './turn-retries';
+} from '../floor/turn-retries';
 
 /** The endpoint when the owner names none: OpenAI's own. */
 export const MODEL_API = 'https://api.openai.com/v1';

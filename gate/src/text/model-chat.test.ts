@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { vChatCompletionRequest } from '../../generated/model/valibot.gen';
-import { PEPA_CHAT } from '../../generated/pepa-chat';
+import { vChatCompletionRequest } from '../../../generated/model/valibot.gen';
+import { PEPA_CHAT } from '../../../generated/pepa-chat';
 import {
   modelPiece,
   modelRequest,
@@ -9,7 +9,7 @@ import {
   usageCostUsd,
   type ModelSettings,
 } from './model-chat';
-import { CHAT_ATTEMPTS, type RetryClock } from './turn-retries';
+import { CHAT_ATTEMPTS, type RetryClock } from '../floor/turn-retries';
 
 const settings: ModelSettings = {
   apiUrl: 'https://model.test/v1/',

@@ -54,3 +54,13 @@ export function retryPause(n: number, retryAfter: number | null, random: () => n
   const ceiling = RETRY_BASE_MS * 2 ** (n - 1);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
+
+/**
+ * What one `data:` line of an engine's stream adds: the reply's id at the engine (when the line
+ * names it), Pepa's next words, and what the request used (the model engine's last chunk).
+ */
+export interface ReplyPiece {
+  id: string | null;
+  words: string;
+  usage: unknown;
+}

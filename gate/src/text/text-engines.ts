@@ -1,0 +1,103 @@
+/**
+ * The two engines that can write Pepa's text replies, as the desk uses them: how a turn is asked
+ * for, how the stream's pieces are read, what a reply cost and what the desk's record keeps of a
+ * finished one. The owner chooses one (`GATE_TEXT_ENGINE`, config.ts): the model engine (an
+ * OpenAI-compatible endpoint at the model's own price, model-chat.ts) or the provider's chat
+ * (provider-chat.ts, which adds its per-message fee).
+ */
+import * as v from 'valibot';
+import { vCompletionUsage } from '../../../generated/model/valibot.gen';
+import { GateConfigError, textEngineFrom, type TextEngineSetting } from '../floor/config';
+import { modelPiece, modelRequest, openModelStream, usageCostUsd } from './model-chat';
+import {
+  chatCost,
+  openChatStream,
+  chatSettingsFrom,
+  providerPiece,
+  turnRequest,
+  type ChatSettings,
+} from '../provider/provider-chat';
+import type { SaidLine } from './text-records';
+import type { PieceReader, ReplyOutcome } from './reply/text-relay';
+import type { ChatOpening, RetryClock } from '../floor/turn-retries';
+
+/** One turn as an engine is asked it. */
+export interface EngineTurn {
+  /** The visitor's words. */
+  text: string;
+  /** What the desk kept of the chat before, oldest first. */
+  before: readonly SaidLine[];
+  /** The provider's chat the last reply was (the provider's chat engine continues it). */
+  providerChat: string | null;
+  /** The visitor's opaque key. */
+  visitor: string;
+}
+
+export interface TextEngine {
+  readonly kind: TextEngineSetting['kind'];
+  open(turn: EngineTurn, signal: AbortSignal, clock: RetryClock): Promise<ChatOpening>;
+  read: PieceReader;
+  /** What the reply cost in USD; null when it cannot be known (the worst case is charged). */
+  cost(outcome: ReplyOutcome): Promise<number | null>;
+  /** What the record keeps of a finished reply beside its words and place; null: nothing to. */
+  finished(outcome: ReplyOutcome, at: number): Pick<SaidLine, 'providerChat' | 'at'> | null;
+}
+
+/** The provider's chat: it keeps the history itself, and says the cost when asked. */
+export function providerChatEngine(settings: ChatSettings): TextEngine {
+  return {
+    kind: 'provider-chat',
+    open: (turn, signal, clock) =>
+      openChatStream(settings, turnRequest(settings, turn.text, turn.providerChat), signal, clock),
+    read: providerPiece,
+    cost: async ({ replyId }) => (replyId ? chatCost(settings, replyId) : null),
+    finished: ({ replyId }) => (replyId ? { providerChat: replyId } : null),
+  };
+}
+
+/**
+ * The model engine: the desk sends what was said before, the stream reports what was used, and
+ * the record is the desk's own (what streamed through the gate is what a card may print).
+ */
+export function modelEngine(setting: Extract<TextEngineSetting, { kind: 'model' }>): TextEngine {
+  const settings = { apiUrl: setting.apiUrl, apiKey: setting.apiKey, prices: setting.prices };
+  return {
+    kind: 'model',
+    open: (turn, signal, clock) =>
+      openModelStream(
+        settings,
+        modelRequest(
+          turn.before.map((line) => ({ who: line.who, text: line.text })),
+          turn.text,
+          turn.visitor,
+        ),
+        signal,
+        clock,
+      ),
+    read: modelPiece,
+    cost: async ({ usage }) => {
+      const read = v.safeParse(vCompletionUsage, usage);
+      return read.success ? usageCostUsd(read.output, settings.prices) : null;
+    },
+    finished: (_outcome, at) => ({ at }),
+  };
+}
+
+/** The engine the owner chose. */
+export function engineFor(setting: TextEngineSetting, provider: ChatSettings): TextEngine {
+  return setting.kind === 'model' ? modelEngine(setting) : providerChatEngine(provider);
+}
+
+/**
+ * The owner's engine from the Worker's environment; null, and said in the log, when its
+ * settings are bad: text is then refused, never served unmetered.
+ */
+export function textEngineOf(env: Env): TextEngine | null {
+  try {
+    return engineFor(textEngineFrom(env), chatSettingsFrom(env));
+  } catch (error) {
+    if (!(error instanceof GateConfigError)) throw error;
+    console.error(`gate: text is refused: ${error.message}`);
+    return null;
+  }
+}
