@@ -17,6 +17,8 @@ import {
   siteOriginOf,
   WRANGLER_CONFIG,
   wranglerVars,
+  MODEL_KEY_SECRET,
+  textEngineOf,
 } from './gate-settings';
 import { gateEventsUrl, PEPA_GATE_CREDENTIAL_NAME, PEPA_GATE_SERVER_MESSAGES } from './pepa';
 import { gateOrigin, MIN_SECRET_LENGTH } from './sync';
@@ -151,6 +153,58 @@ async function limitsRow(
   };
 }
 
+/** A reply as text usually is: its prompt (Pepa's and a few lines), its completion, in tokens. */
+const TYPICAL_REPLY = { prompt: 1500, completion: 100 };
+
+/**
+ * Which engine writes Pepa's text replies, checked by the gate's own parser: for the model
+ * engine, its endpoint, its prices (never nothing) and its key, exported here to be put on the
+ * Worker. A bad one fails: the gate would refuse text rather than serve it unmetered.
+ */
+async function textEngineRow(env: Env, wranglerConfig: string): Promise<DoctorRow> {
+  const check = 'Text engine';
+  const read = await wranglerVars(wranglerConfig);
+  if ('problem' in read) {
+    return {
+      check,
+      status: 'fail',
+      gate: true,
+      detail: read.problem,
+      fix: `Restore ${WRANGLER_CONFIG}.`,
+    };
+  }
+  const { values } = effectiveGateVars(env, read.vars);
+  let engine;
+  try {
+    engine = textEngineOf({ ...values, [MODEL_KEY_SECRET]: env[MODEL_KEY_SECRET] });
+  } catch (error) {
+    return {
+      check,
+      status: 'fail',
+      gate: true,
+      detail: `${error instanceof Error ? error.message : String(error)}: the gate refuses text until it is fixed`,
+      fix: `Set GATE_TEXT_ENGINE (model or provider-chat) and, for model, GATE_MODEL_API_URL and its prices in ${wranglerConfig} "vars" (or this shell), and export ${MODEL_KEY_SECRET} here and put it on the Worker: \`npx wrangler secret put ${MODEL_KEY_SECRET} -c gate/wrangler.jsonc\`.`,
+    };
+  }
+  if (engine.kind === 'provider-chat') {
+    return {
+      check,
+      status: 'ok',
+      gate: true,
+      detail:
+        "the provider's chat: each reply costs its per-message fee besides the model (GATE_TEXT_ENGINE=model writes them at the model's own price)",
+    };
+  }
+  const { input, cachedInput, output } = engine.prices;
+  const typical = (TYPICAL_REPLY.prompt * input + TYPICAL_REPLY.completion * output) / 1e6;
+  return {
+    check,
+    status: 'ok',
+    gate: true,
+    detail: `the model at ${engine.apiUrl}, USD ${input} / ${cachedInput} / ${output} per million tokens (prompt / cached / completion): a reply of ${TYPICAL_REPLY.prompt} prompt and ${TYPICAL_REPLY.completion} completion tokens costs about USD ${typical.toFixed(6)}; ${MODEL_KEY_SECRET} set here (put it on the Worker too)`,
+  };
+}
+
 function siteKeyRow(env: Env): DoctorRow {
   const key = env.VITE_TURNSTILE_SITE_KEY?.trim();
   if (!key) {
@@ -275,7 +329,8 @@ export async function gateChecks(context: GateCheckContext): Promise<GateChecks>
 
   rows.push(secretsRow(env));
   const limits = await limitsRow(env, context.wranglerConfig ?? WRANGLER_CONFIG);
-  rows.push(limits.row, siteKeyRow(env));
+  rows.push(limits.row, await textEngineRow(env, context.wranglerConfig ?? WRANGLER_CONFIG));
+  rows.push(siteKeyRow(env));
   const url = gateUrlRow(env);
   rows.push(url.row, await siteOriginRow(env, context.wranglerConfig ?? WRANGLER_CONFIG));
 

@@ -39,6 +39,11 @@ export const GATE_OVERRIDABLE_VARS = [
   'GATE_CHAT_TURN_WORST_USD',
   'GATE_CHAT_VISITOR_DAILY_USD',
   'GATE_MAX_CONCURRENT_REPLIES',
+  'GATE_TEXT_ENGINE',
+  'GATE_MODEL_API_URL',
+  'GATE_MODEL_INPUT_USD_PER_MTOK',
+  'GATE_MODEL_CACHED_INPUT_USD_PER_MTOK',
+  'GATE_MODEL_OUTPUT_USD_PER_MTOK',
   'GATE_CARDS_PER_DAY',
   'GATE_CARDS_NETWORK_PER_DAY',
   'GATE_CARDS_PER_CONVERSATION',
@@ -99,8 +104,31 @@ const gateConfig = (await import(/* @vite-ignore */ GATE_CONFIG_MODULE)) as {
   textLimitsFrom: (env: Record<string, string | undefined>) => unknown;
   cardLimitsFrom: (env: Record<string, string | undefined>) => unknown;
   siteOriginFrom: (env: Record<string, string | undefined>) => string;
+  textEngineFrom: (env: Record<string, string | undefined>) => TextEngineSetting;
   REQUIRED_SECRETS: readonly string[];
+  MODEL_KEY_SECRET: string;
 };
+
+/** Which engine writes Pepa's text replies, as the gate reads it (gate/src/config.ts). */
+export type TextEngineSetting =
+  | { kind: 'provider-chat' }
+  | {
+      kind: 'model';
+      apiUrl: string;
+      apiKey: string;
+      prices: { input: number; cachedInput: number; output: number };
+    };
+
+/** The model engine's key: a secret only that engine needs. */
+export const MODEL_KEY_SECRET: string = gateConfig.MODEL_KEY_SECRET;
+
+/**
+ * Text's engine from the gate's variables and the shell's secrets, by the gate's own parser;
+ * throws its message naming a bad setting.
+ */
+export function textEngineOf(env: Record<string, string | undefined>): TextEngineSetting {
+  return gateConfig.textEngineFrom(env);
+}
 
 /**
  * The site's origin cards print and link to (`GATE_SITE_ORIGIN`), checked by the gate's own

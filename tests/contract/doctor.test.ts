@@ -193,6 +193,7 @@ const GATE = {
   GATE_WEBHOOK_SECRET: 'w'.repeat(64),
   GATE_VISITOR_SALT: 's'.repeat(64),
   GATE_ADMIN_TOKEN: 'a'.repeat(64),
+  MODEL_API_KEY: 'sk-pepa-court',
   VAPI_API_URL: 'http://provider.test',
 };
 
@@ -232,6 +233,7 @@ const GATE_ROWS = [
   'Court gate',
   'Gate secrets',
   'Gate limits',
+  'Text engine',
   'Bot check site key',
   'Gate URL',
   'Site origin',
@@ -262,6 +264,9 @@ describe('npm run doctor for the court gate', () => {
     const table = formatDoctorTable(rows);
     expect(table).toMatch(
       /^Gate limits\s+ok\s+10 calls at once, 25 USD a day at 0\.15 USD a minute, 180 s a call \(at least 55 calls a day\), from gate\/wrangler\.jsonc$/m,
+    );
+    expect(table).toMatch(
+      /^Text engine\s+ok\s+the model at https:\/\/api\.openai\.com\/v1, USD 0\.15 \/ 0\.075 \/ 0\.6 per million tokens \(prompt \/ cached \/ completion\): a reply of 1500 prompt and 100 completion tokens costs about USD 0\.000285; MODEL_API_KEY set here/m,
     );
     expect(table).toMatch(
       new RegExp(
@@ -365,6 +370,31 @@ describe('npm run doctor for the court gate', () => {
       status: 'ok',
       detail: expect.stringMatching(/100 USD a day.*, from \S+\.jsonc and this shell$/),
     });
+  });
+
+  it("checks text's engine as the gate reads it: a missing key or a price of nothing fails, the provider's chat passes", async () => {
+    const { provider, env } = await gateProvider();
+    const dist = await gateBuild('gate-engine');
+    const engineRow = async (shell: Record<string, string | undefined>) =>
+      (await runDoctor({ env: { ...env, ...shell }, dist, fetch: provider.fetch })).find(
+        (row) => row.check === 'Text engine',
+      );
+    expect(await engineRow({ MODEL_API_KEY: undefined })).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/^MODEL_API_KEY is not set: .*the gate refuses text/),
+      fix: expect.stringContaining('npx wrangler secret put MODEL_API_KEY'),
+    });
+    expect(await engineRow({ GATE_MODEL_OUTPUT_USD_PER_MTOK: '0' })).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/^GATE_MODEL_OUTPUT_USD_PER_MTOK must be above 0/),
+    });
+    expect(await engineRow({ GATE_TEXT_ENGINE: 'gpt' })).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/^GATE_TEXT_ENGINE must be one of model, provider-chat/),
+    });
+    expect(
+      await engineRow({ GATE_TEXT_ENGINE: 'provider-chat', MODEL_API_KEY: undefined }),
+    ).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^the provider's chat/) });
   });
 
   it('fails while no site origin is set for the cards, and warns when it is not the gate’s', async () => {
