@@ -92,7 +92,7 @@ describe('npm run deploy', () => {
     const { code, output } = await runDeploy(['--out', site], gateEnv());
     expect(code).toBe(1);
     expect(output).toMatch(
-      /^deploy: not deploying: \d+ gate check\(s\) need attention \(Gate secrets, Gate URL, .*\)\. Fix them \(npm run doctor\), or pass --force\.$/m,
+      /^deploy: not deploying: \d+ gate check\(s\) need attention \(Gate secrets, Text engine, Gate URL, .*\)\. Fix them \(npm run doctor\), or pass --force\.$/m,
     );
     expect(existsSync(site)).toBe(false);
     expect(output).not.toContain('wrangler deploy');
