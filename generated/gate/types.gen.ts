@@ -297,7 +297,7 @@ export type Card = {
     imageWidth: 1200;
     imageHeight: 630;
     /**
-     * Pepa's words as the card carries them: taken from the provider, cut at a sentence to fit.
+     * Pepa's words as the card carries them: taken from the provider's record of the call, or the gate's own record of a text reply, never from the page; cut at a sentence to fit.
      */
     words: string;
     /**

@@ -372,31 +372,6 @@ describe('npm run doctor for the court gate', () => {
     });
   });
 
-  it("checks text's engine as the gate reads it: a missing key or a price of nothing fails, the provider's chat passes", async () => {
-    const { provider, env } = await gateProvider();
-    const dist = await gateBuild('gate-engine');
-    const engineRow = async (shell: Record<string, string | undefined>) =>
-      (await runDoctor({ env: { ...env, ...shell }, dist, fetch: provider.fetch })).find(
-        (row) => row.check === 'Text engine',
-      );
-    expect(await engineRow({ MODEL_API_KEY: undefined })).toMatchObject({
-      status: 'fail',
-      detail: expect.stringMatching(/^MODEL_API_KEY is not set: .*the gate refuses text/),
-      fix: expect.stringContaining('npx wrangler secret put MODEL_API_KEY'),
-    });
-    expect(await engineRow({ GATE_MODEL_OUTPUT_USD_PER_MTOK: '0' })).toMatchObject({
-      status: 'fail',
-      detail: expect.stringMatching(/^GATE_MODEL_OUTPUT_USD_PER_MTOK must be above 0/),
-    });
-    expect(await engineRow({ GATE_TEXT_ENGINE: 'gpt' })).toMatchObject({
-      status: 'fail',
-      detail: expect.stringMatching(/^GATE_TEXT_ENGINE must be one of model, provider-chat/),
-    });
-    expect(
-      await engineRow({ GATE_TEXT_ENGINE: 'provider-chat', MODEL_API_KEY: undefined }),
-    ).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^the provider's chat/) });
-  });
-
   it('fails while no site origin is set for the cards, and warns when it is not the gate’s', async () => {
     const { provider, env } = await gateProvider();
     const dist = await gateBuild('gate-origin');
