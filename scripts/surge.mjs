@@ -71,9 +71,10 @@ import {
   running,
   silentTicket,
 } from './lib/surge-attackers.mjs';
-import { attackerAllowances, courtLoad, idlePlaces } from './lib/surge-measures.mjs';
+import { attackerAllowances, courtLoad, IDLE_SLACK_S, idlePlaces } from './lib/surge-measures.mjs';
 import { surgeFailures, surgeLine, surgeRows, tableLines } from './lib/surge-report.mjs';
 import { FIELD, textDay } from './lib/surge-text.mjs';
+import { textCosts } from './lib/surge-text-costs.mjs';
 import { numberFrom, shareFrom, textOptions } from './lib/surge-options.mjs';
 import {
   JOIN_BACKSTOP_SECONDS,
@@ -103,11 +104,6 @@ const FLOOD_BURST_MS = 5000;
 const FLOOD_SOCKETS = 8;
 /** An attacker tries a new address this often. */
 const ATTACKER_EVERY_MS = 150;
-/**
- * How late past its check-in interval a live visitor may take a freed place: the line's own
- * slack for a late check-in (LIVE_SLACK_MS in gate/src/calls/line.ts) and this script's jitter.
- */
-const IDLE_SLACK_S = 1.25;
 const TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';
 const LEAVE_SHARE = 0.1;
 const ABANDON_SHARE = 0.1;
@@ -145,7 +141,7 @@ const [sitePort, mockPort] = [await findFreePort(), await findFreePort()];
 console.log(
   `surge: ${VISITORS} visitors from ${ADDRESSES} addresses within ${ARRIVAL_MS / 1000} s, ` +
     `limit ${LIMIT}, cap $${CAP}, wait limit ${MAX_WAIT_MINUTES} min, time ×${timeScale}, ` +
-    `flood ${FLOOD ? 'on' : 'off'}, text ${TEXT.mode}, seed ${firstSeed}`,
+    `flood ${FLOOD ? 'on' : 'off'}, text ${TEXT.mode} by ${TEXT.engine}, seed ${firstSeed}`,
 );
 const stack = await startCourtStack({
   sitePort,
@@ -172,6 +168,8 @@ const stack = await startCourtStack({
   },
 });
 const standIn = stack.standIn;
+/** The stand-in that writes text's replies: the model's endpoint, or the provider's chat. */
+const textStandIn = TEXT.engine === 'model' ? standIn.model : standIn.chat;
 const viaProxy = process.env.SURGE_VIA_PROXY === '1' || stack.workerUrl === null;
 const gateUrl = new URL(viaProxy ? stack.url : (stack.workerUrl ?? stack.url));
 console.log(
@@ -315,7 +313,7 @@ const loadReport = await call('GET', '/api/report?days=1', {
 // While the last visitors finish (their lines, their chats), a line every 20 s says who is left.
 const progress = setInterval(() => {
   console.log(
-    `surge: ${unresolved} visitors not done yet, ${standIn.chat.writing} replies being written, ` +
+    `surge: ${unresolved} visitors not done yet, ${textStandIn.writing} replies being written, ` +
       `${standIn.stats.active} calls under way`,
   );
 }, 20_000);
@@ -425,8 +423,10 @@ const outcome = {
     records: textSurge.text,
     asked: textSurge.asked(),
     servedFast: textSurge.servedFast(),
-    standInFirstWord: standIn.chat.stats.firstWordMs,
-    standInStopped: standIn.chat.stats.aborted,
+    engine: TEXT.engine,
+    standInFirstWord: textStandIn.stats.firstWordMs,
+    standInStopped: textStandIn.stats.aborted,
+    costs: textCosts(standIn, TEXT.engine),
     court: textCourt,
     attacker: textSurge.attack,
     allowedChats: TEXT.startsPerDay,

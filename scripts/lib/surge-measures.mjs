@@ -142,6 +142,12 @@ export function courtLoad({ load, startedAtMs, viralEndedAtMs, arrivedAt, bursts
 }
 
 /**
+ * How late past its check-in interval a live visitor may take a freed place: the line's own
+ * slack for a late check-in (LIVE_SLACK_MS in gate/src/calls/line.ts) and the surge's jitter.
+ */
+export const IDLE_SLACK_S = 1.25;
+
+/**
  * Idle places: each place the gate learnt was free (the end of a call it was told of, a call
  * given back, or the backstop's sweep for one it was not; placeFreed), while live visitors stood
  * in line, until a visitor took

@@ -52,8 +52,15 @@ export function textOptions(env = process.env) {
     console.error(`surge: SURGE_TEXT must be windows, on or off (got "${mode}")`);
     process.exit(2);
   }
+  // The gate's engine for text (GATE_TEXT_ENGINE, passed on): the shipped one unless set.
+  const engine = env.GATE_TEXT_ENGINE?.trim() || 'model';
+  if (!['model', 'provider-chat'].includes(engine)) {
+    console.error(`surge: GATE_TEXT_ENGINE must be model or provider-chat (got "${engine}")`);
+    process.exit(2);
+  }
   return {
     mode,
+    engine,
     windowMs: numberFrom('SURGE_TEXT_WINDOW_SECONDS', 10, env) * 1000,
     share: Math.min(1, numberFrom('SURGE_TEXT_SHARE', 0.9, env)),
     stopShare: 0.05,

@@ -1,5 +1,6 @@
 // The surge's report: the table of what happened, the failures that make the run exit non-zero,
 // and its one `surge:` line.
+import { costPerReply } from './surge-text-costs.mjs';
 import { maximum, percentile, perSecond } from './surge-measures.mjs';
 import { JOIN_BACKSTOP_SECONDS, SWEEP_SECONDS } from './surge-microphones.mjs';
 
@@ -48,8 +49,10 @@ import { JOIN_BACKSTOP_SECONDS, SWEEP_SECONDS } from './surge-microphones.mjs';
  *   records: import('./surge-text.mjs').TextRecords,
  *   asked: number,
  *   servedFast: number,
+ *   engine: string,
  *   standInFirstWord: number[],
  *   standInStopped: number,
+ *   costs: import('./surge-text-costs.mjs').TextCosts,
  *   court: CourtLoad,
  *   attacker: import('./surge-text.mjs').TextAttackerRecord,
  *   allowedChats: number,
@@ -146,7 +149,11 @@ function textRows(o) {
     ],
     [
       'Spend today: voice / text',
-      `$${Math.max(0, o.spend - t.textSpend).toFixed(2)} / $${t.textSpend.toFixed(2)}`,
+      `$${Math.max(0, o.spend - t.textSpend).toFixed(2)} / $${t.textSpend.toFixed(2)} (text by ${t.engine})`,
+    ],
+    [
+      "Text per reply: metered / the model's tokens / the provider's chat",
+      costPerReply(t.costs, t.textSpend, r.turns),
     ],
     [
       'Court requests/s with text offered / without (mean)',
@@ -343,6 +350,10 @@ export function textFailures(o) {
   }
   if (t.attacker.chats > t.allowedChats) {
     failures.push(`the text attacker got ${t.attacker.chats} chats`);
+  }
+  // The model engine exists to cost a tenth of the provider's chat for the same replies or less.
+  if (t.engine === 'model' && t.costs.modelUsd * 10 > t.costs.providerChatUsd) {
+    failures.push("text by the model cost more than a tenth of the provider's chat for it");
   }
   if (t.attacker.turns > t.allowedTurns) {
     failures.push(`the text attacker got ${t.attacker.turns} replies`);
