@@ -217,12 +217,20 @@ describe('metering text against the day’s budget', () => {
 
   it('holds a grant of the budget while replies go on, and the court hears of it once', async () => {
     const before = (await inspect()).heard;
-    // The grant is drawn as the chat opens, while the visitor types.
+    // The grant is drawn with the first message.
     const chat = await openChat(addr(1));
     for (const text of ['one', 'two', 'three', 'four', 'five'])
       await (await say(chat, text)).text();
     // Five replies, one grant drawn: the court heard of text once.
     expect((await inspect()).heard - before).toBe(1);
+  });
+
+  it('holds none of the budget for chats that send no message', async () => {
+    const before = await inspect();
+    for (let n = 0; n < 64; n += 1) await openChat(addr(n));
+    const after = await inspect();
+    expect(after.committedUsd).toBe(before.committedUsd);
+    expect(after.heard).toBe(before.heard);
   });
 
   it('closes text when the budget cannot hold one more reply', async () => {

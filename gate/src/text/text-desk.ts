@@ -180,8 +180,8 @@ export class TextDesk extends DurableObject<Env> {
       now,
     );
     this.addToDay(visitor.key, utcDay(now), { chats: 1 });
-    // A first message follows: the grant it will need is drawn while the visitor types.
-    this.grants.chatStarted(now);
+    // Counted, and nothing drawn: the budget is asked for when a message is sent.
+    this.grants.chatStarted();
     await this.ensureAlarm();
     return { ok: true, id, turnsLeft: this.limits.turnsPerChat };
   }

@@ -12,8 +12,11 @@ import type { TextRefusal } from './text-records';
 /** A grant is settled when its desk has been idle this long, or when it is this old. */
 export const SETTLE_IDLE_MS = 30_000;
 export const GRANT_ROTATE_MS = 5 * 60_000;
-/** A grant is drawn for this many replies' worst case, and grows while they go fast. */
-const SLICE_TURNS = 25;
+/**
+ * A grant is drawn for this many replies' worst case (a chat's first few messages), and grows
+ * while they go fast: what is asked of the day's budget follows what is being asked of Pepa.
+ */
+const SLICE_TURNS = 8;
 const SLICE_MAX_TURNS = 400;
 /** How long a desk repeats the court's "closed" answer before asking again. */
 export const CLOSED_MEMORY_MS = 30_000;
@@ -68,14 +71,14 @@ export class DeskGrants {
     return this.grants.map((grant) => ({ ...grant }));
   }
 
-  /** A chat began: counted with the newest grant, and a grant drawn while the visitor types. */
-  chatStarted(now: number): void {
+  /**
+   * A chat began: counted with the newest grant (or the next one drawn). Nothing is drawn for it:
+   * a chat that never sends a message holds none of the day's budget.
+   */
+  chatStarted(): void {
     const grant = this.grants.at(-1);
     if (grant) grant.chats += 1;
     else this.pendingChats += 1;
-    if (!grant || grant.day !== utcDay(now) || grant.usd - grant.committed < grant.usd / 2) {
-      this.desk.waitUntil(this.draw(this.desk.turnWorstUsd(), now).catch(() => undefined));
-    }
   }
 
   /**
