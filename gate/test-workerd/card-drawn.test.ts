@@ -6,19 +6,15 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
-import { REFUSAL_REASONS, type CardRefusal } from '../src/cards/words/card-words';
 import {
-  cardOfCall,
+  askCardOf,
   emptyCards,
+  expectRefused,
   madeCard,
-  pepaSays,
-  recordCall,
   takeDownWords,
   takenDown,
 } from './card-support';
-import { addr, gateEnv } from './bench';
 import { api, body } from './gate-fetch';
-import { admit } from './visitor-calls';
 
 beforeEach(emptyCards);
 
@@ -36,20 +32,6 @@ const insideEach = (text: string, sign: string) =>
     .split(' ')
     .map((word) => `${word.slice(0, 2)}${sign}${word.slice(2)}`)
     .join(' ');
-
-/** The answer to a card of `words`, said by Pepa in a call. */
-async function askCardOf(words: string): Promise<Response> {
-  const callId = await admit(addr(1));
-  recordCall(callId, pepaSays([words]));
-  return cardOfCall(callId, 1);
-}
-
-async function expectRefused(words: string, refusal: CardRefusal): Promise<void> {
-  const answer = await askCardOf(words);
-  expect(answer.status).toBe(422);
-  expect((await body<Problem>(answer)).detail).toBe(REFUSAL_REASONS[refusal]);
-  expect((await gateEnv.CARDS.list({ prefix: 'cards/' })).objects).toEqual([]);
-}
 
 describe('a sign the card cannot draw, inside a word or an address', () => {
   it('a 🐸 inside each word of a recovery phrase is refused, not drawn clean', async () => {

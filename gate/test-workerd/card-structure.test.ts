@@ -5,12 +5,7 @@
  * in private; blocked words inside other words. Each through the real `POST /api/cards`.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Problem } from '../../generated/gate/types.gen';
-import { REFUSAL_REASONS, type CardRefusal } from '../src/cards/words/card-words';
-import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
-import { addr, gateEnv } from './bench';
-import { body } from './gate-fetch';
-import { admit } from './visitor-calls';
+import { askCardOf, emptyCards, expectRefused, madeCard } from './card-support';
 
 beforeEach(emptyCards);
 
@@ -21,19 +16,6 @@ const BECH32 = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const BITCOIN = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 const SOLANA_BYTES = Array.from({ length: 32 }, (_, n) => (n * 37 + 11) % 256);
-
-async function askCardOf(words: string): Promise<Response> {
-  const callId = await admit(addr(1));
-  recordCall(callId, pepaSays([words]));
-  return cardOfCall(callId, 1);
-}
-
-async function expectRefused(words: string, refusal: CardRefusal): Promise<void> {
-  const answer = await askCardOf(words);
-  expect(answer.status).toBe(422);
-  expect((await body<Problem>(answer)).detail).toBe(REFUSAL_REASONS[refusal]);
-  expect((await gateEnv.CARDS.list({ prefix: 'cards/' })).objects).toEqual([]);
-}
 
 describe('recovery phrases by structure', () => {
   it.each([

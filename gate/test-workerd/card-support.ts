@@ -1,15 +1,16 @@
 /**
  * The quote cards' test kit: a call's record at the provider, the asks for a card of a call's or
- * a chat's line, the owner's takedowns, an empty bucket for each test, and a race of asks run to
- * its end.
+ * a chat's line (and of words Pepa said, with the refusal expected), the owner's takedowns, an
+ * empty bucket for each test, and a race of asks run to its end.
  */
 import { SELF } from 'cloudflare:test';
 import { expect } from 'vitest';
-import type { Card, Takedown } from '../../generated/gate/types.gen';
-import { gateEnv } from './bench';
+import type { Card, Problem, Takedown } from '../../generated/gate/types.gen';
+import { REFUSAL_REASONS, type CardRefusal } from '../src/cards/words/card-words';
+import { addr, gateEnv } from './bench';
 import { api, body } from './gate-fetch';
 import { world } from './outside-world';
-import { cardCookies } from './visitor-calls';
+import { admit, cardCookies } from './visitor-calls';
 import { chatHeaders } from './visitor-chats';
 
 /** The owner's address, for the owner's paths (which pass the edge limiter like any). */
@@ -78,6 +79,21 @@ export function cardOfChat(
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ from: 'chat', conversationId: chatId, line }),
   });
+}
+
+/** The answer to a card of `words`, said by Pepa as the first line of a new call. */
+export async function askCardOf(words: string): Promise<Response> {
+  const callId = await admit(addr(1));
+  recordCall(callId, pepaSays([words]));
+  return cardOfCall(callId, 1);
+}
+
+/** A card of `words` is refused for `refusal`, and nothing is stored. */
+export async function expectRefused(words: string, refusal: CardRefusal): Promise<void> {
+  const answer = await askCardOf(words);
+  expect(answer.status).toBe(422);
+  expect((await body<Problem>(answer)).detail).toBe(REFUSAL_REASONS[refusal]);
+  expect((await gateEnv.CARDS.list({ prefix: 'cards/' })).objects).toEqual([]);
 }
 
 export async function madeCard(response: Response): Promise<Card> {
