@@ -1,108 +1,19 @@
-import { act, render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import mitt, { type Handler } from 'mitt';
-import { toast } from 'sonner';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { GateApiError } from '../../../api/gate-client';
-import {
-  CallStartError,
-  type CallEvents,
-  type CallState,
-  type ClientMessage,
-  type LinePlace,
-  type StartOutcome,
-  type WebCallRequest,
-} from '../../../lib/call';
+import { act, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { FAILURE_REASONS } from '../recovery/start-failure';
 import { PEPA_FIRST_MESSAGE } from '../../../config/pepa-persona';
 import { CHAT_CLOSE, CHAT_FIELD_LABEL, CHAT_HEADING, CHAT_LOG_LABEL } from '../text/chat-panel';
 import { TURN_MISSED, TURN_OFFER_LABEL, turnHeldText } from '../text/turn-offer';
-import type { VoiceCall } from '../voice/use-voice-call';
+import { FakeVoiceCall } from '../test/fake-voice-call';
+import {
+  flush,
+  freshSectionWorld,
+  jsonAnswer,
+  renderSection,
+  stubGate,
+} from '../test/section-world';
 import { WRITE_TO_PEPA } from '../thread/write-to-pepa';
 import { TEXT_WHILE_FULL, TEXT_WHILE_WAITING } from './text-mode';
-import { VoiceChat } from './voice-chat';
-
-/** The call object, as far as the section uses it: its start walks the gate's line for real. */
-class LineCall implements VoiceCall<{ id: string }> {
-  state: CallState = 'idle';
-  readonly emitter = mitt<CallEvents>();
-  admitted: { id: string } | null = null;
-  private pending: ((outcome: StartOutcome<{ id: string }>) => void) | null = null;
-  private controller: AbortController | null = null;
-
-  on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void {
-    this.emitter.on(type, handler);
-    return () => this.emitter.off(type, handler);
-  }
-  emit<K extends keyof CallEvents>(type: K, payload?: CallEvents[K]): void {
-    act(() => this.emitter.emit(type, payload as CallEvents[K]));
-  }
-  private move(state: CallState): void {
-    const previous = this.state;
-    this.state = state;
-    this.emitter.emit('state-change', { state, previous });
-  }
-  startWith(request: WebCallRequest<{ id: string }>) {
-    this.controller = new AbortController();
-    this.move('starting');
-    const line = { waiting: (place: LinePlace) => this.emitter.emit('line-update', place) };
-    const outcome = new Promise<StartOutcome<{ id: string }>>((resolve) => {
-      this.pending = resolve;
-    });
-    request(this.controller.signal, line).then(
-      (call) => {
-        this.admitted = call;
-        this.emitter.emit('line-update', null);
-      },
-      (error: GateApiError) => {
-        if (this.controller?.signal.aborted) return;
-        const callError = error.toCallError();
-        this.emitter.emit('call-start-failed', {
-          stage: 'web-call-creation',
-          error: callError,
-          totalDurationMs: 5,
-          timestamp: 1,
-        });
-        this.move('idle');
-        this.pending?.({
-          status: 'failed',
-          error: new CallStartError('web-call-creation', callError),
-        });
-      },
-    );
-    return outcome;
-  }
-  connect(): void {
-    this.move('started');
-    this.emit('call-start');
-    act(() => this.pending?.({ status: 'started', call: { id: 'call-1' } }));
-  }
-  leave(): void {
-    act(() => {
-      this.move('ending');
-      this.emitter.emit('call-end');
-      this.move('idle');
-    });
-  }
-  stop(): Promise<void> {
-    if (this.state === 'starting') {
-      this.controller?.abort();
-      this.move('idle');
-      this.pending?.({ status: 'stopped' });
-    }
-    return Promise.resolve();
-  }
-  end(): Promise<void> {
-    if (this.state === 'started') this.leave();
-    else return this.stop();
-    return Promise.resolve();
-  }
-  setMuted(): void {}
-  resumeAudio = () => Promise.resolve(true);
-  send(_message: ClientMessage): void {}
-  setInputDevicesAsync = () => Promise.resolve({});
-  setOutputDeviceAsync = () => Promise.resolve({});
-}
 
 const CHAT = {
   id: 'chat-0123456789abcdef',
@@ -136,72 +47,42 @@ const answered = (text: string) =>
       `data: ${JSON.stringify({ type: 'done', turnsLeft: 19, line: 1 })}\n\n`,
     { status: 200, headers: { 'content-type': 'text/event-stream' } },
   );
-const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
 const problem = (status: number, code: string) =>
   new Response(JSON.stringify({ code, title: code, status }), {
     status,
     headers: { 'content-type': 'application/problem+json', 'retry-after': '60' },
   });
 
-let call: LineCall;
+let call: FakeVoiceCall;
 let sent: Request[];
 /** The gate's next answers to POST /api/calls and to check-ins, in order. */
 let courtAnswers: Response[];
 
 const route = (request: Request) => `${request.method} ${new URL(request.url).pathname}`;
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  call = new LineCall();
-  sent = [];
+// A start walks the gate's line for real, and fails as the call object's does when refused.
+freshSectionWorld(() => {
+  call = new FakeVoiceCall({ failOnRefusedRequest: true });
   courtAnswers = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = new Request(input, init);
-      sent.push(request);
-      const path = route(request);
-      if (path === 'POST /api/chats') return json({ chat: CHAT }, 201);
-      if (path.startsWith('DELETE /api/chats/')) return new Response(null, { status: 204 });
-      if (path === `POST /api/chats/${CHAT.id}/messages`) {
-        return answered(((await request.clone().json()) as { text: string }).text);
-      }
-      return courtAnswers.shift() ?? json(ADMITTED, 201);
-    }),
-  );
+  sent = stubGate(async (request) => {
+    const path = route(request);
+    if (path === 'POST /api/chats') return jsonAnswer({ chat: CHAT }, 201);
+    if (path.startsWith('DELETE /api/chats/')) return new Response(null, { status: 204 });
+    if (path === `POST /api/chats/${CHAT.id}/messages`) {
+      return answered(((await request.clone().json()) as { text: string }).text);
+    }
+    return courtAnswers.shift() ?? jsonAnswer(ADMITTED, 201);
+  });
 });
 
-afterEach(() => {
-  act(() => {
-    toast.dismiss();
-    vi.runOnlyPendingTimers();
-  });
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
-
-async function flush(ms = 0) {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
-
-function renderSection(props: { openText?: boolean } = {}) {
-  const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
-  const view = render(<VoiceChat createCall={() => call} {...props} />);
-  return { user, ...view };
-}
+const renderText = (props: { openText?: boolean } = {}) => renderSection(call, props);
 
 const chatHeading = () => screen.queryByRole('heading', { name: CHAT_HEADING });
 const checkIns = () => sent.filter((request) => route(request) === `POST /api/tickets/${TICKET}`);
 
 describe('writing to Pepa beside the voice call', () => {
   it('Write to Pepa opens the chat without a call, starting it with a bot-check token', async () => {
-    const { user } = renderSection();
+    const { user } = renderText();
     await user.click(screen.getByRole('button', { name: WRITE_TO_PEPA }));
     await flush();
     expect(chatHeading()).toBeInTheDocument();
@@ -214,7 +95,7 @@ describe('writing to Pepa beside the voice call', () => {
   });
 
   it("Write to Pepa, its code fetched as the visitor reached for it, opens within the tap: the focus in the field, Pepa's first line shown", async () => {
-    const { user } = renderSection();
+    const { user } = renderText();
     const write = screen.getByRole('button', { name: WRITE_TO_PEPA });
     await user.hover(write);
     await flush();
@@ -226,7 +107,7 @@ describe('writing to Pepa beside the voice call', () => {
 
   it('offers text at once when the court is full', async () => {
     courtAnswers.push(problem(503, 'court-full'));
-    const { user } = renderSection();
+    const { user } = renderText();
     await user.click(screen.getByRole('button', { name: 'Start Talking' }));
     await flush();
     expect(screen.getByRole('alert')).toHaveTextContent(FAILURE_REASONS.courtFull);
@@ -237,8 +118,12 @@ describe('writing to Pepa beside the voice call', () => {
   });
 
   it('while the visitor waits in line, offers text; chatting, the place stays shown and check-ins carry offer and the chat', async () => {
-    courtAnswers.push(json(waiting(3), 202), json(waiting(2), 200), json(waiting(1), 200));
-    const { user } = renderSection();
+    courtAnswers.push(
+      jsonAnswer(waiting(3), 202),
+      jsonAnswer(waiting(2), 200),
+      jsonAnswer(waiting(1), 200),
+    );
+    const { user } = renderText();
     await user.click(screen.getByRole('button', { name: 'Start Talking' }));
     await flush();
     expect(screen.getByText(TEXT_WHILE_WAITING)).toBeInTheDocument();
@@ -257,8 +142,12 @@ describe('writing to Pepa beside the voice call', () => {
   });
 
   it('a place offered is held for the tap, counted down; the tap joins, the chat is put away in the call and back after it', async () => {
-    courtAnswers.push(json(waiting(1), 202), json(waiting(1, true), 200), json(ADMITTED, 201));
-    const { user } = renderSection({ openText: true });
+    courtAnswers.push(
+      jsonAnswer(waiting(1), 202),
+      jsonAnswer(waiting(1, true), 200),
+      jsonAnswer(ADMITTED, 201),
+    );
+    const { user } = renderText({ openText: true });
     await flush();
     await user.click(screen.getByRole('button', { name: 'Start Talking' }));
     await flush(2000);
@@ -285,8 +174,12 @@ describe('writing to Pepa beside the voice call', () => {
   });
 
   it('after a handover the captions hold the typed turns above the spoken ones, each marked; after the call the chat holds the one thread', async () => {
-    courtAnswers.push(json(waiting(1), 202), json(waiting(1, true), 200), json(ADMITTED, 201));
-    const { user } = renderSection({ openText: true });
+    courtAnswers.push(
+      jsonAnswer(waiting(1), 202),
+      jsonAnswer(waiting(1, true), 200),
+      jsonAnswer(ADMITTED, 201),
+    );
+    const { user } = renderText({ openText: true });
     await flush();
     await user.click(screen.getByRole('button', { name: 'Start Talking' }));
     await flush();
@@ -322,11 +215,11 @@ describe('writing to Pepa beside the voice call', () => {
 
   it('a place not taken in time goes: the visitor is told and keeps chatting', async () => {
     courtAnswers.push(
-      json(waiting(1), 202),
-      json(waiting(1, true), 200),
+      jsonAnswer(waiting(1), 202),
+      jsonAnswer(waiting(1, true), 200),
       problem(404, 'ticket-gone'),
     );
-    const { user } = renderSection({ openText: true });
+    const { user } = renderText({ openText: true });
     await flush();
     await user.click(screen.getByRole('button', { name: 'Start Talking' }));
     await flush(2000);
@@ -340,8 +233,8 @@ describe('writing to Pepa beside the voice call', () => {
   });
 
   it('Escape in the chat, on its buttons too, never leaves the line', async () => {
-    courtAnswers.push(json(waiting(3), 202));
-    const { user } = renderSection({ openText: true });
+    courtAnswers.push(jsonAnswer(waiting(3), 202));
+    const { user } = renderText({ openText: true });
     await flush();
     await user.click(screen.getByRole('button', { name: 'Start Talking' }));
     await flush();
@@ -354,7 +247,7 @@ describe('writing to Pepa beside the voice call', () => {
   });
 
   it('a call started while chatting carries the chat to the gate', async () => {
-    const { user } = renderSection({ openText: true });
+    const { user } = renderText({ openText: true });
     await flush();
     await user.click(screen.getByRole('button', { name: 'Start Talking' }));
     await flush();
@@ -364,7 +257,7 @@ describe('writing to Pepa beside the voice call', () => {
   });
 
   it('ending the chat, or the section going away, tells the gate once', async () => {
-    const { user, unmount } = renderSection({ openText: true });
+    const { user, unmount } = renderText({ openText: true });
     await flush();
     await user.click(screen.getByRole('button', { name: CHAT_CLOSE }));
     await flush();

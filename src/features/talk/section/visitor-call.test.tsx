@@ -1,18 +1,6 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import {
-  CallStartError,
-  type WebCallRequest,
-  type CallError,
-  type CallEvents,
-  type CallState,
-  type ClientMessage,
-  type DailyLikeInputDevices,
-  type StartOutcome,
-} from '../../../lib/call';
-import userEvent from '@testing-library/user-event';
-import mitt, { type Handler } from 'mitt';
-import { toast } from 'sonner';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import type userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
 import { MICROPHONE_LABEL } from '../controls/device-picker';
 import { FAILURE_REASONS } from '../recovery/start-failure';
 import { DOUBLE_TAP_MS } from './talk-panel';
@@ -23,97 +11,19 @@ import {
   SEND_WAITING_LABEL,
   TYPE_LABEL,
 } from '../thread/type-to-pepa';
-import type { VoiceCall } from '../voice/use-voice-call';
-import { TOASTS, VoiceChat } from './voice-chat';
+import { FakeVoiceCall } from '../test/fake-voice-call';
+import {
+  freshSectionWorld,
+  renderSection,
+  renderWithVisitor,
+  stubGate,
+} from '../test/section-world';
+import { TOASTS } from './voice-chat';
 import { initialVoiceState, voiceReducer, type VoiceAction } from '../voice/voice-state';
 
-type Outcome = StartOutcome<{ id: string }>;
+let call: FakeVoiceCall;
 
-/** The call object as the section sees it, driven by the test. */
-class FakeCall implements VoiceCall<{ id: string }> {
-  state: CallState = 'idle';
-  readonly emitter = mitt<CallEvents>();
-  readonly sentMessages: ClientMessage[] = [];
-  readonly inputDevices: DailyLikeInputDevices[] = [];
-  ends = 0;
-  /** How the next microphone switch answers. */
-  inputDeviceAnswer: () => Promise<unknown> = () => Promise.resolve({});
-  private settle: ((outcome: Outcome) => void) | null = null;
-
-  on<K extends keyof CallEvents>(type: K, handler: Handler<CallEvents[K]>): () => void {
-    this.emitter.on(type, handler);
-    return () => this.emitter.off(type, handler);
-  }
-  emit<K extends keyof CallEvents>(type: K, payload?: CallEvents[K]): void {
-    act(() => this.emitter.emit(type, payload as CallEvents[K]));
-  }
-  setState(state: CallState, quietly = false): void {
-    const previous = this.state;
-    this.state = state;
-    if (quietly) this.emitter.emit('state-change', { state, previous });
-    else this.emit('state-change', { state, previous });
-  }
-  startWith(request: WebCallRequest<{ id: string }>): Promise<Outcome> {
-    this.setState('starting', true);
-    request(new AbortController().signal, { waiting: () => undefined }).catch(() => undefined);
-    return new Promise((resolve) => {
-      this.settle = resolve;
-    });
-  }
-  connect(): void {
-    this.setState('started');
-    this.emit('call-start');
-    act(() => this.settle?.({ status: 'started', call: { id: 'call-1' } }));
-  }
-  failStart(error: CallError): void {
-    this.emit('error', error);
-    this.emit('call-start-failed', { stage: 'join', error, totalDurationMs: 5, timestamp: 1 });
-    this.setState('ending');
-    this.setState('idle');
-    act(() => this.settle?.({ status: 'failed', error: new CallStartError('join', error) }));
-  }
-  leave(): void {
-    this.setState('ending');
-    this.emit('call-end');
-    this.setState('idle');
-  }
-  say(role: 'user' | 'assistant', transcript: string): void {
-    this.emit('message', { type: 'transcript', role, transcriptType: 'final', transcript });
-  }
-  stop(): Promise<void> {
-    if (this.state === 'starting') {
-      this.setState('ending', true);
-      this.setState('idle', true);
-      this.settle?.({ status: 'stopped' });
-    }
-    return Promise.resolve();
-  }
-  end(): Promise<void> {
-    this.ends += 1;
-    if (this.state === 'started') this.leave();
-    else return this.stop();
-    return Promise.resolve();
-  }
-  setMuted(): void {}
-  resumeAudio = vi.fn(() => Promise.resolve(true));
-  send(message: ClientMessage): void {
-    if (this.state !== 'started') throw new Error('No call object');
-    this.sentMessages.push(message);
-  }
-  setInputDevicesAsync(devices: DailyLikeInputDevices): Promise<unknown> {
-    this.inputDevices.push(devices);
-    return this.inputDeviceAnswer();
-  }
-  setOutputDeviceAsync = vi.fn(() => Promise.resolve({}));
-}
-
-let call: FakeCall;
-
-function renderChat() {
-  const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
-  const view = render(<VoiceChat createCall={() => call} />);
-  return { user, ...view };
-}
+const renderChat = () => renderSection(call);
 
 const mainButton = (name: 'Start Talking' | 'End Call') => screen.getByRole('button', { name });
 const field = () => screen.getByRole('textbox', { name: TYPE_LABEL });
@@ -139,28 +49,9 @@ function twoMicrophones() {
   });
 }
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  call = new FakeCall();
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(
-      async () =>
-        new Response(JSON.stringify({ id: 'call-1', webCallUrl: 'https://pepa.daily.co/r' }), {
-          status: 201,
-          headers: { 'content-type': 'application/json' },
-        }),
-    ),
-  );
-});
-
-afterEach(() => {
-  act(() => {
-    toast.dismiss();
-    vi.runOnlyPendingTimers();
-  });
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
+freshSectionWorld(() => {
+  call = new FakeVoiceCall();
+  stubGate();
 });
 
 // Each test renders the whole panel and types through user events: generous on a busy machine.
@@ -357,8 +248,7 @@ describe('a call that respects the visitor', { timeout: 20_000 }, () => {
       }),
     );
     const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
-    render(<CallTranscript lines={transcript} />);
+    const { user } = renderWithVisitor(<CallTranscript lines={transcript} />);
     // Read straight from the DOM: a role query over 601 lines is slow.
     const shown = screen.getByRole('region', { name: 'Transcript' }).querySelectorAll('p');
     expect(shown).toHaveLength(601);

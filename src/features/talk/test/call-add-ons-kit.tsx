@@ -1,12 +1,12 @@
 // The call add-ons' component tests share this: a stand-in call the test drives, the ratings the
 // page sends, the scrolls it asks for, and a fresh world before each test.
-import { act, render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { toast } from 'sonner';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import type userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
 import { DOUBLE_TAP_MS } from '../section/talk-panel';
 import { VoiceChat } from '../section/voice-chat';
 import { FakeVoiceCall } from './fake-voice-call';
+import { callAdmitted, freshSectionWorld, renderWithVisitor, stubGate } from './section-world';
 
 export const LOOK_ALIKE = 'PEPAx9kFjWq3TzR8vB2nYh5sLmC4dGtE7aUoXiKpZpump';
 export const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
@@ -31,31 +31,17 @@ export let scrolled: Array<{ id: string; behavior: ScrollBehavior | undefined }>
  * this module's state in one worker).
  */
 export function freshAddOnsWorld(): void {
-  beforeEach(() => {
-    vi.useFakeTimers();
+  freshSectionWorld(() => {
     call = new FakeVoiceCall();
     ratings = [];
     ratingStatus = 204;
     scrolled = [];
     window.localStorage.clear();
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        // The generated clients pass a Request.
-        const request = input instanceof Request ? input : new Request(String(input), init);
-        if (request.url.endsWith('/api/ratings')) {
-          ratings.push({ body: JSON.parse(await request.text()) });
-          return new Response(null, { status: ratingStatus });
-        }
-        return new Response(
-          JSON.stringify({ id: 'call-1', webCallUrl: 'https://pepa.daily.co/r' }),
-          {
-            status: 201,
-            headers: { 'content-type': 'application/json' },
-          },
-        );
-      }),
-    );
+    stubGate(async (request) => {
+      if (!request.url.endsWith('/api/ratings')) return callAdmitted();
+      ratings.push({ body: JSON.parse(await request.text()) });
+      return new Response(null, { status: ratingStatus });
+    });
     Element.prototype.scrollIntoView = function (
       this: Element,
       options?: ScrollIntoViewOptions | boolean,
@@ -66,21 +52,11 @@ export function freshAddOnsWorld(): void {
       });
     };
   });
-
-  afterEach(() => {
-    act(() => {
-      toast.dismiss();
-      vi.runOnlyPendingTimers();
-    });
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
 }
 
 /** The page around the panel: the sections Pepa may show. */
 export function renderPage() {
-  const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
-  const view = render(
+  return renderWithVisitor(
     <>
       <section id="pond" aria-label="Pond">
         Pond
@@ -88,7 +64,6 @@ export function renderPage() {
       <VoiceChat createCall={() => call} />
     </>,
   );
-  return { user, ...view };
 }
 
 export async function startCall(user: ReturnType<typeof userEvent.setup>, id = 'call-1') {
