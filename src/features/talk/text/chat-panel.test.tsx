@@ -170,6 +170,21 @@ describe('the chat panel', () => {
     expect(send).not.toHaveAttribute('aria-disabled');
   });
 
+  it('sends a message pressed while the chat is still opening once it is open, and none before', async () => {
+    let opened: (chat: typeof CHAT) => void = () => undefined;
+    door.start.mockImplementationOnce(
+      () => new Promise((resolve) => (opened = (chat) => resolve({ ...chat, id: `${chat.id}1` }))),
+    );
+    const { user } = await renderPanel();
+    await say(user, 'Hello, Your Majesty');
+    expect(door.replies).toHaveLength(0);
+    expect(field()).toHaveValue('');
+    act(() => opened(CHAT));
+    await flush();
+    expect(lastReply().text).toBe('Hello, Your Majesty');
+    expect(within(log()).getByText('Hello, Your Majesty')).toBeInTheDocument();
+  });
+
   it('flags a draft past the limit as it is typed: the count near it, the error past it, Send resting; nothing is sent and the draft stays', async () => {
     const { user } = await renderPanel();
     const send = screen.getByRole('button', { name: CHAT_SEND });

@@ -123,7 +123,8 @@ export function ChatPanel({
   const writingNow = phase === 'writing';
   const over = isOverLimit(draft, maxChars);
   // A draft of only spaces or invisible characters is nothing to send; one past the limit waits.
-  const blocked = !hasVisibleText(draft) || over || writingNow || phase === 'starting';
+  // A chat still opening is no reason to rest: what is sent meanwhile goes once it is open.
+  const blocked = !hasVisibleText(draft) || over || writingNow;
 
   const say = async (text: string) => {
     // Send gives way to Stop while Pepa writes: the focus stays in the field.
@@ -139,6 +140,12 @@ export function ChatPanel({
     const text = draft;
     // The draft leaves the field as the message goes out, and comes back if it was refused.
     setDraft('');
+    // Pressed while the chat is still opening (as an opening may be): said once it is open, and
+    // back in the field if it never opens.
+    if (phase === 'starting' && !(await session.open())) {
+      setDraft((current) => (current === '' ? text : current));
+      return;
+    }
     await say(text);
   };
 
