@@ -15,6 +15,8 @@ export type {
   WebCallRequest,
 } from './call-options';
 export type { DailyCallFactory, DailyLikeInputDevices } from './daily-types';
+/** How long a phone's start waits before joining (it runs down beside the call request). */
+export { MOBILE_JOIN_DELAY_MS } from './call-options';
 
 // What it reports: its events, their payloads, how a start ends and why a call failed.
 export type {
