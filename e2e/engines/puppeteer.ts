@@ -16,6 +16,33 @@ import {
 
 type PuppeteerEngine = 'chromium' | 'firefox';
 
+/**
+ * Runs in the page: brings `node` to the middle of the screen and answers where a press at its
+ * middle lands, once its box has held still from one frame to the next and the node (or a part
+ * of it) is what the page shows there; null while it still moves or something covers it.
+ */
+async function pressPoint(node: Element): Promise<{ x: number; y: number } | null> {
+  node.scrollIntoView({ block: 'center', behavior: 'instant' });
+  const box = () => node.getBoundingClientRect();
+  const before = box();
+  // A frame, or a tenth of a second where the page draws none.
+  await new Promise<void>((done) => {
+    requestAnimationFrame(() => done());
+    setTimeout(done, 100);
+  });
+  const after = box();
+  const moved =
+    before.x !== after.x ||
+    before.y !== after.y ||
+    before.width !== after.width ||
+    before.height !== after.height;
+  if (moved || after.width === 0 || after.height === 0) return null;
+  const x = after.left + after.width / 2;
+  const y = after.top + after.height / 2;
+  const shown = document.elementFromPoint(x, y);
+  return shown !== null && node.contains(shown) ? { x, y } : null;
+}
+
 class PuppeteerPage implements EnginePage {
   private readonly seen: string[] = [];
 
@@ -106,9 +133,12 @@ class PuppeteerPage implements EnginePage {
   }
 
   /**
-   * Found and clicked as one step, asked again while it fails: the page may draw the control anew
-   * between the two (a status change, a reload), and Puppeteer refuses a node no longer drawn
-   * before it sends any input, so a retry never presses twice.
+   * Found, checked and clicked as one step, asked again while it fails: the page may draw the
+   * control anew between the two (a status change, a reload), move it (a section drawn or grown
+   * as the page settles) or draw something over it (a toast). Puppeteer's own click presses a
+   * point it measured earlier with no look at what is there, so a press could land beside the
+   * control and nobody would know; here nothing is sent until the point is the control's, and a
+   * retry never presses twice.
    */
   async click(query: ControlQuery) {
     await pollUntil(
@@ -116,10 +146,9 @@ class PuppeteerPage implements EnginePage {
       async () => {
         const element = await this.control(query);
         try {
-          await element.evaluate((node) =>
-            node.scrollIntoView({ block: 'center', behavior: 'instant' }),
-          );
-          await element.click();
+          const point = await element.evaluate(pressPoint);
+          if (!point) return null;
+          await this.page.mouse.click(point.x, point.y);
         } finally {
           await element.dispose().catch(() => undefined);
         }
