@@ -370,6 +370,7 @@ const idle = idlePlaces({
   givenBackAt: mics.givenBackAt,
   liveChanges: records.liveChanges,
   placesTaken: records.placesTaken,
+  silentTickets: records.silentTickets,
   closedAt,
   slackS: IDLE_SLACK_S,
   startedAtMs,

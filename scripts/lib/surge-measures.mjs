@@ -150,10 +150,17 @@ export const IDLE_SLACK_S = 1.25;
 /**
  * Idle places: each place the gate learnt was free (the end of a call it was told of, a call
  * given back, or the backstop's sweep for one it was not; placeFreed), while live visitors stood
- * in line, until a visitor took
- * it: the provider's next call (its own record, so an answer lost on the way here still counts).
- * Matched in order: the first place freed is the first taken. A place taken from the line may sit
- * idle as long as the check-in interval the gate gave the visitors who took places, and the slack.
+ * in line, until a visitor took it: the provider's next call (its own record, so an answer lost on
+ * the way here still counts). Matched in order: the first place freed is the first taken.
+ *
+ * A place taken from the line may sit idle as long as the check-in interval the gate gave the
+ * visitors who took places, and the slack; and, before that, as long as the gate still counted a
+ * ticket ahead as live that had in fact gone silent (its visitor stopped checking in without
+ * leaving): the line gives a free place to the first live tickets, and a ticket is live until its
+ * due check-in has passed (gate/src/line.ts, `dueAt`), which nobody can know sooner. Each idle
+ * place is split into those parts: held for a silent ticket, waiting for the taker's check-in,
+ * and from that check-in to the provider's record of the call (the gate's answer, the call's
+ * creation).
  * @param {{
  *   calls: Iterable<{ id?: string, startedAt: number, createdAt: number, messagesLost: boolean, gateToldAt: number | null, endedAt?: string | null }>,
  *   limit: number,
@@ -161,14 +168,18 @@ export const IDLE_SLACK_S = 1.25;
  *   joinBackstopS?: number,
  *   givenBackAt?: ReadonlyMap<string, number>,
  *   liveChanges: readonly { at: number, delta: number }[],
- *   placesTaken: readonly { at: number, intervalS: number }[],
+ *   placesTaken: readonly { at: number, intervalS: number, answeredAt?: number, issuedAt?: number }[],
+ *   silentTickets?: readonly { issuedAt: number, at: number, dueAt: number }[],
  *   closedAt: number,
  *   slackS: number,
  *   startedAtMs: number,
  * }} run `backstopS`: a call's maximum and the grace after it, s; `joinBackstopS`: when the court
  *   looks up a call not heard in progress, s after its start; `givenBackAt`: when each call given
- *   back by its page was (its id); `closedAt`: when the court first said its day's budget is
- *   spent (time a place stays free after it is its choice)
+ *   back by its page was (its id); `placesTaken`: each place filled, when the request that filled
+ *   it was sent (`at`), answered, and the ticket it came from was issued; `silentTickets`: tickets
+ *   their visitors stopped following without leaving (`at`), and when the gate stopped counting
+ *   them live (`dueAt`); `closedAt`: when the court first said its day's budget is spent (time a
+ *   place stays free after it is its choice)
  */
 export function idlePlaces({
   calls,
@@ -178,6 +189,7 @@ export function idlePlaces({
   givenBackAt,
   liveChanges,
   placesTaken,
+  silentTickets = [],
   closedAt,
   slackS,
   startedAtMs,
@@ -198,9 +210,37 @@ export function idlePlaces({
     .sort((a, b) => a.at - b.at);
   const taken = all.map((c) => ({ at: c.createdAt })).sort((a, b) => a.at - b.at);
   const takersInterval = Math.max(1, maximum(placesTaken.map((place) => place.intervalS)));
+  /**
+   * The request that filled a place the provider recorded at `createdAt`: the latest sent before
+   * it and answered after it.
+   * @param {number} createdAt
+   */
+  const takerOf = (createdAt) => {
+    let found;
+    for (const place of placesTaken) {
+      if (place.at > createdAt || (place.answeredAt ?? Infinity) < createdAt) continue;
+      if (!found || place.at > found.at) found = place;
+    }
+    return found;
+  };
+  /**
+   * How long past `at` the gate still counted a ticket issued before the taker's as live though
+   * its visitor had gone (0: none): the place waited for it that long.
+   * @param {number} at @param {number} takenAt @param {number | undefined} takerIssuedAt
+   */
+  const silentHold = (at, takenAt, takerIssuedAt) => {
+    let longest = 0;
+    for (const silent of silentTickets) {
+      if (takerIssuedAt !== undefined && silent.issuedAt >= takerIssuedAt) continue;
+      if (silent.at > takenAt || silent.dueAt <= at) continue;
+      longest = Math.max(longest, Math.min(silent.dueAt, takenAt) - at);
+    }
+    return longest / 1000;
+  };
   let max = 0;
   let allowed = 0;
   let over = 0;
+  let heldBySilent = 0;
   let counted = 0;
   let worst = '';
   // The places free before the first call: taken first, never idle with anyone waiting.
@@ -219,16 +259,29 @@ export function idlePlaces({
     // place freed just before that answer (no call affordable until a running one settles below
     // its worst case) is idle only until the answer.
     const idle = (Math.min(place.at, closedAt) - at) / 1000;
-    const allowedHere = takersInterval + slackS;
+    const taker = takerOf(place.at);
+    const held = silentHold(at, place.at, taker?.issuedAt);
+    const allowedHere = held + takersInterval + slackS;
     counted += 1;
+    if (idle > takersInterval + slackS && held > 0) heldBySilent += 1;
     if (idle > max) {
       max = idle;
       allowed = allowedHere;
+      const parts = [];
+      if (held > 0) parts.push(`${held.toFixed(1)} s held for a ticket gone silent`);
+      if (taker) {
+        const untilCheckIn = Math.max(0, (taker.at - at) / 1000 - held);
+        parts.push(
+          `${untilCheckIn.toFixed(1)} s until the taker's check-in`,
+          `${((place.at - taker.at) / 1000).toFixed(1)} s from it to the provider's record`,
+        );
+      }
       worst = `freed by the ${by} at ${((at - startedAtMs) / 1000).toFixed(1)} s`;
+      if (parts.length > 0) worst += `; ${parts.join(', ')}`;
     }
     if (idle > allowedHere) over += 1;
   }
-  return { max, allowed, over, counted, worst };
+  return { max, allowed, over, counted, worst, heldBySilent };
 }
 
 /**

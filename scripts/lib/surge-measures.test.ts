@@ -10,6 +10,8 @@ import {
   placeFreed,
   placeSeconds,
 } from './surge-measures.mjs';
+import { LIVE_SLACK_MS as SURGE_LIVE_SLACK_MS } from './surge-visitors.mjs';
+import { LIVE_SLACK_MS } from '../../gate/src/line';
 
 describe('the surge measures', () => {
   it('takes the nearest-rank percentile, 0 for no values', () => {
@@ -45,7 +47,9 @@ describe('the surge measures', () => {
     };
     const waiting = idlePlaces({ ...run, liveChanges: [{ at: 5000, delta: 1 }] });
     expect(waiting).toMatchObject({ max: 4, allowed: 3, over: 1, counted: 1 });
-    expect(waiting.worst).toBe('freed by the message at 10.0 s');
+    expect(waiting.worst).toBe(
+      "freed by the message at 10.0 s; 4.0 s until the taker's check-in, 0.0 s from it to the provider's record",
+    );
     const nobody = idlePlaces({
       ...run,
       liveChanges: [
@@ -54,6 +58,49 @@ describe('the surge measures', () => {
       ],
     });
     expect(nobody).toMatchObject({ max: 0, over: 0, counted: 0 });
+  });
+
+  it('allows a place the line held for a ticket gone silent, and splits the idle time into its parts', () => {
+    // One place, freed at 10 s. A ticket ahead went silent at 8 s and the gate counts it live
+    // until 12.5 s; the taker checks in at 13.5 s, and the provider records its call at 14.4 s.
+    const idle = idlePlaces({
+      calls: [
+        { createdAt: 0, startedAt: 0, messagesLost: false, gateToldAt: 10_000 },
+        { createdAt: 14_400, startedAt: 14_400, messagesLost: false, gateToldAt: null },
+      ],
+      limit: 1,
+      backstopS: 60,
+      liveChanges: [{ at: 5000, delta: 1 }],
+      placesTaken: [{ at: 13_500, answeredAt: 14_600, intervalS: 2, issuedAt: 6000 }],
+      silentTickets: [{ issuedAt: 5000, at: 8000, dueAt: 12_500 }],
+      closedAt: Infinity,
+      slackS: 1,
+      startedAtMs: 0,
+    });
+    expect(idle).toMatchObject({ max: 4.4, allowed: 5.5, over: 0, counted: 1, heldBySilent: 1 });
+    expect(idle.worst).toBe(
+      "freed by the message at 10.0 s; 2.5 s held for a ticket gone silent, 1.0 s until the taker's check-in, 0.9 s from it to the provider's record",
+    );
+    // A ticket that went silent behind the taker held nothing for it.
+    const behind = idlePlaces({
+      calls: [
+        { createdAt: 0, startedAt: 0, messagesLost: false, gateToldAt: 10_000 },
+        { createdAt: 14_400, startedAt: 14_400, messagesLost: false, gateToldAt: null },
+      ],
+      limit: 1,
+      backstopS: 60,
+      liveChanges: [{ at: 5000, delta: 1 }],
+      placesTaken: [{ at: 13_500, answeredAt: 14_600, intervalS: 2, issuedAt: 6000 }],
+      silentTickets: [{ issuedAt: 7000, at: 8000, dueAt: 12_500 }],
+      closedAt: Infinity,
+      slackS: 1,
+      startedAtMs: 0,
+    });
+    expect(behind).toMatchObject({ allowed: 3, over: 1, heldBySilent: 0 });
+  });
+
+  it('counts a ticket live as long as the line does', () => {
+    expect(SURGE_LIVE_SLACK_MS).toBe(LIVE_SLACK_MS);
   });
 
   it('counts a place kept free for money only until the court says its budget is spent', () => {

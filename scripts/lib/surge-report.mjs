@@ -252,8 +252,8 @@ export function surgeRows(o) {
     ],
     [
       'Places idle with live visitors waiting: max / allowed',
-      `${o.idle.max.toFixed(1)} s / ${o.idle.allowed.toFixed(1)} s (${o.idle.counted} places, ${o.idle.over} over; ` +
-        `the longest ${o.idle.worst || '-'})`,
+      `${o.idle.max.toFixed(1)} s / ${o.idle.allowed.toFixed(1)} s (${o.idle.counted} places, ${o.idle.over} over, ` +
+        `${o.idle.heldBySilent} held for a ticket gone silent; the longest ${o.idle.worst || '-'})`,
     ],
     ...microphoneRows(o),
     ['Lines settled / run ended', `${o.linesDoneAt.toFixed(0)} s / ${o.elapsed.toFixed(0)} s`],
@@ -300,7 +300,9 @@ export function surgeFailures(o) {
   if (o.ipv4.admitted > o.allowed24)
     failures.push(`the /24 attacker was admitted ${o.ipv4.admitted} times`);
   if (o.idle.over > 0)
-    failures.push(`${o.idle.over} places idle past their visitors' check-in interval`);
+    failures.push(
+      `${o.idle.over} places idle past their visitors' check-in interval (and any ticket gone silent ahead)`,
+    );
   if (!o.courtLoadGiven) failures.push('the report gave no court load');
   if (o.flood && !o.court.compared) {
     // A viral minute shorter than two bursts past the first has no seconds to set side by side.

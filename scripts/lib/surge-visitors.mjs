@@ -21,10 +21,16 @@
  */
 
 /**
- * @typedef {{ ended: 'patience', ticket: Ticket }
+ * @typedef {{ ended: 'patience', ticket: Ticket, issuedAt: number, dueAt: number }
  *   | { ended: 'admitted', ticket: Ticket, answer: GateAnswer }
  *   | { ended: 'refused', answer: GateAnswer, ticket: Ticket }} TicketOutcome
  */
+
+/**
+ * How late past its Retry-After a check-in may come and its ticket still count as live: the
+ * line's own (LIVE_SLACK_MS in gate/src/line.ts, which a test holds this to).
+ */
+export const LIVE_SLACK_MS = 1000;
 
 /**
  * A small seeded generator (the 31-bit LCG), so a run can be repeated: numbers in [0, 1).
@@ -75,9 +81,19 @@ export function surgeRecords() {
     /** When live visitors (checking in as asked) joined (+1) or left (-1) the line. */
     /** @type {{ at: number, delta: number }[]} */
     liveChanges: [],
-    /** Every place the court filled, with the check-in interval of the visitor who filled it. */
-    /** @type {{ at: number, intervalS: number }[]} */
+    /**
+     * Every place the court filled: when the request that filled it was sent and answered, the
+     * check-in interval of the visitor who sent it, and when their ticket was issued (none when
+     * admitted at once).
+     */
+    /** @type {{ at: number, answeredAt: number, intervalS: number, issuedAt?: number }[]} */
     placesTaken: [],
+    /**
+     * Tickets whose visitors stopped checking in without leaving: when their ticket was issued,
+     * when they stopped, and when the gate stops counting them live (their due check-in passed).
+     */
+    /** @type {{ issuedAt: number, at: number, dueAt: number }[]} */
+    silentTickets: [],
   };
 }
 
@@ -138,12 +154,21 @@ export function surgeVisitors({
   const live = (delta) => records.liveChanges.push({ at: Date.now(), delta });
   /**
    * A place taken by the request that just answered, from a visitor who was checking in every
-   * `intervalS` (0: at once); counted from when the visitor sent it, not from its answer.
+   * `intervalS` (0: at once) on a ticket issued at `issuedAt`; counted from when the visitor sent
+   * it, not from its answer.
    * @param {number} intervalS
    * @param {GateAnswer} answer
+   * @param {number} [issuedAt]
    */
-  const took = (intervalS, answer) =>
-    records.placesTaken.push({ at: Date.now() - answer.waitedMs, intervalS });
+  const took = (intervalS, answer, issuedAt) => {
+    const answeredAt = Date.now();
+    records.placesTaken.push({
+      at: answeredAt - answer.waitedMs,
+      answeredAt,
+      intervalS,
+      ...(issuedAt === undefined ? {} : { issuedAt }),
+    });
+  };
 
   /**
    * A ticket followed as a live visitor follows it: check in with its secret, from the address it
@@ -157,14 +182,18 @@ export function surgeVisitors({
     const ticket = first.body.ticket;
     const proof = { 'ticket-secret': ticket.secret };
     const since = performance.now();
+    const issuedAt = Date.now();
     let retryAfter = first.retryAfter;
+    // When the gate stops counting the ticket live if it is not checked in again: its
+    // Retry-After from the last answer, and the line's slack (LIVE_SLACK_MS, gate/src/line.ts).
+    let dueAt = issuedAt + retryAfter * 1000 + LIVE_SLACK_MS;
     live(1);
     for (;;) {
       const waitMs = retryAfter * 1000 + random() * 250;
       if (performance.now() - since + waitMs > patienceMs) {
         await sleep(Math.max(0, patienceMs - (performance.now() - since)));
         live(-1);
-        return { ended: 'patience', ticket };
+        return { ended: 'patience', ticket, issuedAt, dueAt };
       }
       await sleep(waitMs);
       const answer = await call('POST', `/api/tickets/${ticket.id}`, {
@@ -176,12 +205,13 @@ export function surgeVisitors({
       seen.push(answer.waitedMs);
       if (answer.status === 200 || answer.status === 429) {
         retryAfter = answer.retryAfter;
+        dueAt = Date.now() + retryAfter * 1000 + LIVE_SLACK_MS;
         continue;
       }
       live(-1);
       // Admitted, or admitted and then let down by the provider: either way a place was taken.
       if (answer.status === 201 || answer.body?.code === 'provider-error') {
-        took(retryAfter, answer);
+        took(retryAfter, answer, issuedAt);
       }
       if (answer.status === 201) {
         waits.push((performance.now() - since) / 1000);
@@ -238,6 +268,11 @@ export function surgeVisitors({
         tally.left += 1;
       } else {
         tally.abandoned += 1;
+        records.silentTickets.push({
+          issuedAt: outcome.issuedAt,
+          at: Date.now(),
+          dueAt: outcome.dueAt,
+        });
       }
     } else if (outcome.ended === 'admitted') {
       tally.admittedAfterWaiting += 1;
