@@ -64,6 +64,9 @@ export function peakAtOnce(spans) {
   return most;
 }
 
+/** Half the court's sweep interval: a place the sweep frees goes within this either side. */
+const SWEEP_S = 1;
+
 /**
  * When the gate freed a call's place, as this run knows it: given back by its page (the
  * give-back's answer), else the gate told it ended (the stand-in's record), else its messages
@@ -76,7 +79,6 @@ export function peakAtOnce(spans) {
  * @returns {{ at: number, by: 'message' | 'backstop' | 'give-back' }}
  */
 export function placeFreed(c, { backstopS, joinBackstopS, givenBackAt }) {
-  const SWEEP_S = 1;
   /** @type {{ at: number, by: 'message' | 'backstop' | 'give-back' }} */
   let freed;
   if (!c.messagesLost && c.gateToldAt !== null) freed = { at: c.gateToldAt, by: 'message' };
@@ -160,7 +162,9 @@ export const IDLE_SLACK_S = 1.25;
  * due check-in has passed (gate/src/line.ts, `dueAt`), which nobody can know sooner. Each idle
  * place is split into those parts: held for a silent ticket, waiting for the taker's check-in,
  * and from that check-in to the provider's record of the call (the gate's answer, the call's
- * creation).
+ * creation). The allowance is held to the first two: the line's promise ends when the taker checks
+ * in, and the admission's own time after it is the gate's latency (reported with the requests'),
+ * not a place the line left idle. A place the backstop's sweep freed is known to within a second.
  * @param {{
  *   calls: Iterable<{ id?: string, startedAt: number, createdAt: number, messagesLost: boolean, gateToldAt: number | null, endedAt?: string | null }>,
  *   limit: number,
@@ -241,6 +245,7 @@ export function idlePlaces({
   let allowed = 0;
   let over = 0;
   let heldBySilent = 0;
+  let maxUntilCheckIn = 0;
   let counted = 0;
   let worst = '';
   // The places free before the first call: taken first, never idle with anyone waiting.
@@ -261,27 +266,31 @@ export function idlePlaces({
     const idle = (Math.min(place.at, closedAt) - at) / 1000;
     const taker = takerOf(place.at);
     const held = silentHold(at, place.at, taker?.issuedAt);
-    const allowedHere = held + takersInterval + slackS;
+    // The line's promise ends at the taker's check-in: what follows is the admission's own time
+    // (the gate's answer, the call's creation), not a place the line left idle. A place the
+    // backstop's sweep freed is known only to within the sweep's second either side.
+    const untilCheckIn = taker ? Math.min(idle, Math.max(0, (taker.at - at) / 1000)) : idle;
+    const allowedHere = held + takersInterval + slackS + (by === 'backstop' ? SWEEP_S : 0);
     counted += 1;
-    if (idle > takersInterval + slackS && held > 0) heldBySilent += 1;
+    if (untilCheckIn > takersInterval + slackS && held > 0) heldBySilent += 1;
+    if (untilCheckIn > maxUntilCheckIn) maxUntilCheckIn = untilCheckIn;
     if (idle > max) {
       max = idle;
       allowed = allowedHere;
       const parts = [];
       if (held > 0) parts.push(`${held.toFixed(1)} s held for a ticket gone silent`);
       if (taker) {
-        const untilCheckIn = Math.max(0, (taker.at - at) / 1000 - held);
         parts.push(
-          `${untilCheckIn.toFixed(1)} s until the taker's check-in`,
+          `${Math.max(0, untilCheckIn - held).toFixed(1)} s until the taker's check-in`,
           `${((place.at - taker.at) / 1000).toFixed(1)} s from it to the provider's record`,
         );
       }
       worst = `freed by the ${by} at ${((at - startedAtMs) / 1000).toFixed(1)} s`;
       if (parts.length > 0) worst += `; ${parts.join(', ')}`;
     }
-    if (idle > allowedHere) over += 1;
+    if (untilCheckIn > allowedHere) over += 1;
   }
-  return { max, allowed, over, counted, worst, heldBySilent };
+  return { max, maxUntilCheckIn, allowed, over, counted, worst, heldBySilent };
 }
 
 /**

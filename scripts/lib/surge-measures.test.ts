@@ -47,7 +47,7 @@ describe('the surge measures', () => {
       startedAtMs: 0,
     };
     const waiting = idlePlaces({ ...run, liveChanges: [{ at: 5000, delta: 1 }] });
-    expect(waiting).toMatchObject({ max: 4, allowed: 3, over: 1, counted: 1 });
+    expect(waiting).toMatchObject({ max: 4, maxUntilCheckIn: 4, allowed: 3, over: 1, counted: 1 });
     expect(waiting.worst).toBe(
       "freed by the message at 10.0 s; 4.0 s until the taker's check-in, 0.0 s from it to the provider's record",
     );
@@ -78,7 +78,14 @@ describe('the surge measures', () => {
       slackS: 1,
       startedAtMs: 0,
     });
-    expect(idle).toMatchObject({ max: 4.4, allowed: 5.5, over: 0, counted: 1, heldBySilent: 1 });
+    expect(idle).toMatchObject({
+      max: 4.4,
+      maxUntilCheckIn: 3.5,
+      allowed: 5.5,
+      over: 0,
+      counted: 1,
+      heldBySilent: 1,
+    });
     expect(idle.worst).toBe(
       "freed by the message at 10.0 s; 2.5 s held for a ticket gone silent, 1.0 s until the taker's check-in, 0.9 s from it to the provider's record",
     );
@@ -98,6 +105,28 @@ describe('the surge measures', () => {
       startedAtMs: 0,
     });
     expect(behind).toMatchObject({ allowed: 3, over: 1, heldBySilent: 0 });
+  });
+
+  it("ends the line's allowance at the taker's check-in, and gives a sweep's place its second", () => {
+    // Freed by the backstop's sweep (known to a second) at 10 s; the taker checks in at 13.9 s and
+    // the gate, slow, has the provider record its call at 16 s.
+    const idle = idlePlaces({
+      calls: [
+        { createdAt: 0, startedAt: 0, messagesLost: true, gateToldAt: null },
+        { createdAt: 16_000, startedAt: 16_000, messagesLost: false, gateToldAt: null },
+      ],
+      limit: 1,
+      backstopS: 9,
+      liveChanges: [{ at: 5000, delta: 1 }],
+      placesTaken: [{ at: 13_900, answeredAt: 16_100, intervalS: 2, issuedAt: 6000 }],
+      closedAt: Infinity,
+      slackS: 1,
+      startedAtMs: 0,
+    });
+    expect(idle).toMatchObject({ max: 6, maxUntilCheckIn: 3.9, allowed: 4, over: 0 });
+    expect(idle.worst).toBe(
+      "freed by the backstop at 10.0 s; 3.9 s until the taker's check-in, 2.1 s from it to the provider's record",
+    );
   });
 
   it('counts a ticket live as long as the line does', () => {

@@ -251,8 +251,8 @@ export function surgeRows(o) {
       `${o.court.withFlood.toFixed(1)} / ${o.court.withoutFlood.toFixed(1)}`,
     ],
     [
-      'Places idle with live visitors waiting: max / allowed',
-      `${o.idle.max.toFixed(1)} s / ${o.idle.allowed.toFixed(1)} s (${o.idle.counted} places, ${o.idle.over} over, ` +
+      'Places idle with live visitors waiting: max to the call / to the check-in / allowed',
+      `${o.idle.max.toFixed(1)} s / ${o.idle.maxUntilCheckIn.toFixed(1)} s / ${o.idle.allowed.toFixed(1)} s (${o.idle.counted} places, ${o.idle.over} over, ` +
         `${o.idle.heldBySilent} held for a ticket gone silent; the longest ${o.idle.worst || '-'})`,
     ],
     ...microphoneRows(o),
@@ -379,7 +379,7 @@ export function surgeLine(o) {
     `refused ${refusedTotal}, leaked ${o.leaked}, spend ${o.spend.toFixed(2)}/${o.cap} USD, ` +
     `abuser admitted ${o.abuser.admitted}, /64 admitted ${o.ipv6.admitted}/${o.allowed64}, ` +
     `/24 admitted ${o.ipv4.admitted}/${o.allowed24}, ` +
-    `idle place ${o.idle.max.toFixed(1)} s (allowed ${o.idle.allowed.toFixed(1)} s), ` +
+    `idle place ${o.idle.max.toFixed(1)} s to the call, ${o.idle.maxUntilCheckIn.toFixed(1)} s to the check-in (allowed ${o.idle.allowed.toFixed(1)} s), ` +
     `court ${o.court.withFlood.toFixed(1)} req/s with the flood / ${o.court.withoutFlood.toFixed(1)} without, ` +
     `court p50/max ${perSecond(o.court.courtPerSecond)} req/s beside arrivals ${perSecond(o.court.arrivalsPerSecond)}/s, ` +
     `p95 gate ${percentile(latencies, 95).toFixed(0)} ms, ` +
