@@ -164,7 +164,9 @@ export const IDLE_SLACK_S = 1.25;
  * and from that check-in to the provider's record of the call (the gate's answer, the call's
  * creation). The allowance is held to the first two: the line's promise ends when the taker checks
  * in, and the admission's own time after it is the gate's latency (reported with the requests'),
- * not a place the line left idle. A place the backstop's sweep freed is known to within a second.
+ * not a place the line left idle; and it stretches by the taker's check-in before it, whose answer
+ * a visitor waits for before timing the next. A place the backstop's sweep freed is known to
+ * within a second.
  * @param {{
  *   calls: Iterable<{ id?: string, startedAt: number, createdAt: number, messagesLost: boolean, gateToldAt: number | null, endedAt?: string | null }>,
  *   limit: number,
@@ -172,7 +174,7 @@ export const IDLE_SLACK_S = 1.25;
  *   joinBackstopS?: number,
  *   givenBackAt?: ReadonlyMap<string, number>,
  *   liveChanges: readonly { at: number, delta: number }[],
- *   placesTaken: readonly { at: number, intervalS: number, answeredAt?: number, issuedAt?: number }[],
+ *   placesTaken: readonly { at: number, intervalS: number, answeredAt?: number, issuedAt?: number, previousAnswerMs?: number }[],
  *   silentTickets?: readonly { issuedAt: number, at: number, dueAt: number }[],
  *   closedAt: number,
  *   slackS: number,
@@ -270,7 +272,11 @@ export function idlePlaces({
     // (the gate's answer, the call's creation), not a place the line left idle. A place the
     // backstop's sweep freed is known only to within the sweep's second either side.
     const untilCheckIn = taker ? Math.min(idle, Math.max(0, (taker.at - at) / 1000)) : idle;
-    const allowedHere = held + takersInterval + slackS + (by === 'backstop' ? SWEEP_S : 0);
+    // A visitor times a check-in from the last answer's arrival: a slow answer before it spaced
+    // their check-ins out by as long (the gate's latency, not the line's).
+    const cadence = (taker?.previousAnswerMs ?? 0) / 1000;
+    const allowedHere =
+      held + takersInterval + slackS + cadence + (by === 'backstop' ? SWEEP_S : 0);
     counted += 1;
     if (untilCheckIn > takersInterval + slackS && held > 0) heldBySilent += 1;
     if (untilCheckIn > maxUntilCheckIn) maxUntilCheckIn = untilCheckIn;
@@ -279,6 +285,8 @@ export function idlePlaces({
       allowed = allowedHere;
       const parts = [];
       if (held > 0) parts.push(`${held.toFixed(1)} s held for a ticket gone silent`);
+      if (cadence > 0)
+        parts.push(`the taker's check-in before took ${cadence.toFixed(1)} s to answer`);
       if (taker) {
         parts.push(
           `${Math.max(0, untilCheckIn - held).toFixed(1)} s until the taker's check-in`,

@@ -118,14 +118,16 @@ describe('the surge measures', () => {
       limit: 1,
       backstopS: 9,
       liveChanges: [{ at: 5000, delta: 1 }],
-      placesTaken: [{ at: 13_900, answeredAt: 16_100, intervalS: 2, issuedAt: 6000 }],
+      placesTaken: [
+        { at: 13_900, answeredAt: 16_100, intervalS: 2, issuedAt: 6000, previousAnswerMs: 500 },
+      ],
       closedAt: Infinity,
       slackS: 1,
       startedAtMs: 0,
     });
-    expect(idle).toMatchObject({ max: 6, maxUntilCheckIn: 3.9, allowed: 4, over: 0 });
+    expect(idle).toMatchObject({ max: 6, maxUntilCheckIn: 3.9, allowed: 4.5, over: 0 });
     expect(idle.worst).toBe(
-      "freed by the backstop at 10.0 s; 3.9 s until the taker's check-in, 2.1 s from it to the provider's record",
+      "freed by the backstop at 10.0 s; the taker's check-in before took 0.5 s to answer, 3.9 s until the taker's check-in, 2.1 s from it to the provider's record",
     );
   });
 

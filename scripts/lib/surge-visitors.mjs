@@ -83,10 +83,10 @@ export function surgeRecords() {
     liveChanges: [],
     /**
      * Every place the court filled: when the request that filled it was sent and answered, the
-     * check-in interval of the visitor who sent it, and when their ticket was issued (none when
-     * admitted at once).
+     * check-in interval of the visitor who sent it, when their ticket was issued and how long
+     * their check-in before took to answer (none when admitted at once).
      */
-    /** @type {{ at: number, answeredAt: number, intervalS: number, issuedAt?: number }[]} */
+    /** @type {{ at: number, answeredAt: number, intervalS: number, issuedAt?: number, previousAnswerMs?: number }[]} */
     placesTaken: [],
     /**
      * Tickets whose visitors stopped checking in without leaving: when their ticket was issued,
@@ -159,14 +159,16 @@ export function surgeVisitors({
    * @param {number} intervalS
    * @param {GateAnswer} answer
    * @param {number} [issuedAt]
+   * @param {number} [previousAnswerMs] how long the visitor's check-in before it took to answer
    */
-  const took = (intervalS, answer, issuedAt) => {
+  const took = (intervalS, answer, issuedAt, previousAnswerMs) => {
     const answeredAt = Date.now();
     records.placesTaken.push({
       at: answeredAt - answer.waitedMs,
       answeredAt,
       intervalS,
       ...(issuedAt === undefined ? {} : { issuedAt }),
+      ...(previousAnswerMs === undefined ? {} : { previousAnswerMs }),
     });
   };
 
@@ -187,6 +189,9 @@ export function surgeVisitors({
     // When the gate stops counting the ticket live if it is not checked in again: its
     // Retry-After from the last answer, and the line's slack (LIVE_SLACK_MS, gate/src/line.ts).
     let dueAt = issuedAt + retryAfter * 1000 + LIVE_SLACK_MS;
+    // The last answer's time, as seen here: the next check-in is timed from its arrival, so a slow
+    // answer spaces the check-ins out by as much (a page does the same).
+    let lastAnswerMs = first.waitedMs;
     live(1);
     for (;;) {
       const waitMs = retryAfter * 1000 + random() * 250;
@@ -206,12 +211,13 @@ export function surgeVisitors({
       if (answer.status === 200 || answer.status === 429) {
         retryAfter = answer.retryAfter;
         dueAt = Date.now() + retryAfter * 1000 + LIVE_SLACK_MS;
+        lastAnswerMs = answer.waitedMs;
         continue;
       }
       live(-1);
       // Admitted, or admitted and then let down by the provider: either way a place was taken.
       if (answer.status === 201 || answer.body?.code === 'provider-error') {
-        took(retryAfter, answer, issuedAt);
+        took(retryAfter, answer, issuedAt, lastAnswerMs);
       }
       if (answer.status === 201) {
         waits.push((performance.now() - since) / 1000);
