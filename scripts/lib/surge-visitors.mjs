@@ -89,8 +89,9 @@ export function surgeRecords() {
     /** @type {{ at: number, answeredAt: number, intervalS: number, issuedAt?: number, previousAnswerMs?: number }[]} */
     placesTaken: [],
     /**
-     * Tickets whose visitors stopped checking in without leaving: when their ticket was issued,
-     * when they stopped, and when the gate stops counting them live (their due check-in passed).
+     * Tickets whose visitors stopped checking in: when their ticket was issued, when they stopped,
+     * and when the gate stops counting them live (their due check-in passed, or their leave was
+     * heard).
      */
     /** @type {{ issuedAt: number, at: number, dueAt: number }[]} */
     silentTickets: [],
@@ -265,6 +266,7 @@ export function surgeVisitors({
     });
     if (outcome.ended === 'patience') {
       if (gives === 'leave') {
+        const leftAt = Date.now();
         const left = await call('DELETE', `/api/tickets/${outcome.ticket.id}`, {
           address: from,
           headers: { 'ticket-secret': outcome.ticket.secret },
@@ -272,6 +274,13 @@ export function surgeVisitors({
         latencies.push(left.ms);
         seen.push(left.waitedMs);
         tally.left += 1;
+        // Until the gate has heard the leave (or the ticket's due check-in passed), the line still
+        // counts it live: a place may wait for it as for one gone silent.
+        records.silentTickets.push({
+          issuedAt: outcome.issuedAt,
+          at: leftAt,
+          dueAt: Math.min(outcome.dueAt, Date.now()),
+        });
       } else {
         tally.abandoned += 1;
         records.silentTickets.push({
