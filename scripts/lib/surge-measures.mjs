@@ -159,7 +159,7 @@ export const IDLE_SLACK_S = 1.25;
  * visitors who took places, and the slack; and, before that, as long as the gate still counted a
  * ticket ahead as live that had in fact gone silent (its visitor stopped checking in, and left
  * without a word or with one the gate had not heard yet): the line gives a free place to the first
- * live tickets, and a ticket is live until its due check-in has passed (gate/src/line.ts, `dueAt`),
+ * live tickets, and a ticket is live until its due check-in has passed (gate/src/calls/line.ts, `dueAt`),
  * which nobody can know sooner. Each idle
  * place is split into those parts: held for a silent ticket, waiting for the taker's check-in,
  * and from that check-in to the provider's record of the call (the gate's answer, the call's

@@ -28,7 +28,7 @@
 
 /**
  * How late past its Retry-After a check-in may come and its ticket still count as live: the
- * line's own (LIVE_SLACK_MS in gate/src/line.ts, which a test holds this to).
+ * line's own (LIVE_SLACK_MS in gate/src/calls/line.ts, which a test holds this to).
  */
 export const LIVE_SLACK_MS = 1000;
 
@@ -188,7 +188,7 @@ export function surgeVisitors({
     const issuedAt = Date.now();
     let retryAfter = first.retryAfter;
     // When the gate stops counting the ticket live if it is not checked in again: its
-    // Retry-After from the last answer, and the line's slack (LIVE_SLACK_MS, gate/src/line.ts).
+    // Retry-After from the last answer, and the line's slack (LIVE_SLACK_MS, gate/src/calls/line.ts).
     let dueAt = issuedAt + retryAfter * 1000 + LIVE_SLACK_MS;
     // The last answer's time, as seen here: the next check-in is timed from its arrival, so a slow
     // answer spaces the check-ins out by as much (a page does the same).
