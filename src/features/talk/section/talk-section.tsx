@@ -128,7 +128,9 @@ export function TalkSection() {
       aria-labelledby="talk-title"
       // In the call's room (a call, and after it what it left: talk-panel.tsx) the eyebrow and the
       // intro give way, so the status, the captions and the field fit on one screen at every width.
-      className="group/talk relative px-5 py-24 sm:px-8"
+      // On a phone the top padding is short: reached by its link (#talk), the section's heading,
+      // Start Talking and Write to Pepa are on one screen.
+      className="group/talk relative px-5 pt-8 pb-24 sm:px-8 sm:pt-24"
     >
       <div className="relative mx-auto max-w-3xl overflow-hidden rounded-[2.5rem] border border-gold-400/30 bg-linear-to-b from-court-800 via-court-850 to-court-950 px-6 py-14 text-center shadow-[0_40px_100px_-40px_rgba(0,0,0,0.9),inset_0_1px_0_rgba(245,225,160,0.15)] sm:px-12">
         <div

@@ -1,6 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FAILURE_REASONS } from '../recovery/start-failure';
+import { RATING_QUESTION } from '../controls/call-rating';
 import { PEPA_FIRST_MESSAGE } from '../../../config/pepa-persona';
 import { CHAT_CLOSE, CHAT_FIELD_LABEL, CHAT_HEADING, CHAT_LOG_LABEL } from '../text/chat-panel';
 import { TURN_MISSED, TURN_OFFER_LABEL, turnHeldText } from '../text/turn-offer';
@@ -211,6 +212,10 @@ describe('writing to Pepa beside the voice call', () => {
     // One transcript after the call: the chat's, which holds the call's lines where they came.
     expect(screen.queryByRole('region', { name: 'Transcript' })).toBeNull();
     expect(lines(screen.getByRole('log', { name: CHAT_LOG_LABEL }))).toEqual(thread);
+    // The rating is where the call's controls were: before the chat, not under its field.
+    const rating = screen.getByRole('region', { name: RATING_QUESTION });
+    const field = screen.getByRole('textbox', { name: CHAT_FIELD_LABEL });
+    expect(rating.compareDocumentPosition(field) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('a place not taken in time goes: the visitor is told and keeps chatting', async () => {

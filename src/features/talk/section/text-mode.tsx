@@ -90,9 +90,17 @@ const modeOf = (module: TextModule): Mode => ({ module, session: module.createPa
 /**
  * The section's side of writing to Pepa. `openAtOnce`: the visitor chose text before the chat
  * loaded. `offering`: text is offered now (a line, a full court), so its chunk is fetched ahead.
- * `joined`: a call is under way, joined: the chat so far stands above its lines.
+ * `joined`: a call is under way, joined: the chat so far stands above its lines. `onOpen`: the
+ * visitor opens the chat.
  */
-export function useTextMode(openAtOnce: boolean, offering: boolean, joined = false): TextModeView {
+export function useTextMode(
+  openAtOnce: boolean,
+  offering: boolean,
+  joined = false,
+  onOpen?: () => void,
+): TextModeView {
+  const onOpenRef = useRef(onOpen);
+  onOpenRef.current = onOpen;
   // Chosen before the voice chat loaded, with the chat's chunk here already: open in this render,
   // so the field takes the focus within the visitor's tap.
   const [mode, setMode] = useState<Mode | null>(() =>
@@ -147,6 +155,7 @@ export function useTextMode(openAtOnce: boolean, offering: boolean, joined = fal
   }));
 
   const open = useCallback(() => {
+    onOpenRef.current?.();
     setLoadFailed(false);
     setFocusOnOpen(true);
     // Here already: open within the visitor's press (the focus, and a phone's keyboard, with it).
@@ -238,12 +247,13 @@ export function useTextMode(openAtOnce: boolean, offering: boolean, joined = fal
         call={call.length > 0 ? { entries: call, chatBefore: chatBeforeCall } : null}
         focusOnOpen={focusOnOpen}
       >
-        {offer && <TurnOffer until={offer.until} onTake={() => offer.settle(true)} />}
-        {missed && !offer && (
-          <p role="alert" className="mt-3 text-sm text-gold-200">
+        {offer ? (
+          <TurnOffer until={offer.until} onTake={() => offer.settle(true)} />
+        ) : missed ? (
+          <p role="alert" className="shrink-0 text-sm text-gold-200">
             {TURN_MISSED}
           </p>
-        )}
+        ) : null}
       </ChatPanel>
     );
   };

@@ -143,6 +143,9 @@ function VoiceChatPanel({
       (phase === 'waiting' || (phase === 'idle' && isCode(state.failure, 'court-full'))),
     // A call joined: the chat so far stands above its lines in the one thread.
     phase === 'listening' || phase === 'speaking' || phase === 'reconnecting',
+    // Turned to the chat after a refused microphone, the visitor has done what 'Failed to
+    // connect' asked: it goes, rather than lie over the note as the chat comes into view.
+    () => toasts.withdraw('startFailed'),
   );
   const { companion, onStart: onTextStart } = text;
   const request = useMemo(
@@ -286,7 +289,9 @@ function VoiceChatPanel({
             onCooledDown={endCooldown}
           />
         )}
-        {/* The one thread: after a call, the chat holds the call's lines where they came. */}
+        {/* The one thread: after a call, the chat holds the call's lines where they came, and
+            the rating comes first, where the call's controls were, rather than under the chat. */}
+        {text.chatOpen && phase === 'idle' && addOns.afterCall}
         {text.panel(phase, callEntries(afterCallLines, shareCallId))}
         <CallControls
           phase={phase}
@@ -305,7 +310,7 @@ function VoiceChatPanel({
           holdButton={addOns.holdButton}
           modeSwitch={addOns.modeSwitch}
           afterCaptions={addOns.afterCaptions}
-          afterCall={addOns.afterCall}
+          afterCall={text.chatOpen ? null : addOns.afterCall}
           shareCallId={shareCallId}
           earlier={text.captionsAbove}
           threadInChat={text.chatOpen}

@@ -85,4 +85,18 @@ describe('the toast lane', () => {
     createToastLane(toasts).show('connected', 1);
     expect(new Set(ids).size).toBe(2);
   });
+
+  it('withdraws a toast the visitor has acted on: gone at once if it shows, never shown if it waits', () => {
+    const { toasts, log, close } = recordingToasts();
+    const lane = createToastLane(toasts);
+    lane.show('startFailed', 1);
+    lane.withdraw('startFailed');
+    expect(log).toEqual(['show startFailed', 'dismiss startFailed']);
+    close('startFailed');
+    lane.show('error', 2);
+    lane.show('startFailed', 3);
+    lane.withdraw('startFailed');
+    close('error');
+    expect(log).toEqual(['show startFailed', 'dismiss startFailed', 'show error']);
+  });
 });

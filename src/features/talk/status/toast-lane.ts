@@ -45,6 +45,11 @@ export interface ToastLane {
    * toast was shown already: an event heard twice is shown once.
    */
   show(kind: ToastKind, occasion: number): void;
+  /**
+   * The visitor has done what `kind`'s toast asked of them (after a refused microphone, turned to
+   * the chat): it goes at once if it shows, and never shows if it waits.
+   */
+  withdraw(kind: ToastKind): void;
 }
 
 /** Each lane's ids are its own, so a lane never updates a toast another lane showed. */
@@ -88,6 +93,12 @@ export function createToastLane(toasts: Toasts = sonnerToasts): ToastLane {
       waiting.push(next);
       // 'Connected' gives way at once; the next toast shows once it has gone.
       if (current.kind === 'connected' && kind !== 'connected') toasts.dismiss(current.id);
+    },
+    withdraw(kind) {
+      for (let index = waiting.length - 1; index >= 0; index -= 1) {
+        if (waiting[index]?.kind === kind) waiting.splice(index, 1);
+      }
+      if (current?.kind === kind) toasts.dismiss(current.id);
     },
   };
 }

@@ -74,7 +74,10 @@ export interface ChatPanelProps {
   session: ChatSession;
   /** The visitor closes the panel: the chat ends. */
   onClose(): void;
-  /** Said at the top of the panel: a place offered in the voice line, or one missed. */
+  /**
+   * Said above the thread, in the thread's own room: a place offered in the voice line, or one
+   * missed. One element or nothing.
+   */
   children?: ReactNode;
   /** An attribute set on the panel, by which the section knows a key was pressed in it. */
   marker?: string;
@@ -104,7 +107,12 @@ export function ChatPanel({
   const noticeId = useId();
   const limitId = useId();
   const panelRef = useRef<HTMLElement>(null);
-  const follow = useFollowNewest(`${lines.length}:${writing.length}:${call?.entries.length ?? 0}`);
+  // What is said above the thread takes its room from the thread's box: the newest line is kept
+  // in view as it comes and as it goes, as for a new line.
+  const aside = children !== null && children !== undefined && children !== false;
+  const follow = useFollowNewest(
+    `${lines.length}:${writing.length}:${call?.entries.length ?? 0}:${aside}`,
+  );
   const share = useShareHost();
 
   // The chat starts when the panel opens (a bot check, then the gate's chat).
@@ -196,54 +204,62 @@ export function ChatPanel({
           {CHAT_CLOSE}
         </button>
       </div>
-      {children}
-      {/* One height from its first line to its last: a new line scrolls within the box (which
-          follows it), so the field under it and the page never move as the chat goes on. */}
-      <div
-        ref={follow.ref}
-        onScroll={follow.onScroll}
-        // A scrolling region must be reachable by keyboard.
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-        tabIndex={0}
-        role="region"
-        aria-label={CHAT_SCROLL_LABEL}
-        className="mt-3 h-72 overflow-y-auto overscroll-contain rounded-2xl border border-court-500/40 bg-court-950/70 p-3 text-sm wrap-anywhere"
-      >
-        {/* The log announces each finished line; the reply being written is outside it. */}
-        <div role="log" aria-live="polite" aria-label={CHAT_LOG_LABEL}>
-          <ol className="space-y-2">
-            {entries.map((entry) => (
-              <ThreadLine key={entry.key} entry={entry} onShare={share.open} as="li" />
-            ))}
-          </ol>
-        </div>
-        {writingNow && (
-          <p data-testid="chat-writing" className="mt-2 text-ivory">
-            <ViaMark via="typed" />
-            <span className="font-semibold">{SPEAKER_NAME.pepa}: </span>
-            {writing}
-            <span className="ml-1 text-gold-200 italic motion-safe:animate-pulse">
-              {CHAT_WRITING}
-            </span>
-          </p>
-        )}
-        {phase === 'starting' && <p className="text-mist italic">{CHAT_STARTING}</p>}
-        {/* Within the box: once the chat has begun they go, and the field under it stays put. */}
-        {!begun && phase !== 'ended' && (
-          <div role="group" aria-label={CHAT_OPENINGS_LABEL} className="mt-3 flex flex-wrap gap-2">
-            {CHAT_OPENINGS.map((text) => (
-              <button
-                key={text}
-                type="button"
-                aria-disabled={writingNow || undefined}
-                onClick={() => void opening(text)}
-                className={buttonClass('outline', 'md', 'aria-disabled:opacity-60')}
-              >
-                {text}
-              </button>
-            ))}
+      {/* The thread's room, one height from its first line to its last: a new line scrolls
+          within the box (which follows it), and what is said above the thread (a place offered)
+          takes its room from the box, so the field under it and the page never move as the chat
+          goes on. */}
+      <div className="mt-3 flex h-72 flex-col gap-3">
+        {children}
+        <div
+          ref={follow.ref}
+          onScroll={follow.onScroll}
+          // A scrolling region must be reachable by keyboard.
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+          tabIndex={0}
+          role="region"
+          aria-label={CHAT_SCROLL_LABEL}
+          className="min-h-0 flex-1 overflow-y-auto overscroll-contain rounded-2xl border border-court-500/40 bg-court-950/70 p-3 text-sm wrap-anywhere"
+        >
+          {/* The log announces each finished line; the reply being written is outside it. */}
+          <div role="log" aria-live="polite" aria-label={CHAT_LOG_LABEL}>
+            <ol className="space-y-2">
+              {entries.map((entry) => (
+                <ThreadLine key={entry.key} entry={entry} onShare={share.open} as="li" />
+              ))}
+            </ol>
           </div>
-        )}
+          {writingNow && (
+            <p data-testid="chat-writing" className="mt-2 text-ivory">
+              <ViaMark via="typed" />
+              <span className="font-semibold">{SPEAKER_NAME.pepa}: </span>
+              {writing}
+              <span className="ml-1 text-gold-200 italic motion-safe:animate-pulse">
+                {CHAT_WRITING}
+              </span>
+            </p>
+          )}
+          {phase === 'starting' && <p className="text-mist italic">{CHAT_STARTING}</p>}
+          {/* Within the box: once the chat has begun they go, and the field under it stays put. */}
+          {!begun && phase !== 'ended' && (
+            <div
+              role="group"
+              aria-label={CHAT_OPENINGS_LABEL}
+              className="mt-3 flex flex-wrap gap-2"
+            >
+              {CHAT_OPENINGS.map((text) => (
+                <button
+                  key={text}
+                  type="button"
+                  aria-disabled={writingNow || undefined}
+                  onClick={() => void opening(text)}
+                  className={buttonClass('outline', 'md', 'aria-disabled:opacity-60')}
+                >
+                  {text}
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
       </div>
       {masked && (
         <div className="mt-2">

@@ -3,7 +3,8 @@ import { buttonClass } from '../../../components/ui/button-styles';
 import { MicIcon } from '../../../components/ui/icons';
 
 export const TURN_OFFER_LABEL = 'Your turn: talk to Pepa';
-export const TURN_OFFERED = 'Pepa can hear you now, and your chat comes with you.';
+/** Before the tap the visitor is not in a call: nothing here says Pepa hears them (talk-lines.ts). */
+export const TURN_OFFERED = 'A voice place is yours: take it, and your chat comes with you.';
 export const turnHeldText = (seconds: number) => `Your place is held for ${seconds} s.`;
 export const TURN_MISSED =
   'Your place in the voice line went to the next guest. Keep typing: Pepa is still reading.';
@@ -28,7 +29,7 @@ export function TurnOffer({ until, onTake }: TurnOfferProps) {
     return () => clearInterval(timer);
   }, [until]);
   return (
-    <div className="mt-3 rounded-2xl border border-gold-300/70 bg-gold-300/10 p-3 text-center">
+    <div className="shrink-0 rounded-2xl border border-gold-300/70 bg-gold-300/10 p-3 text-center">
       <p role="alert" className="text-sm font-semibold text-gold-100">
         {TURN_OFFERED}
       </p>
