@@ -64,3 +64,68 @@ export interface ReplyPiece {
   words: string;
   usage: unknown;
 }
+
+/** What one try of a turn's request was answered: the response, its stream, its error body. */
+export interface TurnAnswer {
+  response: Response | undefined;
+  data: unknown;
+  error?: unknown;
+}
+
+/**
+ * A turn's streamed request, tried until it streams or says why not: `ask` sends one try with the
+ * signal it is given (the visitor's, and the first answer's time); `cannotPay` reads an error
+ * answer that says the account will not be billed (no retry helps today). 429 and 5xx are tried
+ * again, at most {@link CHAT_ATTEMPTS} times, after the endpoint's Retry-After when it is short or
+ * a jittered backoff; a longer Retry-After is answered at once. No answer at all may have begun a
+ * reply, and is not tried again.
+ */
+export async function openTurn(
+  ask: (signal: AbortSignal) => Promise<TurnAnswer>,
+  cannotPay: (status: number, error: unknown) => boolean,
+  signal: AbortSignal,
+  clock: RetryClock = realClock,
+): Promise<ChatOpening> {
+  for (let attempt = 1; ; attempt += 1) {
+    const timeout = AbortSignal.timeout(FIRST_ANSWER_TIMEOUT_MS);
+    let answer: TurnAnswer;
+    try {
+      answer = await ask(AbortSignal.any([signal, timeout]));
+    } catch {
+      // No answer (a reset, a timeout, the visitor gone): a reply may have been begun.
+      return { ok: false, failure: { kind: 'unknown', status: 0 }, attempts: attempt };
+    }
+    const { response, data, error } = answer;
+    const status = response?.status ?? 0;
+    if (response?.ok && data instanceof ReadableStream) {
+      return { ok: true, body: data as ReadableStream<Uint8Array>, attempts: attempt };
+    }
+    if (status && cannotPay(status, error)) {
+      return { ok: false, failure: { kind: 'billing', status: 402 }, attempts: attempt };
+    }
+    if (status !== 429 && status < 500) {
+      return {
+        ok: false,
+        failure: status ? { kind: 'refused', status } : { kind: 'unknown', status: 0 },
+        attempts: attempt,
+      };
+    }
+    const asked = retryAfterSeconds(response?.headers.get('retry-after') ?? null, Date.now());
+    const tooLong = asked !== null && asked > RETRY_AFTER_WAIT_LIMIT_S;
+    if (attempt >= CHAT_ATTEMPTS || tooLong || signal.aborted) {
+      return {
+        ok: false,
+        failure: { kind: 'busy', status, retryAfterSeconds: Math.max(1, asked ?? 5) },
+        attempts: attempt,
+      };
+    }
+    await clock.sleep(retryPause(attempt, asked, clock.random));
+    if (signal.aborted) {
+      return {
+        ok: false,
+        failure: { kind: 'busy', status, retryAfterSeconds: 1 },
+        attempts: attempt,
+      };
+    }
+  }
+}

@@ -9,12 +9,9 @@ import { chatControllerCreateChat, chatControllerGetChat } from '../../../genera
 import type { CreateChatDto } from '../../../generated/types.gen';
 import { PROVIDER_API, type ProviderSettings } from './provider';
 import {
-  CHAT_ATTEMPTS,
   FIRST_ANSWER_TIMEOUT_MS,
-  RETRY_AFTER_WAIT_LIMIT_S,
+  openTurn,
   realClock,
-  retryAfterSeconds,
-  retryPause,
   type ChatOpening,
   type ReplyPiece,
   type RetryClock,
@@ -71,60 +68,24 @@ export function turnRequest(
  * `POST /chat` with `stream: true`: the reply's event stream, or why there is none. `signal`
  * is the visitor's: aborting it ends the provider's request, at once.
  */
-export async function openChatStream(
+export function openChatStream(
   settings: ChatSettings,
   body: CreateChatDto,
   signal: AbortSignal,
   clock: RetryClock = realClock,
 ): Promise<ChatOpening> {
-  for (let attempt = 1; ; attempt += 1) {
-    const timeout = AbortSignal.timeout(FIRST_ANSWER_TIMEOUT_MS);
-    let response: Response | undefined;
-    let stream: unknown;
-    try {
-      const answer = await chatControllerCreateChat({
+  return openTurn(
+    (tried) =>
+      chatControllerCreateChat({
         client: clientFor(settings),
         body,
         parseAs: 'stream',
-        signal: AbortSignal.any([signal, timeout]),
-      });
-      response = answer.response;
-      stream = answer.data;
-    } catch {
-      // No answer (a reset, a timeout, the visitor gone): the provider may have begun a reply.
-      return { ok: false, failure: { kind: 'unknown', status: 0 }, attempts: attempt };
-    }
-    const status = response?.status ?? 0;
-    if (response?.ok && stream instanceof ReadableStream) {
-      return { ok: true, body: stream as ReadableStream<Uint8Array>, attempts: attempt };
-    }
-    if (status === 402)
-      return { ok: false, failure: { kind: 'billing', status }, attempts: attempt };
-    if (status !== 429 && status < 500) {
-      return {
-        ok: false,
-        failure: status ? { kind: 'refused', status } : { kind: 'unknown', status: 0 },
-        attempts: attempt,
-      };
-    }
-    const asked = retryAfterSeconds(response?.headers.get('retry-after') ?? null, Date.now());
-    const tooLong = asked !== null && asked > RETRY_AFTER_WAIT_LIMIT_S;
-    if (attempt >= CHAT_ATTEMPTS || tooLong || signal.aborted) {
-      return {
-        ok: false,
-        failure: { kind: 'busy', status, retryAfterSeconds: Math.max(1, asked ?? 5) },
-        attempts: attempt,
-      };
-    }
-    await clock.sleep(retryPause(attempt, asked, clock.random));
-    if (signal.aborted) {
-      return {
-        ok: false,
-        failure: { kind: 'busy', status, retryAfterSeconds: 1 },
-        attempts: attempt,
-      };
-    }
-  }
+        signal: tried,
+      }),
+    (status) => status === 402,
+    signal,
+    clock,
+  );
 }
 
 /**

@@ -14,16 +14,7 @@ import type {
 } from '../../../generated/model/types.gen';
 import { vChatCompletionChunk, vErrorResponse } from '../../../generated/model/valibot.gen';
 import { PEPA_CHAT } from '../../../generated/pepa-chat';
-import {
-  CHAT_ATTEMPTS,
-  FIRST_ANSWER_TIMEOUT_MS,
-  RETRY_AFTER_WAIT_LIMIT_S,
-  realClock,
-  retryAfterSeconds,
-  retryPause,
-  type ChatOpening,
-  type RetryClock,
-} from '../floor/turn-retries';
+import { openTurn, realClock, type ChatOpening, type RetryClock } from '../floor/turn-retries';
 
 /** The endpoint when the owner names none: OpenAI's own. */
 export const MODEL_API = 'https://api.openai.com/v1';
@@ -98,68 +89,29 @@ function cannotPay(status: number, body: unknown): boolean {
  * `POST /chat/completions` streamed: the reply's event stream, or why there is none. `signal` is
  * the visitor's: aborting it ends the endpoint's request at once.
  */
-export async function openModelStream(
+export function openModelStream(
   settings: ModelSettings,
   body: ChatCompletionRequest,
   signal: AbortSignal,
   clock: RetryClock = realClock,
 ): Promise<ChatOpening> {
   const client = clientFor(settings);
-  for (let attempt = 1; ; attempt += 1) {
-    const timeout = AbortSignal.timeout(FIRST_ANSWER_TIMEOUT_MS);
-    let response: Response | undefined;
-    let data: unknown;
-    let error: unknown;
-    try {
-      // The plain client rather than the generated SSE helper: that one would retry a broken
-      // stream by itself (a second bill) and hides the status and Retry-After this reads.
-      const answer = await client.post({
+  return openTurn(
+    // The plain client rather than the generated SSE helper: that one would retry a broken stream
+    // by itself (a second bill) and hides the status and Retry-After the retries read.
+    (tried) =>
+      client.post({
         url: '/chat/completions',
         security: [{ scheme: 'bearer', type: 'http' }],
         headers: { 'Content-Type': 'application/json' },
         body,
         parseAs: 'stream',
-        signal: AbortSignal.any([signal, timeout]),
-      });
-      response = answer.response;
-      data = answer.data;
-      error = answer.error;
-    } catch {
-      // No answer (a reset, a timeout, the visitor gone): the model may have begun a reply.
-      return { ok: false, failure: { kind: 'unknown', status: 0 }, attempts: attempt };
-    }
-    const status = response?.status ?? 0;
-    if (response?.ok && data instanceof ReadableStream) {
-      return { ok: true, body: data as ReadableStream<Uint8Array>, attempts: attempt };
-    }
-    if (cannotPay(status, error)) {
-      return { ok: false, failure: { kind: 'billing', status: 402 }, attempts: attempt };
-    }
-    if (status !== 429 && status < 500) {
-      return {
-        ok: false,
-        failure: status ? { kind: 'refused', status } : { kind: 'unknown', status: 0 },
-        attempts: attempt,
-      };
-    }
-    const asked = retryAfterSeconds(response?.headers.get('retry-after') ?? null, Date.now());
-    const tooLong = asked !== null && asked > RETRY_AFTER_WAIT_LIMIT_S;
-    if (attempt >= CHAT_ATTEMPTS || tooLong || signal.aborted) {
-      return {
-        ok: false,
-        failure: { kind: 'busy', status, retryAfterSeconds: Math.max(1, asked ?? 5) },
-        attempts: attempt,
-      };
-    }
-    await clock.sleep(retryPause(attempt, asked, clock.random));
-    if (signal.aborted) {
-      return {
-        ok: false,
-        failure: { kind: 'busy', status, retryAfterSeconds: 1 },
-        attempts: attempt,
-      };
-    }
-  }
+        signal: tried,
+      }),
+    cannotPay,
+    signal,
+    clock,
+  );
 }
 
 /** What one `data:` line of the model's stream adds. */
