@@ -74,7 +74,7 @@ import {
 import { attackerAllowances, courtLoad, IDLE_SLACK_S, idlePlaces } from './lib/surge-measures.mjs';
 import { surgeFailures, surgeLine, surgeRows, tableLines } from './lib/surge-report.mjs';
 import { FIELD, textDay } from './lib/surge-text.mjs';
-import { textCosts } from './lib/surge-text-costs.mjs';
+import { textCosts, textStandInOf } from './lib/surge-text-costs.mjs';
 import { numberFrom, shareFrom, textOptions } from './lib/surge-options.mjs';
 import {
   JOIN_BACKSTOP_SECONDS,
@@ -168,8 +168,7 @@ const stack = await startCourtStack({
   },
 });
 const standIn = stack.standIn;
-/** The stand-in that writes text's replies: the model's endpoint, or the provider's chat. */
-const textStandIn = TEXT.engine === 'model' ? standIn.model : standIn.chat;
+const textStandIn = textStandInOf(standIn, TEXT.engine);
 const viaProxy = process.env.SURGE_VIA_PROXY === '1' || stack.workerUrl === null;
 const gateUrl = new URL(viaProxy ? stack.url : (stack.workerUrl ?? stack.url));
 console.log(

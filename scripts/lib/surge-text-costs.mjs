@@ -52,6 +52,17 @@ export function textCosts(standIn, engine) {
 }
 
 /**
+ * The stand-in that writes text's replies under `engine`: the model's endpoint, or the
+ * provider's chat.
+ * @template M, C
+ * @param {{ model: M, chat: C }} standIn
+ * @param {string} engine
+ * @returns {M | C}
+ */
+export const textStandInOf = (standIn, engine) =>
+  engine === 'model' ? standIn.model : standIn.chat;
+
+/**
  * "metered / model / provider's chat" per reply, in USD, and the prices they are at.
  * @param {TextCosts} costs
  * @param {number} meteredUsd what the gate charged for text
