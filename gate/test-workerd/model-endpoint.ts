@@ -4,6 +4,8 @@
  * one, as the test sets), and records what it was asked.
  */
 
+import { streamedPieces } from './provider-chat';
+
 /** What the endpoint reports a request used; `'none'`: no usage chunk; `'malformed'`: a bad one. */
 export type UsageReport =
   | { prompt_tokens: number; completion_tokens: number; cached_tokens: number }
@@ -85,35 +87,8 @@ export async function modelEndpoint(model: ModelWorld, request: Request): Promis
     ...(usage ? [chunk({ usage })] : []),
     encoder.encode('data: [DONE]\n\n'),
   ];
-  const { breaks, hold } = model;
-  const signal = request.signal;
-  let pulls = 0;
-  let ended = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(out) {
-      pulls += 1;
-      if (pulls > 1 && breaks) {
-        out.error(new Error('connection reset'));
-        return;
-      }
-      if (pulls > 1 && hold) {
-        await new Promise<void>((done) => {
-          if (signal.aborted) done();
-          signal.addEventListener('abort', () => done(), { once: true });
-        });
-        ended = true;
-        model.aborted += 1;
-        out.error(new DOMException('aborted', 'AbortError'));
-        return;
-      }
-      const next = queue.shift();
-      if (next) out.enqueue(next);
-      else out.close();
-    },
-    cancel() {
-      if (!ended) model.aborted += 1;
-      ended = true;
-    },
+  const stream = streamedPieces(queue, model, request.signal, () => {
+    model.aborted += 1;
   });
   return new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }

@@ -84,11 +84,35 @@ export async function providerChat(chat: ChatWorld, request: Request, url: URL):
   const piece = (delta: string) =>
     encoder.encode(`data: ${JSON.stringify({ id, path: 'chat.output[0].content', delta })}\n\n`);
   const [first = '', ...rest] = chat.reply;
-  const { hold, breaks } = chat;
-  const signal = request.signal;
-  const queue = [piece(first), ...rest.map(piece), encoder.encode('data: [DONE]\n\n')];
+  const stream = streamedPieces(
+    [piece(first), ...rest.map(piece), encoder.encode('data: [DONE]\n\n')],
+    chat,
+    request.signal,
+    () => {
+      if (!chat.aborted.includes(id)) chat.aborted.push(id);
+    },
+  );
+  return new Response(stream, { status: 201, headers: { 'content-type': 'text/event-stream' } });
+}
+
+/**
+ * A stand-in's streamed answer: `queue`'s pieces one a pull; after the first piece it breaks, or
+ * (`hold`) waits until the gate aborts `signal`. `stopped` is told once, however the gate ended it
+ * (an abort while held, or the stream cancelled).
+ */
+export function streamedPieces(
+  queue: Uint8Array[],
+  { breaks, hold }: { breaks: boolean; hold: boolean },
+  signal: AbortSignal,
+  stopped: () => void,
+): ReadableStream<Uint8Array> {
   let pulls = 0;
-  const stream = new ReadableStream<Uint8Array>({
+  let ended = false;
+  const stop = () => {
+    if (!ended) stopped();
+    ended = true;
+  };
+  return new ReadableStream<Uint8Array>({
     async pull(out) {
       pulls += 1;
       if (pulls > 1 && breaks) {
@@ -100,7 +124,7 @@ export async function providerChat(chat: ChatWorld, request: Request, url: URL):
           if (signal.aborted) done();
           signal.addEventListener('abort', () => done(), { once: true });
         });
-        if (!chat.aborted.includes(id)) chat.aborted.push(id);
+        stop();
         out.error(new DOMException('aborted', 'AbortError'));
         return;
       }
@@ -108,9 +132,6 @@ export async function providerChat(chat: ChatWorld, request: Request, url: URL):
       if (next) out.enqueue(next);
       else out.close();
     },
-    cancel() {
-      if (!chat.aborted.includes(id)) chat.aborted.push(id);
-    },
+    cancel: stop,
   });
-  return new Response(stream, { status: 201, headers: { 'content-type': 'text/event-stream' } });
 }
