@@ -1,12 +1,8 @@
-import { resolve } from 'node:path';
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { startCourtStack } from '../scripts/lib/court-stack.mjs';
-import { DEMO_EDGE_LIMIT, demoGateVars } from '../scripts/lib/demo-services.mjs';
-import { suggestFreePort } from '../scripts/lib/ports.mjs';
 import { expectStatusesSeen, installCallProbe, statusHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
-import { MOCK_PORT, SITE_DIR } from './support/site';
+import { ownCourt } from './support/own-court';
 import { talk } from './support/talk';
 
 /**
@@ -15,27 +11,7 @@ import { talk } from './support/talk';
  * the only thing these visitors wait for.
  */
 const FAST = 0.2;
-/** Where the demo build tells its stand-in provider about rooms left (the suite's MOCK_PORT). */
-const BUILT_STAND_IN = `http://127.0.0.1:${MOCK_PORT}`;
-
-let court: Awaited<ReturnType<typeof startCourtStack>> | null = null;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  const sitePort = await suggestFreePort(5600);
-  const mockPort = await suggestFreePort(4600, [sitePort]);
-  court = await startCourtStack({
-    sitePort,
-    mockPort,
-    assetsDir: resolve(import.meta.dirname, '..', SITE_DIR),
-    // Every tab of this test is one visitor (one address): the demo's loose visitor caps and edge
-    // limiter, with room for two calls at once.
-    vars: { ...demoGateVars({}), GATE_MAX_CONCURRENT_CALLS: '2' },
-    edgeLimit: DEMO_EDGE_LIMIT,
-    quiet: true,
-  });
-});
+const court = ownCourt({ places: 2, scale: FAST });
 
 // Each test starts on an empty court: every call of the last one ended, and the gate told so (a
 // call the gate has not yet heard end still holds its place, and the next visitor would wait).
@@ -43,7 +19,7 @@ test.beforeEach(async () => {
   await expect
     .poll(
       () =>
-        [...(court?.standIn.calls.values() ?? [])].filter(
+        [...court.stack().standIn.calls.values()].filter(
           (call) => call.status !== 'ended' || call.gateToldAt === null,
         ).length,
       { message: 'calls of an earlier test still hold a place', timeout: 45_000 },
@@ -51,21 +27,9 @@ test.beforeEach(async () => {
     .toBe(0);
 });
 
-test.afterAll(async () => {
-  await court?.stop();
-  court = null;
-});
-
-/** A tab on this stack's gate; the build's word to its stand-in goes to this stack's. */
+/** A tab on the court at its Talk section, ready. */
 async function tab(context: BrowserContext): Promise<Page> {
-  if (!court) throw new Error('The court stack did not start');
-  const standIn = court.standInUrl;
-  await context.route(`${BUILT_STAND_IN}/__demo/**`, (route) =>
-    route.continue({ url: route.request().url().replace(BUILT_STAND_IN, standIn) }),
-  );
-  const page = await context.newPage();
-  await installCallProbe(page);
-  await page.goto(`${court.url}/?simScale=${FAST}`);
+  const page = await court.tab(context, installCallProbe);
   await talk(page).section.scrollIntoViewIfNeeded();
   await expect(talk(page).status).toHaveText('Ready to chat');
   return page;

@@ -1,12 +1,14 @@
-import { resolve } from 'node:path';
 import type { BrowserContext, Locator, Page, Request } from '@playwright/test';
-import { startCourtStack } from '../scripts/lib/court-stack.mjs';
-import { DEMO_EDGE_LIMIT, demoGateVars } from '../scripts/lib/demo-services.mjs';
-import { suggestFreePort } from '../scripts/lib/ports.mjs';
 import { expectToastSeen, installCallProbe, statusHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
-import { MOCK_PORT, SITE_DIR } from './support/site';
+import { ownCourt } from './support/own-court';
 import { talk } from './support/talk';
+import {
+  expectToasts,
+  installStatusRecorder,
+  START_FAILED_TOAST,
+  toastsGone,
+} from './support/toast-record';
 
 /**
  * A refused microphone costs no voice place: on a court with one place (its own stack, as
@@ -15,41 +17,20 @@ import { talk } from './support/talk';
  * 'Failed to connect' toast, which covers none of it; a second visitor is then admitted at once.
  */
 const FAST = 0.2;
-/** Where the demo build tells its stand-in provider about rooms (the suite's MOCK_PORT). */
-const BUILT_STAND_IN = `http://127.0.0.1:${MOCK_PORT}`;
 /** The spec's toast, word for word. */
-const FAILED_TO_CONNECT = [
-  'Failed to connect',
-  'Please check your microphone permissions',
-] as const;
+const FAILED_TO_CONNECT = [START_FAILED_TOAST.title, START_FAILED_TOAST.description] as const;
 /** A start slower than this says it is slow (SLOW_START_HINT_MS): a normal start is within it. */
 const NORMAL_START_MS = 8000;
 
-let court: Awaited<ReturnType<typeof startCourtStack>> | null = null;
-
-test.describe.configure({ mode: 'serial' });
+const court = ownCourt({ places: 1, scale: FAST });
 test.use({ allowedProblems: /Permission denied|NotAllowedError|microphone/i });
-
-test.beforeAll(async () => {
-  const sitePort = await suggestFreePort(5700);
-  const mockPort = await suggestFreePort(4700, [sitePort]);
-  court = await startCourtStack({
-    sitePort,
-    mockPort,
-    assetsDir: resolve(import.meta.dirname, '..', SITE_DIR),
-    // One voice place, the demo's loose visitor caps (every tab is one address).
-    vars: { ...demoGateVars({}), GATE_MAX_CONCURRENT_CALLS: '1' },
-    edgeLimit: DEMO_EDGE_LIMIT,
-    quiet: true,
-  });
-});
 
 // Each run (a width) starts on an empty court: the last one's call ended, and the gate told so.
 test.beforeEach(async () => {
   await expect
     .poll(
       () =>
-        [...(court?.standIn.calls.values() ?? [])].filter(
+        [...court.stack().standIn.calls.values()].filter(
           (call) => call.joinedAt !== null && (call.status !== 'ended' || call.gateToldAt === null),
         ).length,
       { message: 'calls of an earlier run still hold the place' },
@@ -57,21 +38,12 @@ test.beforeEach(async () => {
     .toBe(0);
 });
 
-test.afterAll(async () => {
-  await court?.stop();
-  court = null;
-});
-
-/** A tab on this stack's gate; the build's word to its stand-in goes to this stack's. */
+/** A tab on the court at its Talk section, ready; its toasts recorded. */
 async function tab(context: BrowserContext, denyMicrophone: boolean): Promise<Page> {
-  if (!court) throw new Error('The court stack did not start');
-  const standIn = court.standInUrl;
-  await context.route(`${BUILT_STAND_IN}/__demo/**`, (route) =>
-    route.continue({ url: route.request().url().replace(BUILT_STAND_IN, standIn) }),
-  );
-  const page = await context.newPage();
-  await installCallProbe(page, { denyMicrophone });
-  await page.goto(`${court.url}/?simScale=${FAST}`);
+  const page = await court.tab(context, async (opened) => {
+    await installCallProbe(opened, { denyMicrophone });
+    await installStatusRecorder(opened);
+  });
   await talk(page).section.scrollIntoViewIfNeeded();
   await expect(talk(page).status).toHaveText('Ready to chat');
   return page;
@@ -154,6 +126,9 @@ test('with the microphone refused, Start Talking costs no place: the way to allo
     }),
     `what the toast ${JSON.stringify(toastBox)} covers`,
   ).toEqual([]);
+  // And at no moment while it showed did it cover the status or a control, or move.
+  await toastsGone(refused);
+  await expectToasts(refused, [START_FAILED_TOAST]);
 
   // No place taken (the tap's request may have gone before the microphone was refused), or each
   // place admitted given back within 2 s of its admission: 204. A request still in flight when

@@ -1,13 +1,9 @@
-import { resolve } from 'node:path';
 import type { BrowserContext, Locator, Page, TestInfo } from '@playwright/test';
-import { startCourtStack } from '../scripts/lib/court-stack.mjs';
-import { DEMO_EDGE_LIMIT, demoGateVars } from '../scripts/lib/demo-services.mjs';
-import { suggestFreePort } from '../scripts/lib/ports.mjs';
 import { HANDOVER_OPENING_LINE } from '../gate/dev/stand-in-calls.mjs';
 import { PEPA_FIRST_MESSAGE } from '../src/config/pepa-persona';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
-import { MOCK_PORT, SITE_DIR } from './support/site';
+import { ownCourt } from './support/own-court';
 import { talk } from './support/talk';
 
 /**
@@ -16,40 +12,11 @@ import { talk } from './support/talk';
  * while another holds the place, takes the place offered, and Pepa picks up from the chat.
  */
 const FAST = 0.2;
-const BUILT_STAND_IN = `http://127.0.0.1:${MOCK_PORT}`;
+const court = ownCourt({ places: 1, scale: FAST });
 
-let court: Awaited<ReturnType<typeof startCourtStack>> | null = null;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  const sitePort = await suggestFreePort(5700);
-  const mockPort = await suggestFreePort(4700, [sitePort]);
-  court = await startCourtStack({
-    sitePort,
-    mockPort,
-    assetsDir: resolve(import.meta.dirname, '..', SITE_DIR),
-    vars: { ...demoGateVars({}), GATE_MAX_CONCURRENT_CALLS: '1' },
-    edgeLimit: DEMO_EDGE_LIMIT,
-    quiet: true,
-  });
-});
-
-test.afterAll(async () => {
-  await court?.stop();
-  court = null;
-});
-
-/** A tab on this stack's gate; the build's word to its stand-in goes to this stack's. */
+/** A tab on the court, at its Talk section, ready. */
 async function tab(context: BrowserContext): Promise<Page> {
-  if (!court) throw new Error('The court stack did not start');
-  const standIn = court.standInUrl;
-  await context.route(`${BUILT_STAND_IN}/__demo/**`, (route) =>
-    route.continue({ url: route.request().url().replace(BUILT_STAND_IN, standIn) }),
-  );
-  const page = await context.newPage();
-  await installCallProbe(page);
-  await page.goto(`${court.url}/?simScale=${FAST}`);
+  const page = await court.tab(context, installCallProbe);
   await talk(page).section.scrollIntoViewIfNeeded();
   await expect(talk(page).status).toHaveText('Ready to chat');
   return page;
