@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
@@ -16,8 +17,9 @@ import {
  * visitor holds: arrive, follow the link to Talk to Pepa, wait in line, write to Pepa while
  * waiting, take the place into voice, Pepa shows a section, End Call from the docked bar, share
  * one of her lines. At each step what the visitor needs is in view and the focus is where they
- * are; each toast is recorded, one per event, covering nothing and never moved. A screenshot of
- * each step goes to test-results/screenshots/, to be looked at.
+ * are; each toast is recorded, one per event, covering nothing and never moved; the section is
+ * axe-clean in the line with the chat open and after the call. A screenshot of each step goes to
+ * test-results/screenshots/, to be looked at.
  */
 const FAST = 0.2;
 const court = ownCourt({ places: 1, scale: FAST });
@@ -27,6 +29,12 @@ const CONNECTED = /^(Listening\.\.\.|Pepa is speaking\.\.\.)$/;
 function dock(page: Page) {
   const bar = page.getByRole('region', { name: 'Your call with Pepa' });
   return { bar, end: bar.getByRole('button', { name: 'End Call' }) };
+}
+
+/** The Talk section passes axe-core's checks as it is now. */
+async function expectTalkAxeClean(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).include('#talk').analyze();
+  expect(violations).toEqual([]);
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, step: string) {
@@ -91,6 +99,7 @@ test('the whole journey: arrive, the link, the line, the chat while waiting, voi
   await expect(typeField).toBeInViewport({ ratio: 1 });
   await expect(status).toBeInViewport({ ratio: 1 });
   await screenshot(page, testInfo, '3-chat');
+  await expectTalkAxeClean(page);
 
   // The place frees: the offer is where the visitor is, one tap takes it into voice.
   await talk(holder).end.click();
@@ -123,6 +132,7 @@ test('the whole journey: arrive, the link, the line, the chat while waiting, voi
   const rating = section.getByRole('region', { name: 'How was your audience with the Queen?' });
   await expect(rating).toBeInViewport({ ratio: 1 });
   await screenshot(page, testInfo, '6-end');
+  await expectTalkAxeClean(page);
   // The visitor reads 'Call ended' before scrolling on: a toast lies over whatever is scrolled
   // under it, and what it covers is only the page's doing where the page put it.
   await toastsGone(page);

@@ -1,7 +1,7 @@
 // The visitor's part of the browser suite in Gecko and WebKit: the first screen, the court's
-// token, the menu, a whole demo call with typed lines, the call kept on screen by its docked bar,
-// a machine with no microphone at all, writing to Pepa, and axe-core on each. Chromium runs the
-// full suite through Playwright (e2e/).
+// token, the menu, a whole demo call with typed lines, one thread from the chat into the call,
+// the call kept on screen by its docked bar, a machine with no microphone at all, writing to
+// Pepa, and axe-core on each. Chromium runs the full suite through Playwright (e2e/).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -229,7 +229,73 @@ describe.each(ENGINES)('in %s', (engine) => {
       expect(await page.problems()).toEqual([]);
     }
   });
+
+  it("one thread: written to Pepa, then Start Talking: the chat's turns above her first spoken line, the field in view, one transcript after", async () => {
+    for (const size of [PHONE, DESKTOP]) {
+      await page.resize(size.width, size.height);
+      await page.goto(`/?${FAST}`);
+      await page.evaluate(scrollToTalk);
+      await page.click(talk('Write to Pepa'));
+      await page.waitFor(
+        'the chat to open',
+        () =>
+          document.querySelector('#talk textarea') !== null &&
+          !(document.querySelector('#talk')?.textContent ?? '').includes('Opening the letter box'),
+        [],
+      );
+      await page.type(typeField, 'Who rules the pond?', { enter: true });
+      await page.waitFor('her reply by text', answeredByText, ['Who rules the pond?']);
+
+      await page.click(talk('Start Talking'));
+      await page.waitFor(
+        'her first spoken line',
+        () =>
+          [
+            ...document.querySelectorAll(
+              '#talk [role="log"][aria-label="Captions"] [data-thread-line]:not([aria-hidden]) [data-via]',
+            ),
+          ].some((via) => via.getAttribute('aria-label') === 'spoken'),
+        [],
+      );
+      const thread = await page.evaluate(captionThread);
+      const firstSpoken = thread.findIndex((line) => line.startsWith('spoken '));
+      expect(thread.slice(0, firstSpoken)).toEqual([
+        expect.stringMatching(/^typed Pepa: Ribbit! Welcome to my court/),
+        'typed You: Who rules the pond?',
+        expect.stringMatching(/^typed Pepa: \S/),
+      ]);
+      expect(thread[firstSpoken]).toMatch(/^spoken Pepa: \S/);
+      await page.waitFor('the call, in view', callInView, []);
+      await capture(page, 'one-thread');
+
+      await page.click(talk('End Call'));
+      await page.waitFor(
+        'the call to end',
+        () =>
+          document.querySelector('#talk [role="status"]')?.textContent?.trim() === 'Ready to chat',
+        [],
+      );
+      const transcript = await page.evaluate(
+        textIn,
+        '#talk [role="log"][aria-label="Your conversation with Pepa"]',
+      );
+      expect(transcript).toContain('You: Who rules the pond?');
+      expect(await page.problems()).toEqual([]);
+    }
+  });
 });
+
+/** Each finished line of the call's captions as "<how it was said> <the line>", oldest first. */
+function captionThread() {
+  return [
+    ...document.querySelectorAll(
+      '#talk [role="log"][aria-label="Captions"] [data-thread-line]:not([aria-hidden])',
+    ),
+  ].map(
+    (line) =>
+      `${line.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${line.textContent?.replace(/\s+/g, ' ').trim() ?? ''}`,
+  );
+}
 
 /** The call's status, and the section's field, each wholly on screen below the navigation bar. */
 function callInView() {

@@ -53,7 +53,7 @@ export function LiveCaptions({
       // The panel scrolls, so it must be reachable by keyboard.
       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
       tabIndex={0}
-      className="h-40 w-full space-y-1.5 overflow-y-auto text-left text-sm wrap-anywhere"
+      className="h-40 w-full space-y-1.5 thread-scroll overflow-y-auto text-left text-sm wrap-anywhere"
     >
       {entries.map((entry) => (
         <ThreadLine key={entry.key} entry={entry} onShare={share?.open ?? null} caption />
@@ -105,7 +105,7 @@ export function CallTranscript({
         tabIndex={0}
         aria-label="Transcript"
         role="region"
-        className="mt-2 max-h-48 space-y-1.5 overflow-y-auto rounded-2xl border border-court-500/50 bg-court-950/60 p-3 text-sm wrap-anywhere"
+        className="mt-2 max-h-48 space-y-1.5 thread-scroll overflow-y-auto rounded-2xl border border-court-500/50 bg-court-950/60 p-3 text-sm wrap-anywhere"
       >
         {entries.map((entry) => (
           <ThreadLine key={entry.key} entry={entry} onShare={share?.open ?? null} />

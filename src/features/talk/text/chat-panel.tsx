@@ -218,7 +218,7 @@ export function ChatPanel({
           tabIndex={0}
           role="region"
           aria-label={CHAT_SCROLL_LABEL}
-          className="min-h-0 flex-1 overflow-y-auto overscroll-contain rounded-2xl border border-court-500/40 bg-court-950/70 p-3 text-sm wrap-anywhere"
+          className="min-h-0 flex-1 thread-scroll overflow-y-auto overscroll-contain rounded-2xl border border-court-500/40 bg-court-950/70 p-3 text-sm wrap-anywhere"
         >
           {/* The log announces each finished line; the reply being written is outside it. */}
           <div role="log" aria-live="polite" aria-label={CHAT_LOG_LABEL}>
