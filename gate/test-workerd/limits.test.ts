@@ -34,18 +34,24 @@ describe('the daily budget', () => {
     expect((await inspect()).committedUsd).toBe(0.95);
   });
 
-  it('closes the line too: a ticket whose turn comes on a spent day is told the court is closed', async () => {
+  it('a ticket whose turn comes while a call under way holds the budget keeps its place, and is told the court is closed once the day is spent', async () => {
     setVars({ GATE_DAILY_BUDGET_USD: '1.35' });
     const first = await admit(addr(1));
     const second = await admit(addr(2));
     const waiting = await queue(addr(3));
-    // The first call cost more than its reservation: the day has no room for the next.
+    // The first call cost more than its reservation: the second's worst case holds the rest, but
+    // the second may cost less, so the day is not spent.
     await endOfCallReport(first, { cost: 0.6 });
     advance(1);
     const turn = await checkIn(waiting.ticket.id);
-    expect(turn.status).toBe(503);
-    expect(await body<ProblemBody>(turn)).toMatchObject({ code: 'court-closed' });
-    expect(second).toBe('call-2');
+    expect(turn.status).toBe(200);
+    expect(await body<{ status: string }>(turn)).toMatchObject({ status: 'waiting' });
+    // The second call costs what leaves no room for another: now the day is spent.
+    await endOfCallReport(second, { cost: 0.5 });
+    advance(20);
+    const closed = await checkIn(waiting.ticket.id);
+    expect(closed.status).toBe(503);
+    expect(await body<ProblemBody>(closed)).toMatchObject({ code: 'court-closed' });
   });
 
   it('tells everyone in line at once when the day’s spend leaves no room for another call', async () => {

@@ -145,6 +145,35 @@ describe('the court’s rules', () => {
     });
   });
 
+  it('keeps a ticket whose turn comes while reservations hold the budget, and admits it once one lifts', () => {
+    // A worst case of USD 0.45 a call: the budget holds two beside nothing spent.
+    const { state } = court({ dailyBudgetUsd: 1, maxConcurrent: 1 });
+    const first = state.request(visitor(1), T0);
+    const waiting = state.request(visitor(2), T0);
+    if (first.kind !== 'admit' || waiting.kind !== 'wait') throw new Error('unexpected');
+    const grant = state.drawText('desk-a', null, 0.2, 0.2, T0);
+    if (!grant.ok) throw new Error('unexpected');
+    state.attachCall(first.lease.id, 'call-1');
+    // The call ends, its cost not known yet: its worst case and the grant still hold the budget.
+    state.providerEvent({ type: 'status-update', status: 'ended', callId: 'call-1' }, T0 + 60_000);
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 61_000)).toMatchObject({
+      kind: 'wait',
+      position: 1,
+    });
+    // Talking by text, the turn is held for the visitor's tap; the tap, still in the lock, keeps it.
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 120_000, true)).toMatchObject({
+      kind: 'wait',
+      offered: true,
+    });
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 125_000)).toMatchObject({
+      kind: 'wait',
+      offered: true,
+    });
+    // The desk settles its grant at what its replies cost: the next tap is admitted.
+    expect(state.settleText(grant.grantId, 'desk-a', 0.01, 1, 1)).toBe(true);
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 130_000)).toMatchObject({ kind: 'admit' });
+  });
+
   it('charges a call the provider never reported its worst case once its limit has passed', () => {
     const { state } = court();
     const first = state.request(visitor(1), T0);

@@ -269,8 +269,12 @@ export class CourtState {
         return { kind: 'refuse', code: 'ticket-gone' };
       }
       if (offer) return this.offered(ticket, now);
+      if (!this.budgetAllows(now)) {
+        // A tap while reservations hold the budget: the place stays held, from the tap on.
+        this.line.offer(ticket, now + OFFER_SECONDS * 1000);
+        return this.offered(ticket, now);
+      }
       this.line.remove(ticket.id);
-      if (!this.budgetAllows(now)) return this.closed(now);
       return this.admit({ key: ticket.visitor, networks: ticket.networks }, now, ticket.issuedAt);
     }
     if (now < ticket.notBefore) {
@@ -286,15 +290,16 @@ export class CourtState {
       this.line.remove(ticket.id);
       return this.closed(now);
     }
-    // A free place goes to the first live tickets: those ahead that fell silent do not hold it.
+    // A free place goes to the first live tickets (those ahead that fell silent do not hold it);
+    // while only what calls and text may still cost holds the budget, a turn come keeps its place.
     const free = this.freeLeases;
-    if (free > 0 && this.line.liveAhead(ticket, now, free) < free) {
-      if (offer) {
-        this.line.offer(ticket, now + OFFER_SECONDS * 1000);
-        return this.offered(ticket, now);
-      }
+    const turn = free > 0 && this.line.liveAhead(ticket, now, free) < free;
+    if (turn && offer) {
+      this.line.offer(ticket, now + OFFER_SECONDS * 1000);
+      return this.offered(ticket, now);
+    }
+    if (turn && this.budgetAllows(now)) {
       this.line.remove(ticket.id);
-      if (!this.budgetAllows(now)) return this.closed(now);
       return this.admit({ key: ticket.visitor, networks: ticket.networks }, now, ticket.issuedAt);
     }
     return this.place(ticket, now, hidden);
