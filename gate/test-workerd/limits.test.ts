@@ -7,13 +7,18 @@ import { endOfCallReport, statusEnded } from './provider-events';
 import { admit, checkIn, queue, start } from './visitor-calls';
 
 describe('the daily budget', () => {
-  it('reserves each admitted call’s worst case and closes the court when the next would pass the cap', async () => {
+  it('reserves each admitted call’s worst case: a start the reservations leave no room for waits in line, and the court closes once what is spent leaves none', async () => {
     // Worst case: 180 s at $0.15 a minute = $0.45; two fit in $1.00, a third does not.
     setVars({ GATE_DAILY_BUDGET_USD: '1' });
-    await admit(addr(1));
-    await admit(addr(2));
+    const first = await admit(addr(1));
+    const second = await admit(addr(2));
     expect((await inspect()).committedUsd).toBe(0.9);
-    const closed = await start(addr(3));
+    // Places are free, but the two calls under way may still cost their worst: the third waits.
+    expect((await start(addr(3))).status).toBe(202);
+    // Together they cost what leaves no room for another call today.
+    await endOfCallReport(first, { cost: 0.3 });
+    await endOfCallReport(second, { cost: 0.3 });
+    const closed = await start(addr(4));
     expect(closed.status).toBe(503);
     const problem = await body<ProblemBody>(closed);
     expect(problem).toMatchObject({ code: 'court-closed', reopensAt: '2030-01-16T00:00:00.000Z' });
@@ -25,12 +30,13 @@ describe('the daily budget', () => {
     setVars({ GATE_DAILY_BUDGET_USD: '1' });
     const first = await admit(addr(1));
     await admit(addr(2));
-    // The call ended, but its cost is not known: its worst case still counts.
+    // The call ended, but its cost is not known: its worst case still counts, and the next waits.
     await statusEnded(first);
-    expect((await start(addr(3))).status).toBe(503);
+    const waiting = await queue(addr(3));
     await endOfCallReport(first, { cost: 0.05 });
     expect((await inspect()).committedUsd).toBe(0.5);
-    expect((await start(addr(4))).status).toBe(201);
+    advance(2);
+    expect((await checkIn(waiting.ticket.id)).status).toBe(201);
     expect((await inspect()).committedUsd).toBe(0.95);
   });
 

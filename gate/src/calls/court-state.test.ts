@@ -134,44 +134,65 @@ describe('the court’s rules', () => {
     expect(state.request(visitor(1), T0)).toMatchObject({ kind: 'refuse', code: 'rate-limited' });
   });
 
-  it('closes the court when one more worst case would pass the budget, until UTC midnight', () => {
-    const { state } = court({ dailyBudgetUsd: 0.5, maxConcurrent: 5 });
-    expect(state.request(visitor(1), T0).kind).toBe('admit');
-    expect(state.request(visitor(2), T0)).toEqual({
+  it('puts a newcomer in line while calls under way hold the budget, and closes the court until UTC midnight once what is spent leaves no room', () => {
+    const { state } = court({ dailyBudgetUsd: 0.8, maxConcurrent: 5 });
+    const first = state.request(visitor(1), T0);
+    if (first.kind !== 'admit') throw new Error('unexpected');
+    state.attachCall(first.lease.id, 'call-1');
+    // A place is free, but the budget holds the call under way's worst case: the court is full.
+    expect(state.request(visitor(2), T0)).toMatchObject({ kind: 'wait', position: 1 });
+    // The call cost more than half the day: no other call fits, whatever happens.
+    state.providerEvent({ type: 'end-of-call-report', callId: 'call-1', cost: 0.5 }, T0 + 1000);
+    expect(state.request(visitor(3), T0 + 2000)).toEqual({
       kind: 'refuse',
       code: 'court-closed',
       reopensAt: '2030-01-16T00:00:00.000Z',
-      retryAfterSeconds: 12 * 3600,
+      retryAfterSeconds: 12 * 3600 - 2,
     });
   });
 
-  it('keeps a ticket whose turn comes while reservations hold the budget, and admits it once one lifts', () => {
+  it('keeps a ticket waiting while reservations hold the budget, and admits it once one lifts', () => {
     // A worst case of USD 0.45 a call: the budget holds two beside nothing spent.
     const { state } = court({ dailyBudgetUsd: 1, maxConcurrent: 1 });
     const first = state.request(visitor(1), T0);
     const waiting = state.request(visitor(2), T0);
     if (first.kind !== 'admit' || waiting.kind !== 'wait') throw new Error('unexpected');
-    const grant = state.drawText('desk-a', null, 0.2, 0.2, T0);
+    const grant = state.text.draw('desk-a', null, 0.2, 0.2, T0);
     if (!grant.ok) throw new Error('unexpected');
     state.attachCall(first.lease.id, 'call-1');
     // The call ends, its cost not known yet: its worst case and the grant still hold the budget.
     state.providerEvent({ type: 'status-update', status: 'ended', callId: 'call-1' }, T0 + 60_000);
-    expect(state.checkIn(waiting.ticket.id, false, T0 + 61_000)).toMatchObject({
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 61_000, true)).toMatchObject({
       kind: 'wait',
       position: 1,
+      offered: false,
     });
-    // Talking by text, the turn is held for the visitor's tap; the tap, still in the lock, keeps it.
-    expect(state.checkIn(waiting.ticket.id, false, T0 + 120_000, true)).toMatchObject({
-      kind: 'wait',
+    // The desk settles its grant at what its replies cost: the place is the ticket's.
+    expect(state.text.settle(grant.grantId, 'desk-a', 0.01, 1, 1)).toBe(true);
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 120_000)).toMatchObject({ kind: 'admit' });
+  });
+
+  it('keeps a place held for a tap while reservations hold the budget, and admits the tap once one lifts', () => {
+    const { state } = court({ dailyBudgetUsd: 1, maxConcurrent: 1 });
+    const first = state.request(visitor(1), T0);
+    const waiting = state.request(visitor(2), T0);
+    if (first.kind !== 'admit' || waiting.kind !== 'wait') throw new Error('unexpected');
+    state.attachCall(first.lease.id, 'call-1');
+    state.providerEvent({ type: 'end-of-call-report', callId: 'call-1', cost: 0.1 }, T0 + 60_000);
+    // Talking by text: the turn comes and the place is held for the visitor's tap.
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 61_000, true)).toMatchObject({
       offered: true,
     });
-    expect(state.checkIn(waiting.ticket.id, false, T0 + 125_000)).toMatchObject({
+    // Text reserves what leaves no room for the call's worst case: the tap keeps the place held.
+    const grant = state.text.draw('desk-a', null, 0.5, 0.5, T0 + 62_000);
+    if (!grant.ok) throw new Error('unexpected');
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 63_000)).toMatchObject({
       kind: 'wait',
       offered: true,
+      checkInBySeconds: 30,
     });
-    // The desk settles its grant at what its replies cost: the next tap is admitted.
-    expect(state.settleText(grant.grantId, 'desk-a', 0.01, 1, 1)).toBe(true);
-    expect(state.checkIn(waiting.ticket.id, false, T0 + 130_000)).toMatchObject({ kind: 'admit' });
+    expect(state.text.settle(grant.grantId, 'desk-a', 0.01, 1, 1)).toBe(true);
+    expect(state.checkIn(waiting.ticket.id, false, T0 + 80_000)).toMatchObject({ kind: 'admit' });
   });
 
   it('charges a call the provider never reported its worst case once its limit has passed', () => {

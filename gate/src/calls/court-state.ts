@@ -18,7 +18,7 @@ import {
 } from './court-leases';
 import { estimateWait, hiddenGrace, Line, LIVE_SLACK_MS, retryAfterFor, type Ticket } from './line';
 import type { ProblemCode } from '../floor/problem';
-import { TextBook, type Draw, type TextBookSnapshot } from './court-text';
+import { TextBook, type TextBookSnapshot } from './court-text';
 import type { Visitor } from '../floor/visitor';
 import { visitorRefusal, windowKeys, type StartLedger } from './visitor-limits';
 
@@ -100,27 +100,6 @@ export class CourtState {
     return { ...this.leases.stored(now), days: this.days.kept(now), text: this.text.stored() };
   }
 
-  /** A text desk draws (or tops up) its grant of today's budget. */
-  drawText(holder: string, grantId: string | null, need: number, want: number, now: number): Draw {
-    return this.text.draw(holder, grantId, need, want, now);
-  }
-
-  /** A text desk settles its grant at what its replies cost. */
-  settleText(
-    grantId: string,
-    holder: string,
-    spentUsd: number,
-    turns: number,
-    chats: number,
-  ): boolean {
-    return this.text.settle(grantId, holder, spentUsd, turns, chats);
-  }
-
-  /** The provider will not bill chats today. */
-  closeText(now: number): void {
-    this.text.close(now);
-  }
-
   /** Grants of text not settled yet. */
   get openGrants(): number {
     return this.text.open;
@@ -151,6 +130,14 @@ export class CourtState {
 
   private budgetAllows(now: number): boolean {
     return this.days.allowsAnother(now, this.worstCaseUsd, this.limits.dailyBudgetUsd);
+  }
+
+  /**
+   * Places a call may take now: free, with the day's budget holding one more worst case. While
+   * only what calls and text may still cost holds it, the court is as full: visitors wait in line.
+   */
+  private openPlaces(now: number): number {
+    return this.budgetAllows(now) ? this.freeLeases : 0;
   }
 
   private refuse(now: number, refusal: Omit<Refusal, 'kind'>): Refusal {
@@ -197,7 +184,9 @@ export class CourtState {
       worstCaseUsd: this.worstCaseUsd,
     });
     if (over) return this.refuse(now, { code: 'rate-limited', ...over });
-    if (!this.budgetAllows(now)) return this.closed(now);
+    if (!this.days.spentAllowsAnother(now, this.worstCaseUsd, this.limits.dailyBudgetUsd)) {
+      return this.closed(now);
+    }
     return null;
   }
 
@@ -217,7 +206,7 @@ export class CourtState {
    * newcomer would be admitted or given a ticket.
    */
   private fullFor(now: number): Refusal | null {
-    if (this.line.size === 0 && this.freeLeases > 0) return null;
+    if (this.line.size === 0 && this.openPlaces(now) > 0) return null;
     const wait = this.estimate(this.line.size + 1, now);
     const limit = this.limits.maxWaitMinutes * 60;
     if (wait <= limit) return null;
@@ -237,9 +226,10 @@ export class CourtState {
     this.ledger.recordStart(windowKeys(visitor), visitor.key, now, utcDay(now));
     // An idle court has no sweep: starts prune what has expired, once a minute at most.
     if (now - this.prunedAt > 60_000) this.prune(now);
-    if (this.line.size === 0 && this.freeLeases > 0) return this.admit(visitor, now, now);
+    const open = this.openPlaces(now);
+    if (this.line.size === 0 && open > 0) return this.admit(visitor, now, now);
     totals.waited += 1;
-    const retryAfterSeconds = retryAfterFor(this.line.size + 1, this.freeLeases);
+    const retryAfterSeconds = retryAfterFor(this.line.size + 1, open);
     const ticket = this.line.add({
       id: this.newId(),
       visitor: visitor.key,
@@ -290,15 +280,13 @@ export class CourtState {
       this.line.remove(ticket.id);
       return this.closed(now);
     }
-    // A free place goes to the first live tickets (those ahead that fell silent do not hold it);
-    // while only what calls and text may still cost holds the budget, a turn come keeps its place.
-    const free = this.freeLeases;
-    const turn = free > 0 && this.line.liveAhead(ticket, now, free) < free;
-    if (turn && offer) {
-      this.line.offer(ticket, now + OFFER_SECONDS * 1000);
-      return this.offered(ticket, now);
-    }
-    if (turn && this.budgetAllows(now)) {
+    // An open place goes to the first live tickets: those ahead that fell silent do not hold it.
+    const free = this.openPlaces(now);
+    if (free > 0 && this.line.liveAhead(ticket, now, free) < free) {
+      if (offer) {
+        this.line.offer(ticket, now + OFFER_SECONDS * 1000);
+        return this.offered(ticket, now);
+      }
       this.line.remove(ticket.id);
       return this.admit({ key: ticket.visitor, networks: ticket.networks }, now, ticket.issuedAt);
     }
@@ -325,7 +313,7 @@ export class CourtState {
 
   private place(ticket: Ticket, now: number, hidden: boolean): Place {
     const position = this.line.position(ticket);
-    const retryAfterSeconds = retryAfterFor(position, this.freeLeases);
+    const retryAfterSeconds = retryAfterFor(position, this.openPlaces(now));
     const grace = hidden && !ticket.hiddenClaimed ? hiddenGrace(position, this.limits) : null;
     if (grace !== null) ticket.hiddenClaimed = true;
     const checkInBySeconds = retryAfterSeconds + (grace ?? this.limits.checkInGraceSeconds);

@@ -260,7 +260,7 @@ export class Court extends DurableObject<Env> {
     want: number,
   ): Promise<Draw> {
     this.load.heard(Date.now());
-    const draw = this.state.drawText(holder, grantId, need, want, this.now());
+    const draw = this.state.text.draw(holder, grantId, need, want, this.now());
     if (draw.ok) {
       await this.persist();
       await this.ensureSweep();
@@ -277,7 +277,7 @@ export class Court extends DurableObject<Env> {
     chats: number,
   ): Promise<boolean> {
     this.load.heard(Date.now());
-    const settled = this.state.settleText(grantId, holder, spentUsd, turns, chats);
+    const settled = this.state.text.settle(grantId, holder, spentUsd, turns, chats);
     if (settled) await this.persist();
     return settled;
   }
@@ -295,7 +295,7 @@ export class Court extends DurableObject<Env> {
   /** The provider will not bill chats: text is closed until the next UTC day. */
   async closeText(): Promise<void> {
     this.load.heard(Date.now());
-    this.state.closeText(this.now());
+    this.state.text.close(this.now());
     await this.persist();
   }
 
