@@ -85,7 +85,7 @@ export default defineConfig({
       // The suite's court keeps one day's books for the whole run, and a run repeated three times
       // (`--repeat-each=3`) spends about USD 25 of simulated calls: the demo's whole daily budget,
       // after which it answers 'court-closed'. The cap has its own tests (the gate's, and the
-      // refusal in talk-field); here it must never be what a test runs into.
+      // refusal in talk-field-start-fails); here it must never be what a test runs into.
       GATE_DAILY_BUDGET_USD: process.env.GATE_DAILY_BUDGET_USD ?? '100000',
       // Every visitor of the suite is 127.0.0.1, and a card's tests make about eight cards a run
       // (more with `--repeat-each`): the demo's ten a day is the gate's tests' to check, not a

@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * Chromium, Gecko and WebKit): `npm run test:engines`. `ENGINES=webkit` runs one engine;
  * `npm run test:arrivals` runs the matrix alone.
  */
-const ARRIVALS = 'e2e/engines/arrivals.engine.ts';
+const ARRIVALS = 'e2e/engines/arrivals-*.engine.ts';
 const arrivalsOnly = process.env.ENGINES_SUITE === 'arrivals';
 
 export default defineConfig({

@@ -15,10 +15,6 @@ const MAX_MODULE_LINES = 450;
  * cases to be split by what they test.
  */
 const LONG_MODULES_OWED: Record<string, number> = {
-  'e2e/engines/arrivals.engine.ts': 568,
-  'e2e/talk-field.spec.ts': 557,
-  'e2e/text-with-pepa.spec.ts': 521,
-  'e2e/visitor-call.spec.ts': 500,
   'src/lib/call/official-client.differential.test.ts': 701,
   'src/lib/call/simulator/room-simulator.test.ts': 780,
   'tests/local-stack/provider-stand-in.test.ts': 524,
