@@ -4,6 +4,7 @@ import type { TextDesk } from '../src/text/text-desk';
 import { addr, advance, gateEnv, inspect, setVars, sweep, TOKEN } from './bench';
 import { api, body, events, type ProblemBody } from './gate-fetch';
 import { world } from './outside-world';
+import { admit } from './visitor-calls';
 import { chatHeaders, deskOf, openChat, say, startChat } from './visitor-chats';
 
 /** Settles every desk's grants as their alarms would once idle, then the court's. */
@@ -236,6 +237,21 @@ describe('metering text against the day’s budget', () => {
     const after = await inspect();
     expect(after.committedUsd).toBe(before.committedUsd);
     expect(after.heard).toBe(before.heard);
+  });
+
+  it('tells a visitor Pepa is busy, and when to ask again, while a call under way holds what a reply needs', async () => {
+    // A call's worst case ($0.45) leaves less than a reply's worst case; nothing is spent.
+    setVars({ GATE_DAILY_BUDGET_USD: '0.46' });
+    await admit(addr(200));
+    const chat = await openChat(addr(1));
+    const busy = await say(chat, 'one');
+    expect(busy.status).toBe(503);
+    expect(await body<ProblemBody>(busy)).toMatchObject({ code: 'text-busy' });
+    // At the latest when the call reaches its longest (180 s).
+    const retryAfter = Number(busy.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(180);
+    expect(world.chat.requests).toHaveLength(0);
   });
 
   it('closes text when the budget cannot hold one more reply', async () => {

@@ -117,6 +117,15 @@ export class Leases {
     return this.held.values();
   }
 
+  /** When the soonest place held reaches `longestMs` of its call (ms), or null with none held. */
+  soonestEnd(longestMs: number): number | null {
+    let soonest: number | null = null;
+    for (const lease of this.held.values()) {
+      soonest = Math.min(soonest ?? Infinity, lease.startedAt + longestMs);
+    }
+    return soonest;
+  }
+
   /** Holds a place for an admitted call, its worst case reserved against its day. */
   take(lease: Lease): void {
     this.held.set(lease.id, lease);

@@ -195,6 +195,25 @@ describe('the court’s rules', () => {
     expect(state.checkIn(waiting.ticket.id, false, T0 + 80_000)).toMatchObject({ kind: 'admit' });
   });
 
+  it('tells text the budget is held until a reservation lifts, and closed once the day is spent', () => {
+    const { state } = court({ dailyBudgetUsd: 0.5, maxConcurrent: 5 });
+    const first = state.request(visitor(1), T0);
+    if (first.kind !== 'admit') throw new Error('unexpected');
+    state.attachCall(first.lease.id, 'call-1');
+    // A reply's worst case does not fit beside the call's: held until the call reaches 180 s.
+    expect(state.text.draw('desk-a', null, 0.1, 0.1, T0 + 10_000)).toEqual({
+      ok: false,
+      why: 'held',
+      retryAfterSeconds: 170,
+    });
+    state.providerEvent({ type: 'end-of-call-report', callId: 'call-1', cost: 0.45 }, T0 + 20_000);
+    expect(state.text.draw('desk-a', null, 0.1, 0.1, T0 + 21_000)).toMatchObject({
+      ok: false,
+      why: 'closed',
+      reopensAt: '2030-01-16T00:00:00.000Z',
+    });
+  });
+
   it('charges a call the provider never reported its worst case once its limit has passed', () => {
     const { state } = court();
     const first = state.request(visitor(1), T0);

@@ -88,7 +88,13 @@ export class CourtState {
       Math.min(limits.maxCallSeconds, 90),
       snapshot,
     );
-    this.text = new TextBook(this.days, () => this.limits.dailyBudgetUsd, newId, snapshot?.text);
+    this.text = new TextBook(
+      this.days,
+      () => this.limits.dailyBudgetUsd,
+      newId,
+      () => this.leases.soonestEnd(this.limits.maxCallSeconds * 1000),
+      snapshot?.text,
+    );
   }
 
   /** The calls changed since last asked, with their new records (null: forget it). */

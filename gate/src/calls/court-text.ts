@@ -23,9 +23,15 @@ export interface Grant {
   drawnAt: number;
 }
 
+/**
+ * A draw refused: the day is spent (`closed`, until UTC midnight), or only reservations stand in
+ * the way (`held`: calls under way and grants may cost less; asked again after `retryAfterSeconds`,
+ * when one of them lifts at the latest).
+ */
 export type Draw =
   | { ok: true; grantId: string; usd: number }
-  | { ok: false; reopensAt: string; retryAfterSeconds: number };
+  | { ok: false; why: 'closed'; reopensAt: string; retryAfterSeconds: number }
+  | { ok: false; why: 'held'; retryAfterSeconds: number };
 
 export interface TextBookSnapshot {
   grants: Grant[];
@@ -41,6 +47,8 @@ export class TextBook {
     private readonly days: DayBook,
     private readonly budgetUsd: () => number,
     private readonly newId: () => string,
+    /** When the soonest call under way reaches its longest (ms), or null with none. */
+    private readonly callsLiftAt: () => number | null,
     snapshot?: TextBookSnapshot,
   ) {
     for (const grant of snapshot?.grants ?? []) this.grants.set(grant.id, grant);
@@ -63,12 +71,16 @@ export class TextBook {
     const day = utcDay(now);
     const closed = (): Draw => ({
       ok: false,
+      why: 'closed',
       reopensAt: new Date(nextUtcMidnight(now)).toISOString(),
       retryAfterSeconds: secondsToNextUtcDay(now),
     });
     if (this.closedDay === day) return closed();
     const left = this.budgetUsd() - this.days.committedUsd(now);
-    if (left + 1e-9 < need) return closed();
+    if (left + 1e-9 < need) {
+      const spent = this.days.totals(day).spentUsd;
+      return spent + need <= this.budgetUsd() + 1e-9 ? this.held(now) : closed();
+    }
     const usd = cents(Math.max(need, Math.min(want, left * GRANT_SHARE)));
     const existing = grantId ? this.grants.get(grantId) : undefined;
     const grant =
@@ -80,6 +92,19 @@ export class TextBook {
     this.grants.set(grant.id, grant);
     this.days.reserve(day, usd);
     return { ok: true, grantId: grant.id, usd };
+  }
+
+  /** Only reservations hold the budget: asked again once the soonest one lifts, at the latest. */
+  private held(now: number): Draw {
+    const ends = [...this.grants.values()].map((grant) => grant.drawnAt + GRANT_EXPIRY_MS);
+    const call = this.callsLiftAt();
+    if (call !== null) ends.push(call);
+    const soonest = Math.min(...ends, now + GRANT_EXPIRY_MS);
+    return {
+      ok: false,
+      why: 'held',
+      retryAfterSeconds: Math.max(1, Math.ceil((soonest - now) / 1000)),
+    };
   }
 
   /**

@@ -132,12 +132,17 @@ export class DeskGrants {
       const answer = await this.desk.draw(reuse?.id ?? null, need, want);
       if (!answer.ok) {
         if (current && holds) return current;
-        const refusal: TextRefusal = {
-          code: 'court-closed',
-          reopensAt: answer.reopensAt,
-          retryAfterSeconds: answer.retryAfterSeconds,
-        };
-        this.closedAnswer = { until: Date.now() + CLOSED_MEMORY_MS, refusal };
+        // The day spent closes text until midnight; reservations alone make Pepa busy a while.
+        const refusal: TextRefusal =
+          answer.why === 'closed'
+            ? {
+                code: 'court-closed',
+                reopensAt: answer.reopensAt,
+                retryAfterSeconds: answer.retryAfterSeconds,
+              }
+            : { code: 'text-busy', retryAfterSeconds: answer.retryAfterSeconds };
+        const memory = Math.min(CLOSED_MEMORY_MS, answer.retryAfterSeconds * 1000);
+        this.closedAnswer = { until: Date.now() + memory, refusal };
         return refusal;
       }
       this.closedAnswer = null;
