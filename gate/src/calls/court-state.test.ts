@@ -16,6 +16,7 @@ const LIMITS: CourtLimits = {
   maxConcurrent: 2,
   maxCallSeconds: 180,
   dailyBudgetUsd: 25,
+  textShare: 1,
   costPerMinuteUsd: 0.15,
   visitorConcurrent: 1,
   visitorStartsPerWindow: 3,
@@ -211,6 +212,39 @@ describe('the court’s rules', () => {
       ok: false,
       why: 'closed',
       reopensAt: '2030-01-16T00:00:00.000Z',
+    });
+  });
+
+  it('never lets text commit more than its share of the day: the rest stays voice’s', () => {
+    // USD 1 a day, text's share half of it; a call's worst case is USD 0.45.
+    const { state } = court({ dailyBudgetUsd: 1, textShare: 0.5, maxConcurrent: 5 });
+    let drawn = 0;
+    for (let n = 0; n < 100; n += 1) {
+      const draw = state.text.draw(`desk-${n}`, null, 0.02, 0.2, T0 + n);
+      if (!draw.ok) break;
+      drawn += draw.usd;
+      state.text.settle(draw.grantId, `desk-${n}`, draw.usd, 10, 1);
+    }
+    // Up to its share, less what is too little for one more reply.
+    expect(drawn).toBeLessThanOrEqual(0.5 + 1e-9);
+    expect(drawn).toBeGreaterThan(0.5 - 0.02);
+    // Text's share is spent: text is closed for the day, and voice still has its half.
+    expect(state.text.draw('desk-x', null, 0.02, 0.02, T0 + 1000)).toMatchObject({
+      ok: false,
+      why: 'closed',
+    });
+    expect(state.request(visitor(1), T0 + 2000).kind).toBe('admit');
+    expect(state.request(visitor(2), T0 + 2000).kind).toBe('wait');
+  });
+
+  it('lets voice borrow what text has not used, and text then waits for it', () => {
+    const { state } = court({ dailyBudgetUsd: 1, textShare: 0.5, maxConcurrent: 5 });
+    const calls = [state.request(visitor(1), T0), state.request(visitor(2), T0)];
+    expect(calls.map((call) => call.kind)).toEqual(['admit', 'admit']);
+    // Two worst cases (0.9) reach into text's share: a reply waits until a call is settled.
+    expect(state.text.draw('desk-a', null, 0.2, 0.2, T0 + 1000)).toMatchObject({
+      ok: false,
+      why: 'held',
     });
   });
 

@@ -91,6 +91,7 @@ export class CourtState {
     this.text = new TextBook(
       this.days,
       () => this.limits.dailyBudgetUsd,
+      () => this.limits.textShare,
       newId,
       () => this.leases.soonestEnd(this.limits.maxCallSeconds * 1000),
       snapshot?.text,

@@ -4,6 +4,7 @@
  * and settled against it at the desk. A desk tops its grant up when it runs low and settles it
  * (what its replies really cost) when it falls idle or the grant grows old. A grant not settled
  * in time (a desk evicted, its storage lost) is charged in full: money is never spent unmetered.
+ * Text never commits more than its share (`GATE_TEXT_SHARE`): the rest of the day is voice's.
  */
 import { cents, type DayBook } from './court-money';
 import { nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
@@ -46,6 +47,8 @@ export class TextBook {
   constructor(
     private readonly days: DayBook,
     private readonly budgetUsd: () => number,
+    /** The share of the day's budget text may commit (the owner's `GATE_TEXT_SHARE`). */
+    private readonly textShare: () => number,
     private readonly newId: () => string,
     /** When the soonest call under way reaches its longest (ms), or null with none. */
     private readonly callsLiftAt: () => number | null,
@@ -76,10 +79,18 @@ export class TextBook {
       retryAfterSeconds: secondsToNextUtcDay(now),
     });
     if (this.closedDay === day) return closed();
-    const left = this.budgetUsd() - this.days.committedUsd(now);
+    const budget = this.budgetUsd();
+    const share = budget * this.textShare();
+    const totals = this.days.totals(day);
+    // What text may still commit: the day's budget beside voice's calls, and text's own share.
+    const left = Math.min(
+      budget - this.days.committedUsd(now),
+      share - totals.text.spentUsd - this.reservedOn(day),
+    );
     if (left + 1e-9 < need) {
-      const spent = this.days.totals(day).spentUsd;
-      return spent + need <= this.budgetUsd() + 1e-9 ? this.held(now) : closed();
+      // Spent alone leaves room (in the day and in text's share): only reservations hold it.
+      const room = Math.min(budget - totals.spentUsd, share - totals.text.spentUsd);
+      return room + 1e-9 >= need ? this.held(now) : closed();
     }
     const usd = cents(Math.max(need, Math.min(want, left * GRANT_SHARE)));
     const existing = grantId ? this.grants.get(grantId) : undefined;
@@ -92,6 +103,13 @@ export class TextBook {
     this.grants.set(grant.id, grant);
     this.days.reserve(day, usd);
     return { ok: true, grantId: grant.id, usd };
+  }
+
+  /** What the grants of `day` hold. */
+  private reservedOn(day: string): number {
+    let usd = 0;
+    for (const grant of this.grants.values()) if (grant.day === day) usd += grant.usd;
+    return usd;
   }
 
   /** Only reservations hold the budget: asked again once the soonest one lifts, at the latest. */

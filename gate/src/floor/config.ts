@@ -86,6 +86,7 @@ export function limitsFrom(env: Settings): CourtLimits {
       max: 1_000_000,
       integer: false,
     }),
+    textShare: number(env, 'GATE_TEXT_SHARE', { min: 0, max: 1, integer: false }),
     costPerMinuteUsd: number(env, 'GATE_COST_PER_MINUTE_USD', {
       min: 0,
       max: 100,

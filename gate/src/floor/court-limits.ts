@@ -31,6 +31,11 @@ export interface CourtLimits extends VisitorLimitSettings {
   /** How long past its maximum a call's place is kept before the backstop frees it. */
   graceSeconds: number;
   dailyBudgetUsd: number;
+  /**
+   * The share of the day's budget text may commit (0 to 1): the rest is voice's, which text never
+   * takes; what text leaves unused voice may borrow.
+   */
+  textShare: number;
   costPerMinuteUsd: number;
   /** A ticket not checked in within its Retry-After plus this is dropped. */
   checkInGraceSeconds: number;
