@@ -83,6 +83,16 @@ function scrollToTalk() {
     ?.scrollIntoView({ block: 'center', behavior: 'instant' });
 }
 
+/** End Call in the section, and the call ended: the status back to Ready to chat. */
+async function endCall(page: EnginePage) {
+  await page.click(talk('End Call'));
+  await page.waitFor(
+    'the call to end',
+    () => document.querySelector('#talk [role="status"]')?.textContent?.trim() === 'Ready to chat',
+    [],
+  );
+}
+
 async function axeViolations(page: EnginePage, selector: string) {
   // Injected by the engine's client, as the axe-core integrations do: outside the page's CSP.
   if (!(await page.evaluate(() => 'axe' in window))) await page.inject(axeSource);
@@ -212,13 +222,7 @@ describe.each(ENGINES)('in %s', (engine) => {
       expect(await page.evaluate(wordsUnderDemoBadge)).toEqual([]);
       expect(await axeViolations(page, '#talk')).toEqual([]);
 
-      await page.click(talk('End Call'));
-      await page.waitFor(
-        'the call to end',
-        () =>
-          document.querySelector('#talk [role="status"]')?.textContent?.trim() === 'Ready to chat',
-        [],
-      );
+      await endCall(page);
       const transcript = await page.evaluate(
         textIn,
         '#talk [role="region"][aria-label="Transcript"]',
@@ -268,13 +272,7 @@ describe.each(ENGINES)('in %s', (engine) => {
       await page.waitFor('the call, in view', callInView, []);
       await capture(page, 'one-thread');
 
-      await page.click(talk('End Call'));
-      await page.waitFor(
-        'the call to end',
-        () =>
-          document.querySelector('#talk [role="status"]')?.textContent?.trim() === 'Ready to chat',
-        [],
-      );
+      await endCall(page);
       const transcript = await page.evaluate(
         textIn,
         '#talk [role="log"][aria-label="Your conversation with Pepa"]',

@@ -62,7 +62,12 @@ describe('a race of 15 asks', () => {
     const lines = LINES.map((line, n) => (n % 4 === 1 && n < 10 ? REFUSED : line));
     const [callId = ''] = await callsFrom(['198.51.100.20'], lines);
     const outcome = await race(asksOf([callId], 15));
-    expect(outcome.answers.filter((statuses) => statuses.at(-1) === 422)).toHaveLength(3);
+    // Ten made though three asks were refused: a refused ask that held a place is answered 422
+    // and its place goes to another; one that came when every place was held waited (409) and
+    // may find the limit reached by then (429). Which arrives first is the race's.
+    const last = outcome.answers.map((statuses) => statuses.at(-1));
+    expect(last.filter((status) => status !== 201).every((s) => s === 422 || s === 429)).toBe(true);
+    expect(last.filter((status) => status === 422).length).toBeLessThanOrEqual(3);
     expect(outcome.made).toBe(10);
     expect(outcome.firstRound.filter((status) => status === 429)).toEqual([]);
   });
