@@ -3,13 +3,12 @@
  * spend no more than text's share of the day's budget, after which text is closed for the day and
  * voice still admits calls on its own share.
  */
-import { runDurableObjectAlarm } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { addr, advance, inspect, setVars } from './bench';
+import { addr, inspect, setVars } from './bench';
 import { body, type ProblemBody } from './gate-fetch';
 import { world } from './outside-world';
 import { start } from './visitor-calls';
-import { deskOf, openChat, say } from './visitor-chats';
+import { openChat, say, settleDeskOf } from './visitor-chats';
 
 describe('text and voice share the day', () => {
   it('replies from forty networks spend no more than text’s share, and voice stays open', async () => {
@@ -27,8 +26,7 @@ describe('text and voice share the day', () => {
       await answer.text();
       replies += 1;
       // The desk falls idle and settles its grant at what the reply cost.
-      advance(31);
-      await runDurableObjectAlarm(await deskOf(addr(n)));
+      await settleDeskOf(addr(n));
     }
     expect(replies).toBeGreaterThanOrEqual(4);
     expect(refused?.status).toBe(503);

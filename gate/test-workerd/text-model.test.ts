@@ -1,22 +1,16 @@
-import { runDurableObjectAlarm } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PEPA_CHAT } from '../../generated/pepa-chat';
-import { addr, advance, inspect, setVars } from './bench';
+import { addr, inspect, setVars } from './bench';
 import { madeCard, cardOfChat } from './card-support';
 import { body, events, type ProblemBody } from './gate-fetch';
 import { world } from './outside-world';
 import { start } from './visitor-calls';
-import { deskOf, openChat, say, startChat } from './visitor-chats';
+import { openChat, say, settleDeskOf, startChat } from './visitor-chats';
 
 /** What the default usage costs at the shipped prices: 576 prompt, 1,024 cached, 40 out. */
 const ONE_REPLY_USD = (576 * 0.15 + 1024 * 0.075 + 40 * 0.6) / 1e6;
 
 /** Settles the desk's grants as its alarm would once idle. */
-async function settleAll(address: string): Promise<void> {
-  advance(31);
-  await runDurableObjectAlarm(await deskOf(address));
-}
-
 beforeEach(() => {
   setVars({ GATE_TEXT_ENGINE: 'model' });
 });
@@ -65,7 +59,7 @@ describe('text through the model engine', () => {
     const chat = await openChat(addr(1));
     await (await say(chat, 'one')).text();
     await (await say(chat, 'two')).text();
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect((await inspect()).committedUsd).toBeCloseTo(2 * ONE_REPLY_USD, 6);
     // Nothing is asked of the provider to know what text cost.
     expect(world.chat.lookedUp).toEqual([]);
@@ -79,7 +73,7 @@ describe('text through the model engine', () => {
     });
     const chat = await openChat(addr(1));
     await (await say(chat, 'one')).text();
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect((await inspect()).committedUsd).toBeCloseTo((576 + 512 + 160) / 1e6, 9);
   });
 
@@ -91,7 +85,7 @@ describe('text through the model engine', () => {
     await (await say(chat, 'two')).text();
     world.model.usage = { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 11 };
     await (await say(chat, 'three')).text();
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect((await inspect()).committedUsd).toBeCloseTo(3 * 0.02, 9);
   });
 
@@ -101,7 +95,7 @@ describe('text through the model engine', () => {
     const got = await events(await say(chat, 'Hello'));
     expect(got[0]).toEqual({ type: 'words', text: 'Ribbit! ' });
     expect(got.at(-1)).toMatchObject({ type: 'failed', problem: { code: 'provider-error' } });
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect((await inspect()).committedUsd).toBeCloseTo(0.02, 9);
     world.model.breaks = false;
     expect(await events(await say(chat, 'Again'))).toContainEqual({
@@ -128,7 +122,7 @@ describe('text through the model engine', () => {
     const refused = await say(chat, 'Hello');
     expect(refused.status).toBe(502);
     expect((await body<ProblemBody>(refused)).code).toBe('provider-error');
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect((await inspect()).committedUsd).toBe(0);
     expect(await events(await say(chat, 'Hello again'))).toContainEqual({
       type: 'done',

@@ -1,18 +1,13 @@
-import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { TextDesk } from '../src/text/text-desk';
 import { addr, advance, gateEnv, inspect, setVars, sweep, TOKEN } from './bench';
 import { api, body, events, type ProblemBody } from './gate-fetch';
 import { world } from './outside-world';
 import { admit } from './visitor-calls';
-import { chatHeaders, deskOf, openChat, say, startChat } from './visitor-chats';
+import { chatHeaders, deskOf, openChat, say, settleDeskOf, startChat } from './visitor-chats';
 
 /** Settles every desk's grants as their alarms would once idle, then the court's. */
-async function settleAll(address: string): Promise<void> {
-  advance(31);
-  await runDurableObjectAlarm(await deskOf(address));
-}
-
 async function report() {
   const answer = await api('/api/report?days=1', {
     headers: {
@@ -205,7 +200,7 @@ describe('metering text against the day’s budget', () => {
     await (await say(chat, 'one')).text();
     await (await say(chat, 'two')).text();
     expect(world.chat.lookedUp).toEqual(['chat-1', 'chat-2']);
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect(await report()).toMatchObject({
       text: { chats: 1, turns: 2, spendUsd: 0.01 },
       spendUsd: 0.01,
@@ -217,7 +212,7 @@ describe('metering text against the day’s budget', () => {
     world.chat.cost = null;
     const chat = await openChat(addr(1));
     await (await say(chat, 'one')).text();
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect((await inspect()).committedUsd).toBe(0.02);
   });
 
@@ -288,7 +283,7 @@ describe('metering text against the day’s budget', () => {
     await sweep();
     expect((await inspect()).committedUsd).toBe(held);
     // The desk's late settlement changes nothing: the grant is gone.
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect((await inspect()).committedUsd).toBe(held);
   });
 });
@@ -324,7 +319,7 @@ describe('the provider’s refusals', () => {
     expect(pauses).toEqual([188, 375]);
     expect(world.chat.requests).toHaveLength(3);
     // Nothing was written: nothing is charged, and the message may be sent again.
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect((await inspect()).committedUsd).toBe(0);
   });
 
@@ -354,7 +349,7 @@ describe('the provider’s refusals', () => {
     world.chat.failures = ['down'];
     const chat = await openChat(addr(1));
     expect((await say(chat, 'Hello')).status).toBe(502);
-    await settleAll(addr(1));
+    await settleDeskOf(addr(1));
     expect((await inspect()).committedUsd).toBe(0.02);
   });
 

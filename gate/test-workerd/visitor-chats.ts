@@ -3,9 +3,10 @@
  * Pepa, handing it to a call; and the text desks that served them, which a test reaches by name
  * (to look inside, and to empty them between tests).
  */
+import { runDurableObjectAlarm } from 'cloudflare:test';
 import { deskFor } from '../src/text/text-desk';
 import { identify } from '../src/floor/visitor';
-import { gateEnv, ORIGIN, TOKEN } from './bench';
+import { advance, gateEnv, ORIGIN, TOKEN } from './bench';
 import { api } from './gate-fetch';
 
 /** The chats given in this test: each one's secret and the address it was given to. */
@@ -100,4 +101,10 @@ export async function deskOf(address: string) {
   const name = await deskNameOf(address);
   if (!name) throw new Error(`no visitor at ${address}`);
   return desk(name);
+}
+
+/** The desk of `address` falls idle (31 s on) and settles its grants at what its replies cost. */
+export async function settleDeskOf(address: string): Promise<void> {
+  advance(31);
+  await runDurableObjectAlarm(await deskOf(address));
 }
