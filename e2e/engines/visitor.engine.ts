@@ -83,6 +83,18 @@ function scrollToTalk() {
     ?.scrollIntoView({ block: 'center', behavior: 'instant' });
 }
 
+/** Write to Pepa, and the chat open: its field there, its letter box opened. */
+async function openChat(page: EnginePage) {
+  await page.click(talk('Write to Pepa'));
+  await page.waitFor(
+    'the chat to open',
+    () =>
+      document.querySelector('#talk textarea') !== null &&
+      !(document.querySelector('#talk')?.textContent ?? '').includes('Opening the letter box'),
+    [],
+  );
+}
+
 /** End Call in the section, and the call ended: the status back to Ready to chat. */
 async function endCall(page: EnginePage) {
   await page.click(talk('End Call'));
@@ -239,14 +251,7 @@ describe.each(ENGINES)('in %s', (engine) => {
       await page.resize(size.width, size.height);
       await page.goto(`/?${FAST}`);
       await page.evaluate(scrollToTalk);
-      await page.click(talk('Write to Pepa'));
-      await page.waitFor(
-        'the chat to open',
-        () =>
-          document.querySelector('#talk textarea') !== null &&
-          !(document.querySelector('#talk')?.textContent ?? '').includes('Opening the letter box'),
-        [],
-      );
+      await openChat(page);
       await page.type(typeField, 'Who rules the pond?', { enter: true });
       await page.waitFor('her reply by text', answeredByText, ['Who rules the pond?']);
 
@@ -422,16 +427,8 @@ describe.each(ENGINES)('in %s with no microphone at all', (engine) => {
   it('types with Pepa without a call: her reply streamed through the gate, the panel axe-clean', async () => {
     await page.goto(`/?${FAST}`);
     await page.evaluate(scrollToTalk);
-    await page.click(talk('Write to Pepa'));
-    await page.waitFor(
-      'the chat to open',
-      () =>
-        document.querySelector('#talk textarea') !== null &&
-        !(document.querySelector('#talk')?.textContent ?? '').includes('Opening the letter box'),
-      [],
-    );
-    const field = { role: 'textbox' as const, name: 'Message to Pepa', within: '#talk' };
-    await page.type(field, 'What is $PEPA?', { enter: true });
+    await openChat(page);
+    await page.type(typeField, 'What is $PEPA?', { enter: true });
     await page.waitFor('her reply by text', answeredByText, ['What is $PEPA?']);
     expect(await axeViolations(page, '#talk')).toEqual([]);
     await page.evaluate(scrollToTalk);
