@@ -1,7 +1,7 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
-import { talk } from './support/talk';
+import { callDock, talk } from './support/talk';
 
 /**
  * The call stays on screen, at both widths, by layout: at the visitor's press the call comes into
@@ -12,16 +12,6 @@ import { talk } from './support/talk';
 const FAST = 0.5;
 const CONNECTED = /Listening\.\.\.|Pepa is speaking\.\.\./;
 const NAV_HEIGHT_PX = 64;
-
-function dock(page: Page) {
-  const bar = page.getByRole('region', { name: 'Your call with Pepa' });
-  return {
-    bar,
-    back: bar.getByRole('button', { name: /^Back to the call/ }),
-    mute: bar.getByRole('button', { name: /^(Mute|Unmute)$/ }),
-    end: bar.getByRole('button', { name: 'End Call' }),
-  };
-}
 
 async function box(locator: Locator) {
   const found = await locator.boundingBox();
@@ -49,7 +39,7 @@ test.describe('the call stays on screen', () => {
     const { section, status, start, end, captions, typeField } = talk(page);
     await section.scrollIntoViewIfNeeded();
     await expect(status).toHaveText('Ready to chat');
-    const bar = dock(page);
+    const bar = callDock(page);
     await expect(bar.bar).toHaveCount(0);
 
     // The press brings the call into view: the status under the navigation bar, and below it the

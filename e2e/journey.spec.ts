@@ -3,7 +3,7 @@ import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { ownCourt } from './support/own-court';
-import { talk } from './support/talk';
+import { callDock, talk } from './support/talk';
 import {
   CONNECTED_TOAST,
   ENDED_TOAST,
@@ -25,11 +25,6 @@ const FAST = 0.2;
 const court = ownCourt({ places: 1, scale: FAST });
 const SHARE = /^Share this line of Pepa's/;
 const CONNECTED = /^(Listening\.\.\.|Pepa is speaking\.\.\.)$/;
-
-function dock(page: Page) {
-  const bar = page.getByRole('region', { name: 'Your call with Pepa' });
-  return { bar, end: bar.getByRole('button', { name: 'End Call' }) };
-}
 
 /** The Talk section passes axe-core's checks as it is now. */
 async function expectTalkAxeClean(page: Page) {
@@ -124,7 +119,7 @@ test('the whole journey: arrive, the link, the line, the chat while waiting, voi
   const pond = page.locator('#pond');
   await expect(pond).toBeFocused({ timeout: 45_000 });
   await expect(pond.getByRole('heading').first()).toBeInViewport({ ratio: 1 });
-  const bar = dock(page);
+  const bar = callDock(page);
   await expect(bar.end).toBeInViewport({ ratio: 1 });
   await screenshot(page, testInfo, '5-section');
 

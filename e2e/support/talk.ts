@@ -17,3 +17,14 @@ export function talk(page: Page) {
     card: section.getByRole('region', { name: 'From the $PEPA site' }),
   };
 }
+
+/** The docked call: the bar kept on screen while the call's section is away. */
+export function callDock(page: Page) {
+  const bar = page.getByRole('region', { name: 'Your call with Pepa' });
+  return {
+    bar,
+    back: bar.getByRole('button', { name: /^Back to the call/ }),
+    mute: bar.getByRole('button', { name: /^(Mute|Unmute)$/ }),
+    end: bar.getByRole('button', { name: 'End Call' }),
+  };
+}
