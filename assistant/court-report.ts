@@ -107,7 +107,34 @@ function total(days: readonly DayTotals[]): DayTotals {
       turns: sum((day) => day.text.turns),
       spendUsd: sum((day) => day.text.spendUsd),
     },
+    hours: Array.from({ length: 24 }, (_, hour) => sum((day) => day.hours[hour] ?? 0)),
   };
+}
+
+/**
+ * The pace, and the newest day's spend hour by hour beside what the pace had released by the end
+ * of each hour: where the day's money went, and whether a burst reached the pace.
+ */
+function paceLines(report: Report): string[] {
+  const { pace, dailyBudgetUsd } = report.limits;
+  const lines = [
+    pace.releases === 1
+      ? 'Pace: none, the whole day is released at 00:00 UTC.'
+      : `Pace: ${pace.releases} releases of ${usd(pace.shareUsd)} USD over the UTC day, ${pace.burstShares} ahead of its time; released now ${usd(pace.releasedUsd)} USD.`,
+  ];
+  const newest = report.days[0];
+  if (!newest || newest.hours.every((spent) => spent === 0)) return lines;
+  const perHour = pace.releases / 24;
+  let spentSoFar = 0;
+  const hours = newest.hours.flatMap((spent, hour) => {
+    spentSoFar += spent;
+    if (spent === 0) return [];
+    const shares = Math.ceil((hour + 1) * perHour) + pace.burstShares;
+    const released = Math.min(dailyBudgetUsd, shares * pace.shareUsd);
+    const clock = String(hour).padStart(2, '0');
+    return [`${clock}:00 ${usd(spent)} (${usd(spentSoFar)} of ${usd(released)} released)`];
+  });
+  return [...lines, `Spend by UTC hour, ${newest.day}: ${hours.join(', ')}.`];
 }
 
 const COLUMNS = [
@@ -176,5 +203,7 @@ export function formatReport(report: Report, days: number): string {
     'Waited: the share of starts that stood in line. Spend: reported cost plus what open calls hold.',
     'Chats, Replies, Text USD: text with Pepa (its spend is part of Spend).',
     "Failures card-judge-…: quote cards' judgements with no verdict (no card made); their cost is in Spend.",
+    '',
+    ...paceLines(report),
   ].join('\n');
 }

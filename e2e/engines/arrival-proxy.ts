@@ -1,5 +1,6 @@
 // A small proxy in front of the served site that changes how one path arrives: late by a given
-// time, or failing its first requests. WebKitWebDriver cannot intercept a request, so the arrival
+// time, failing its first requests, or answered with what the gate would answer in a state the
+// local court cannot reach on demand. WebKitWebDriver cannot intercept a request, so the arrival
 // matrix puts this in front of the site for every engine alike: each engine meets the same
 // arrival, made the same way. It also forwards the Host and Origin of the site itself, so the
 // court gate behind it answers as it answers the site's own pages.
@@ -13,12 +14,14 @@ export interface ArrivalRules {
   fail?: { path: RegExp; times: number };
   /** Every page (an HTML response) is served with `Cache-Control: no-store`. */
   noStorePages?: boolean;
+  /** Requests whose path matches get this answer, and the site never hears of them. */
+  answer?: { path: RegExp; status: number; headers: Record<string, string>; body: string };
 }
 
 export interface ArrivalProxy {
   /** The proxy's origin, ending in a slash. */
   readonly url: string;
-  /** The paths it failed or delayed, in order, as `failed /x` or `late /x`. */
+  /** The paths it changed, in order, as `failed /x`, `late /x` or `answered /x`. */
   readonly changed: string[];
   close(): Promise<void>;
 }
@@ -68,6 +71,13 @@ export async function startArrivalProxy(site: string, rules: ArrivalRules): Prom
       incoming.resume();
       outgoing.writeHead(503, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
       outgoing.end('Unavailable');
+      return;
+    }
+    if (rules.answer && rules.answer.path.test(path)) {
+      changed.push(`answered ${path}`);
+      incoming.resume();
+      outgoing.writeHead(rules.answer.status, rules.answer.headers);
+      outgoing.end(rules.answer.body);
       return;
     }
     if (rules.late && rules.late.path.test(path)) {

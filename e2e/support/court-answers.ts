@@ -1,5 +1,5 @@
 // The gate's answers a browser spec fakes, in the contract's problem shape.
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 
 /** Every start is answered as a closed court (the day's budget spent), reopening on 2 January 2030. */
 export function routeClosedCourt(page: Page) {
@@ -16,4 +16,23 @@ export function routeClosedCourt(page: Page) {
       }),
     }),
   );
+}
+
+/** When a resting Pepa is back in these specs: 06:00 UTC, 15:00 in Tokyo. */
+export const BACK_AT = '2030-01-02T06:00:00.000Z';
+
+/** A problem answer of Pepa resting (the pace reached), with its Retry-After of half an hour. */
+export function resting(route: Route) {
+  return route.fulfill({
+    status: 503,
+    headers: { 'retry-after': '1800' },
+    contentType: 'application/problem+json',
+    body: JSON.stringify({
+      code: 'court-resting',
+      title: 'Resting',
+      status: 503,
+      retryAfterSeconds: 1800,
+      reopensAt: BACK_AT,
+    }),
+  });
 }

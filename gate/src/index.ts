@@ -325,8 +325,9 @@ async function report(url: URL, env: Env): Promise<Response> {
   if (!query.ok) return problem('bad-request', { detail: query.detail });
   const totals = await court(env).report(query.value.days);
   const body: Report = {
-    days: totals.days.map(({ reservedUsd, spentUsd, text, textReservedUsd, ...day }) => ({
+    days: totals.days.map(({ reservedUsd, spentUsd, text, textReservedUsd, hours, ...day }) => ({
       ...day,
+      hours: hours.map((usd) => Math.round(usd * 100) / 100),
       spendUsd: Math.round((spentUsd + reservedUsd) * 100) / 100,
       text: {
         chats: text.chats,

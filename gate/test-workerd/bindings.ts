@@ -10,6 +10,8 @@ export const TEST_BINDINGS = {
   GATE_VISITOR_SALT: 'test-salt',
   GATE_MAX_CONCURRENT_CALLS: '2',
   GATE_DAILY_BUDGET_USD: '25',
+  // No pace unless a test sets one: the day's whole budget at midnight.
+  GATE_PACE_RELEASES: '1',
   GATE_COST_PER_MINUTE_USD: '0.15',
   GATE_MAX_CALL_SECONDS: '180',
   GATE_VISITOR_CONCURRENT: '1',

@@ -88,9 +88,17 @@ describe('the report', () => {
           refusals: { 'rate-limited': 1 },
           failures: { 'pipeline-error-openai-llm-failed': 1 },
           text: { chats: 0, turns: 0, spendUsd: 0 },
+          // Both calls settled in the day's thirteenth hour (T0 is 12:00 UTC).
+          hours: [...new Array<number>(12).fill(0), 0.15, ...new Array<number>(11).fill(0)],
         },
       ],
-      limits: { maxConcurrentCalls: 2, dailyBudgetUsd: 25, costPerMinuteUsd: 0.15 },
+      limits: {
+        maxConcurrentCalls: 2,
+        dailyBudgetUsd: 25,
+        costPerMinuteUsd: 0.15,
+        // The suite's bindings: no pace, the whole day released at midnight.
+        pace: { releases: 1, burstShares: 1, shareUsd: 25, releasedUsd: 25 },
+      },
       courtLoad: expect.objectContaining({ from: expect.any(String) }) as unknown,
     });
   });

@@ -77,13 +77,13 @@ export type Waiting = {
 
 export type Problem = {
     type?: string;
-    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated' | 'chat-gone' | 'reply-in-flight' | 'message-too-long' | 'text-busy' | 'card-not-ready' | 'card-refused' | 'card-gone';
+    code: 'bad-request' | 'unauthorized' | 'bot-check-failed' | 'rate-limited' | 'court-closed' | 'court-resting' | 'court-full' | 'gate-unavailable' | 'provider-error' | 'ticket-gone' | 'not-found' | 'already-rated' | 'chat-gone' | 'reply-in-flight' | 'message-too-long' | 'text-busy' | 'card-not-ready' | 'card-refused' | 'card-gone';
     title: string;
     status?: number;
     detail?: string;
     retryAfterSeconds?: number;
     /**
-     * With `court-closed`: when the next day's budget opens.
+     * With `court-closed`: when the next day's budget opens. With `court-resting`: when the pace releases enough of the day's budget for Pepa to be back.
      */
     reopensAt?: string;
 };
@@ -169,6 +169,10 @@ export type DayTotals = {
         turns: number;
         spendUsd: number;
     };
+    /**
+     * What was spent in each UTC hour of the day: 24 figures, from 00 to 23, each cost counted in the hour it was settled (reported cost; what is still reserved is not in it).
+     */
+    hours: Array<number>;
 };
 
 export type Report = {
@@ -177,6 +181,15 @@ export type Report = {
         maxConcurrentCalls: number;
         dailyBudgetUsd: number;
         costPerMinuteUsd: number;
+        /**
+         * The pace at which the day's budget is released: in `releases` equal shares of `shareUsd` over the UTC day, `burstShares` of them ahead of their time; `releasedUsd` is what is released now, what may be spent and reserved so far today.
+         */
+        pace: {
+            releases: number;
+            burstShares: number;
+            shareUsd: number;
+            releasedUsd: number;
+        };
     };
     /**
      * Requests the court itself heard, per second, over the last ten minutes (what the Worker refused on its own is not among them).
@@ -431,7 +444,7 @@ export type CreateCallErrors = {
      */
     502: Problem;
     /**
-     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
+     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), Pepa is resting because what is spent has reached the pace at which the day's budget is released (code `court-resting`, with `reopensAt`: when she is back, and `retryAfterSeconds`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
      */
     503: Problem;
 };
@@ -588,7 +601,7 @@ export type CheckInErrors = {
      */
     502: Problem;
     /**
-     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
+     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), Pepa is resting because what is spent has reached the pace at which the day's budget is released (code `court-resting`, with `reopensAt`: when she is back, and `retryAfterSeconds`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
      */
     503: Problem;
 };
@@ -629,7 +642,7 @@ export type StartChatErrors = {
      */
     429: Problem;
     /**
-     * Text is closed for the day: the budget is spent or the provider stopped billing (code `court-closed`, with `reopensAt`); replies at once are at the owner's limit (code `text-busy`, with `retryAfterSeconds`); or the gate cannot take chats now (code `gate-unavailable`).
+     * Text is closed for the day: the budget is spent or the provider stopped billing (code `court-closed`, with `reopensAt`); Pepa is resting until the pace releases more of the day's budget (code `court-resting`, with `reopensAt` and `retryAfterSeconds`); replies at once are at the owner's limit (code `text-busy`, with `retryAfterSeconds`); or the gate cannot take chats now (code `gate-unavailable`).
      */
     503: Problem;
 };
@@ -729,7 +742,7 @@ export type SendChatMessageErrors = {
      */
     502: Problem;
     /**
-     * Text is closed for the day: the budget is spent or the provider stopped billing (code `court-closed`, with `reopensAt`); replies at once are at the owner's limit (code `text-busy`, with `retryAfterSeconds`); or the gate cannot take chats now (code `gate-unavailable`).
+     * Text is closed for the day: the budget is spent or the provider stopped billing (code `court-closed`, with `reopensAt`); Pepa is resting until the pace releases more of the day's budget (code `court-resting`, with `reopensAt` and `retryAfterSeconds`); replies at once are at the owner's limit (code `text-busy`, with `retryAfterSeconds`); or the gate cannot take chats now (code `gate-unavailable`).
      */
     503: Problem;
 };
@@ -884,7 +897,7 @@ export type MakeCardErrors = {
      */
     502: Problem;
     /**
-     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
+     * The court is closed for the day because its budget is spent (code `court-closed`, with `reopensAt`), Pepa is resting because what is spent has reached the pace at which the day's budget is released (code `court-resting`, with `reopensAt`: when she is back, and `retryAfterSeconds`), the line is longer than the owner's wait limit so no ticket is given (code `court-full`, with `retryAfterSeconds`: when to come back), or the gate cannot take calls now (code `gate-unavailable`).
      */
     503: Problem;
 };

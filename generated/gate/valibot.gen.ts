@@ -45,6 +45,7 @@ export const vProblem = v.object({
         'bot-check-failed',
         'rate-limited',
         'court-closed',
+        'court-resting',
         'court-full',
         'gate-unavailable',
         'provider-error',
@@ -117,7 +118,8 @@ export const vDayTotals = v.object({
         chats: v.pipe(v.number(), v.integer(), v.minValue(0)),
         turns: v.pipe(v.number(), v.integer(), v.minValue(0)),
         spendUsd: v.pipe(v.number(), v.minValue(0))
-    })
+    }),
+    hours: v.array(v.pipe(v.number(), v.minValue(0)))
 });
 
 export const vReport = v.object({
@@ -125,7 +127,13 @@ export const vReport = v.object({
     limits: v.object({
         maxConcurrentCalls: v.pipe(v.number(), v.integer()),
         dailyBudgetUsd: v.number(),
-        costPerMinuteUsd: v.number()
+        costPerMinuteUsd: v.number(),
+        pace: v.object({
+            releases: v.pipe(v.number(), v.integer(), v.minValue(1)),
+            burstShares: v.pipe(v.number(), v.minValue(0)),
+            shareUsd: v.pipe(v.number(), v.minValue(0)),
+            releasedUsd: v.pipe(v.number(), v.minValue(0))
+        })
     }),
     courtLoad: v.optional(v.object({
         from: v.pipe(v.string(), v.isoTimestamp()),

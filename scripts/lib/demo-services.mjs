@@ -15,7 +15,7 @@ export function isLive(env = process.env) {
  * call the browser suites start) comes from the same address, 127.0.0.1, in the one network the
  * local runtime reports, so one visitor may hold several calls and start many… The gate's own
  * limits (GATE_MAX_CONCURRENT_CALLS, the budget, the wait limit) keep their defaults. The real
- * caps are the gate suite's to test (gate/test-workerd/attacks-visitors.test.ts).
+ * caps are the gate suite's to test (gate/test-workerd/attacks-visitors.test.ts), and so is the pace.
  */
 export function demoGateVars(env = process.env) {
   /** @type {Record<string, string>} */
@@ -36,6 +36,10 @@ export function demoGateVars(env = process.env) {
     GATE_CHAT_TURNS_PER_DAY: '100000',
     GATE_CHAT_STARTS_PER_DAY: '10000',
     GATE_CHAT_VISITOR_DAILY_USD: '1000000',
+    // The day's budget all at midnight: the browser suites start hundreds of calls at whatever
+    // hour they run, and what they meet must not depend on the clock. The pace is the gate
+    // suite's to test (gate/test-workerd/pace.test.ts).
+    GATE_PACE_RELEASES: '1',
   };
   for (const [name, value] of Object.entries(loose)) if (!env[name]) vars[name] = value;
   return vars;

@@ -21,6 +21,7 @@ const REPORT: Report = {
       refusals: { 'rate-limited': 7, 'bot-check-failed': 12, 'court-closed': 0 },
       failures: { 'pipeline-error-openai-llm-failed': 2 },
       text: { chats: 120, turns: 310, spendUsd: 3.1 },
+      hours: [0.5, 0.74, ...new Array<number>(11).fill(0), 2.08, ...new Array<number>(10).fill(0)],
     },
     {
       day: '2026-11-23',
@@ -33,9 +34,15 @@ const REPORT: Report = {
       refusals: {},
       failures: {},
       text: { chats: 0, turns: 0, spendUsd: 0 },
+      hours: new Array<number>(24).fill(0),
     },
   ],
-  limits: { maxConcurrentCalls: 10, dailyBudgetUsd: 25, costPerMinuteUsd: 0.15 },
+  limits: {
+    maxConcurrentCalls: 10,
+    dailyBudgetUsd: 25,
+    costPerMinuteUsd: 0.15,
+    pace: { releases: 24, burstShares: 1, shareUsd: 1.041667, releasedUsd: 15.625 },
+  },
 };
 
 const EXPECTED_TABLE = `Court report, the last 3 day(s) (UTC): 10 calls at once, 25 USD a day at 0.15 USD a minute.
@@ -48,7 +55,10 @@ Total          45     95.5        14.55    120      310      3.10      69     23
 
 Waited: the share of starts that stood in line. Spend: reported cost plus what open calls hold.
 Chats, Replies, Text USD: text with Pepa (its spend is part of Spend).
-Failures card-judge-…: quote cards' judgements with no verdict (no card made); their cost is in Spend.`;
+Failures card-judge-…: quote cards' judgements with no verdict (no card made); their cost is in Spend.
+
+Pace: 24 releases of 1.04 USD over the UTC day, 1 ahead of its time; released now 15.63 USD.
+Spend by UTC hour, 2026-11-24: 00:00 0.50 (0.50 of 2.08 released), 01:00 0.74 (1.24 of 3.13 released), 13:00 2.08 (3.32 of 15.63 released).`;
 
 let server: Server;
 let gateUrl: string;

@@ -365,6 +365,15 @@ describe('npm run doctor for the court gate', () => {
       status: 'fail',
       detail: 'GATE_DAILY_BUDGET_USD is 0: the court would never open',
     });
+    // A pace out of range: a clear error, and the Worker serves neither calls nor text.
+    expect(await limitsWith({ ...valid, GATE_PACE_RELEASES: '0' })).toMatchObject({
+      status: 'fail',
+      detail: 'GATE_PACE_RELEASES must be a whole number from 1 to 96 (got "0")',
+    });
+    expect(await limitsWith({ ...valid, GATE_PACE_BURST_SHARES: '-1' })).toMatchObject({
+      status: 'fail',
+      detail: 'GATE_PACE_BURST_SHARES must be a number from 0 to 96 (got "-1")',
+    });
     // What the shell exports overrides wrangler.jsonc (npm run deploy passes it on).
     expect(await limitsWith(noBudget, { GATE_DAILY_BUDGET_USD: '100' })).toMatchObject({
       status: 'ok',

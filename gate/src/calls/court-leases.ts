@@ -202,11 +202,11 @@ export class Leases {
   }
 
   /** The provider did not create the call: its place and reservation go back. */
-  abandon(leaseId: string): void {
+  abandon(leaseId: string, now: number): void {
     const lease = this.held.get(leaseId);
     if (!lease) return;
     this.held.delete(leaseId);
-    this.days.release(lease.day, lease.reservedUsd, 0);
+    this.days.release(lease.day, lease.reservedUsd, 0, now);
     this.ledger.addUsd(lease.visitor, lease.day, -lease.reservedUsd);
   }
 
@@ -230,7 +230,12 @@ export class Leases {
   }
 
   /** Settles a call's cost against its day: the reservation goes, the real cost stays. */
-  private settle(callId: string, costUsd: number | null, minutes: number | null): boolean {
+  private settle(
+    callId: string,
+    costUsd: number | null,
+    minutes: number | null,
+    now: number,
+  ): boolean {
     const call = this.calls.get(callId);
     if (!call || call.settled) return false;
     const lease = this.pending.get(callId) ?? this.leaseOfCall(callId);
@@ -240,7 +245,7 @@ export class Leases {
     const reserved = lease?.reservedUsd ?? this.worstCaseUsd();
     // No cost reported: the worst case is what the day is charged, never less.
     const charged = costUsd ?? reserved;
-    this.days.release(call.day, reserved, charged);
+    this.days.release(call.day, reserved, charged, now);
     if (lease) this.ledger.addUsd(lease.visitor, call.day, charged - reserved);
     if (minutes !== null) this.days.addMinutes(call.day, minutes);
     return true;
@@ -275,7 +280,7 @@ export class Leases {
     const released = this.release(event.callId, now);
     const minutes =
       event.durationSeconds === undefined ? null : Math.max(0, event.durationSeconds) / 60;
-    const settled = this.settle(event.callId, event.cost ?? null, minutes);
+    const settled = this.settle(event.callId, event.cost ?? null, minutes, now);
     if (settled) {
       const totals = this.days.totals(call.day);
       for (const key of failureKeys(event.endedReason, event.outliers)) {
@@ -312,7 +317,7 @@ export class Leases {
     }
     if (!ended) return;
     this.release(callId, now);
-    if (costUsd !== null) this.settle(callId, costUsd, null);
+    if (costUsd !== null) this.settle(callId, costUsd, null, now);
   }
 
   /**
@@ -329,11 +334,11 @@ export class Leases {
       if (age > limitMs) {
         if (lease.callId) {
           this.release(lease.callId, now);
-          this.settle(lease.callId, null, null);
+          this.settle(lease.callId, null, null, now);
         } else {
           // No call known: charged its worst case, never less.
           this.held.delete(lease.id);
-          this.days.release(lease.day, lease.reservedUsd, lease.reservedUsd);
+          this.days.release(lease.day, lease.reservedUsd, lease.reservedUsd, now);
         }
         expired += 1;
       } else if (lease.callId && !lease.joined && age > JOIN_BACKSTOP_SECONDS * 1000) {
@@ -354,7 +359,7 @@ export class Leases {
     }
     // A released call whose report never came is charged its worst case after the grace.
     for (const [callId, lease] of [...this.pending.entries()]) {
-      if (now - lease.startedAt > limitMs) this.settle(callId, null, null);
+      if (now - lease.startedAt > limitMs) this.settle(callId, null, null, now);
     }
     // Records of calls from before yesterday: nobody rates them, and nothing is owed on them.
     const yesterday = utcDay(now - DAY_MS);

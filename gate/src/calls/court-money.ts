@@ -20,6 +20,8 @@ export interface DayTotals {
   failures: Record<string, number>;
   /** Text with Pepa: chats started, replies settled, and what they cost (in spentUsd too). */
   text: { chats: number; turns: number; spentUsd: number };
+  /** What was spent in each UTC hour of the day (by when its cost was settled), for the pace. */
+  hours: number[];
 }
 
 /** How long a day's totals are kept (the owner's report reads at most this far back). */
@@ -63,6 +65,7 @@ function emptyDay(day: string): DayTotals {
     refusals: {},
     failures: {},
     text: { chats: 0, turns: 0, spentUsd: 0 },
+    hours: new Array<number>(24).fill(0),
   };
 }
 
@@ -71,9 +74,13 @@ export class DayBook {
   private readonly days = new Map<string, DayTotals>();
 
   constructor(stored: readonly DayTotals[] = []) {
-    // Days stored before text was counted have no text totals.
+    // Days stored before text (or the hours) were counted have none.
     for (const day of stored) {
-      this.days.set(day.day, { ...day, text: day.text ?? { chats: 0, turns: 0, spentUsd: 0 } });
+      this.days.set(day.day, {
+        ...day,
+        text: day.text ?? { chats: 0, turns: 0, spentUsd: 0 },
+        hours: day.hours ?? new Array<number>(24).fill(0),
+      });
     }
   }
 
@@ -115,11 +122,16 @@ export class DayBook {
     totals.reservedUsd = cents(totals.reservedUsd + usd);
   }
 
-  /** Lets a reservation go; `chargedUsd` of it (or of the real cost) is spent. */
-  release(day: string, reservedUsd: number, chargedUsd: number): void {
+  /**
+   * Lets a reservation go; `chargedUsd` of it (or of the real cost) is spent, counted in the hour
+   * it was settled at (`at`; the day's last hour when that is a later day).
+   */
+  release(day: string, reservedUsd: number, chargedUsd: number, at: number): void {
     const totals = this.totals(day);
     totals.reservedUsd = cents(Math.max(0, totals.reservedUsd - reservedUsd));
     totals.spentUsd = cents(totals.spentUsd + chargedUsd);
+    const hour = utcDay(at) === day ? new Date(at).getUTCHours() : 23;
+    totals.hours[hour] = cents((totals.hours[hour] ?? 0) + chargedUsd);
   }
 
   /** Call minutes reported for `day`. */

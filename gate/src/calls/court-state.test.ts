@@ -17,6 +17,9 @@ const LIMITS: CourtLimits = {
   maxCallSeconds: 180,
   dailyBudgetUsd: 25,
   textShare: 1,
+  // No pace unless a test sets one (court-pace.test.ts): the whole budget at midnight.
+  paceReleases: 1,
+  paceBurstShares: 0,
   costPerMinuteUsd: 0.15,
   visitorConcurrent: 1,
   visitorStartsPerWindow: 3,
@@ -69,13 +72,13 @@ describe('the money', () => {
     const day = utcDay(T0);
     book.reserve(day, 0.45);
     expect(book.committedUsd(T0)).toBe(0.45);
-    book.release(day, 0.45, 0.12);
+    book.release(day, 0.45, 0.12, T0);
     expect(book.totals(day)).toMatchObject({ reservedUsd: 0, spentUsd: 0.12 });
   });
 
   it('allows one more call only while its worst case fits the budget', () => {
     const book = new DayBook();
-    book.release(utcDay(T0), 0, 24.5);
+    book.release(utcDay(T0), 0, 24.5, T0);
     expect(book.allowsAnother(T0, 0.45, 25)).toBe(true);
     book.reserve(utcDay(T0), 0.1);
     expect(book.allowsAnother(T0, 0.45, 25)).toBe(false);
@@ -118,9 +121,9 @@ describe('the court’s rules', () => {
     state.request(visitor(2), T0);
     const waiting = state.request(visitor(3), T0);
     if (first.kind !== 'admit' || waiting.kind !== 'wait') throw new Error('unexpected');
-    state.attachCall(first.lease.id, 'call-1');
+    state.leases.attachCall(first.lease.id, 'call-1');
     expect(
-      state.providerEvent(
+      state.leases.providerEvent(
         { type: 'status-update', status: 'ended', callId: 'call-1' },
         T0 + 60_000,
       ),
@@ -139,11 +142,14 @@ describe('the court’s rules', () => {
     const { state } = court({ dailyBudgetUsd: 0.8, maxConcurrent: 5 });
     const first = state.request(visitor(1), T0);
     if (first.kind !== 'admit') throw new Error('unexpected');
-    state.attachCall(first.lease.id, 'call-1');
+    state.leases.attachCall(first.lease.id, 'call-1');
     // A place is free, but the budget holds the call under way's worst case: the court is full.
     expect(state.request(visitor(2), T0)).toMatchObject({ kind: 'wait', position: 1 });
     // The call cost more than half the day: no other call fits, whatever happens.
-    state.providerEvent({ type: 'end-of-call-report', callId: 'call-1', cost: 0.5 }, T0 + 1000);
+    state.leases.providerEvent(
+      { type: 'end-of-call-report', callId: 'call-1', cost: 0.5 },
+      T0 + 1000,
+    );
     expect(state.request(visitor(3), T0 + 2000)).toEqual({
       kind: 'refuse',
       code: 'court-closed',
@@ -160,16 +166,19 @@ describe('the court’s rules', () => {
     if (first.kind !== 'admit' || waiting.kind !== 'wait') throw new Error('unexpected');
     const grant = state.text.draw('desk-a', null, 0.2, 0.2, T0);
     if (!grant.ok) throw new Error('unexpected');
-    state.attachCall(first.lease.id, 'call-1');
+    state.leases.attachCall(first.lease.id, 'call-1');
     // The call ends, its cost not known yet: its worst case and the grant still hold the budget.
-    state.providerEvent({ type: 'status-update', status: 'ended', callId: 'call-1' }, T0 + 60_000);
+    state.leases.providerEvent(
+      { type: 'status-update', status: 'ended', callId: 'call-1' },
+      T0 + 60_000,
+    );
     expect(state.checkIn(waiting.ticket.id, false, T0 + 61_000, true)).toMatchObject({
       kind: 'wait',
       position: 1,
       offered: false,
     });
     // The desk settles its grant at what its replies cost: the place is the ticket's.
-    expect(state.text.settle(grant.grantId, 'desk-a', 0.01, 1, 1)).toBe(true);
+    expect(state.text.settle(grant.grantId, 'desk-a', 0.01, 1, 1, T0 + 62_000)).toBe(true);
     expect(state.checkIn(waiting.ticket.id, false, T0 + 120_000)).toMatchObject({ kind: 'admit' });
   });
 
@@ -178,8 +187,11 @@ describe('the court’s rules', () => {
     const first = state.request(visitor(1), T0);
     const waiting = state.request(visitor(2), T0);
     if (first.kind !== 'admit' || waiting.kind !== 'wait') throw new Error('unexpected');
-    state.attachCall(first.lease.id, 'call-1');
-    state.providerEvent({ type: 'end-of-call-report', callId: 'call-1', cost: 0.1 }, T0 + 60_000);
+    state.leases.attachCall(first.lease.id, 'call-1');
+    state.leases.providerEvent(
+      { type: 'end-of-call-report', callId: 'call-1', cost: 0.1 },
+      T0 + 60_000,
+    );
     // Talking by text: the turn comes and the place is held for the visitor's tap.
     expect(state.checkIn(waiting.ticket.id, false, T0 + 61_000, true)).toMatchObject({
       offered: true,
@@ -192,7 +204,7 @@ describe('the court’s rules', () => {
       offered: true,
       checkInBySeconds: 30,
     });
-    expect(state.text.settle(grant.grantId, 'desk-a', 0.01, 1, 1)).toBe(true);
+    expect(state.text.settle(grant.grantId, 'desk-a', 0.01, 1, 1, T0 + 70_000)).toBe(true);
     expect(state.checkIn(waiting.ticket.id, false, T0 + 80_000)).toMatchObject({ kind: 'admit' });
   });
 
@@ -200,14 +212,17 @@ describe('the court’s rules', () => {
     const { state } = court({ dailyBudgetUsd: 0.5, maxConcurrent: 5 });
     const first = state.request(visitor(1), T0);
     if (first.kind !== 'admit') throw new Error('unexpected');
-    state.attachCall(first.lease.id, 'call-1');
+    state.leases.attachCall(first.lease.id, 'call-1');
     // A reply's worst case does not fit beside the call's: held until the call reaches 180 s.
     expect(state.text.draw('desk-a', null, 0.1, 0.1, T0 + 10_000)).toEqual({
       ok: false,
       why: 'held',
       retryAfterSeconds: 170,
     });
-    state.providerEvent({ type: 'end-of-call-report', callId: 'call-1', cost: 0.45 }, T0 + 20_000);
+    state.leases.providerEvent(
+      { type: 'end-of-call-report', callId: 'call-1', cost: 0.45 },
+      T0 + 20_000,
+    );
     expect(state.text.draw('desk-a', null, 0.1, 0.1, T0 + 21_000)).toMatchObject({
       ok: false,
       why: 'closed',
@@ -223,7 +238,7 @@ describe('the court’s rules', () => {
       const draw = state.text.draw(`desk-${n}`, null, 0.02, 0.2, T0 + n);
       if (!draw.ok) break;
       drawn += draw.usd;
-      state.text.settle(draw.grantId, `desk-${n}`, draw.usd, 10, 1);
+      state.text.settle(draw.grantId, `desk-${n}`, draw.usd, 10, 1, T0 + n);
     }
     // Up to its share, less what is too little for one more reply.
     expect(drawn).toBeLessThanOrEqual(0.5 + 1e-9);
@@ -252,7 +267,7 @@ describe('the court’s rules', () => {
     const { state } = court();
     const first = state.request(visitor(1), T0);
     if (first.kind !== 'admit') throw new Error('unexpected');
-    state.attachCall(first.lease.id, 'call-1');
+    state.leases.attachCall(first.lease.id, 'call-1');
     expect(state.sweep(T0 + 211_000)).toMatchObject({ expired: 1 });
     expect(state.activeLeases).toBe(0);
     expect(state.report(T0 + 211_000, 1)[0]).toMatchObject({ spentUsd: 0.45, reservedUsd: 0 });
@@ -262,10 +277,13 @@ describe('the court’s rules', () => {
     const { state } = court();
     const first = state.request(visitor(1), T0);
     if (first.kind !== 'admit') throw new Error('unexpected');
-    state.attachCall(first.lease.id, 'call-1');
-    expect(state.rate('call-1', 'delighted', false)).toBe('not-ratable');
-    state.providerEvent({ type: 'status-update', status: 'ended', callId: 'call-1' }, T0 + 1000);
-    expect(state.rate('call-1', 'delighted', true)).toBe('ok');
-    expect(state.rate('call-1', 'content', false)).toBe('not-ratable');
+    state.leases.attachCall(first.lease.id, 'call-1');
+    expect(state.leases.rate('call-1', 'delighted', false)).toBe('not-ratable');
+    state.leases.providerEvent(
+      { type: 'status-update', status: 'ended', callId: 'call-1' },
+      T0 + 1000,
+    );
+    expect(state.leases.rate('call-1', 'delighted', true)).toBe('ok');
+    expect(state.leases.rate('call-1', 'content', false)).toBe('not-ratable');
   });
 });

@@ -7,15 +7,9 @@
  */
 import type { CourtLimits } from '../floor/court-limits';
 import { DayBook, worstCaseUsd, type DayTotals } from './court-money';
+import { backAt, releasedUsd } from './court-pace';
 import { DAY_MS, nextUtcMidnight, utcDay } from '../floor/day';
-import {
-  Leases,
-  type CallEvent,
-  type CallRecord,
-  type Lease,
-  type Score,
-  type StoredLeases,
-} from './court-leases';
+import { Leases, type CallRecord, type Lease, type StoredLeases } from './court-leases';
 import { estimateWait, hiddenGrace, Line, LIVE_SLACK_MS, retryAfterFor, type Ticket } from './line';
 import type { ProblemCode } from '../floor/problem';
 import { TextBook, type TextBookSnapshot } from './court-text';
@@ -69,7 +63,11 @@ export interface CourtSnapshot extends StoredLeases {
 export class CourtState {
   readonly line = new Line();
   private readonly days: DayBook;
-  private readonly leases: Leases;
+  /**
+   * The places and calls: the provider's answers, the backstop's lookups, give-backs and ratings
+   * go to them directly (court.ts); the rules here decide who takes a place.
+   */
+  readonly leases: Leases;
   /** Text's share of the budget: the grants the text desks (and the card judge) drew. */
   readonly text: TextBook;
   private prunedAt = 0;
@@ -90,8 +88,7 @@ export class CourtState {
     );
     this.text = new TextBook(
       this.days,
-      () => this.limits.dailyBudgetUsd,
-      () => this.limits.textShare,
+      () => this.limits,
       newId,
       () => this.leases.soonestEnd(this.limits.maxCallSeconds * 1000),
       snapshot?.text,
@@ -135,8 +132,9 @@ export class CourtState {
     return this.days.committedUsd(now);
   }
 
+  /** One more call's worst case fits what the pace has released of the day's budget so far. */
   private budgetAllows(now: number): boolean {
-    return this.days.allowsAnother(now, this.worstCaseUsd, this.limits.dailyBudgetUsd);
+    return this.days.allowsAnother(now, this.worstCaseUsd, releasedUsd(this.limits, now));
   }
 
   /**
@@ -163,6 +161,21 @@ export class CourtState {
       code: 'court-closed',
       reopensAt: new Date(reopens).toISOString(),
       retryAfterSeconds: Math.ceil((reopens - now) / 1000),
+    });
+  }
+
+  /**
+   * What is spent today already reaches the pace: Pepa rests until the part of the day whose
+   * release covers one more call. Null while the pace allows one (or the day is spent: closed).
+   */
+  private resting(now: number): Refusal | null {
+    const spent = this.days.totals(utcDay(now)).spentUsd;
+    const back = backAt(this.limits, spent + this.worstCaseUsd, now);
+    if (back === null) return null;
+    return this.refuse(now, {
+      code: 'court-resting',
+      reopensAt: new Date(back).toISOString(),
+      retryAfterSeconds: Math.max(1, Math.ceil((back - now) / 1000)),
     });
   }
 
@@ -194,7 +207,7 @@ export class CourtState {
     if (!this.days.spentAllowsAnother(now, this.worstCaseUsd, this.limits.dailyBudgetUsd)) {
       return this.closed(now);
     }
-    return null;
+    return this.resting(now);
   }
 
   /**
@@ -355,50 +368,6 @@ export class CourtState {
     return { kind: 'admit', lease, waitedSeconds: Math.round((now - since) / 1000) };
   }
 
-  /** The provider created the admitted call. */
-  attachCall(leaseId: string, callId: string): void {
-    this.leases.attachCall(leaseId, callId);
-  }
-
-  /** No answer from the provider: the call may exist, so its place and worst case stay held. */
-  markUnknown(leaseId: string, now: number): void {
-    this.leases.markUnknown(leaseId, now);
-  }
-
-  /** Leases whose call may exist without the gate knowing its id, due to be looked for. */
-  unknownLeasesDue(now: number): Lease[] {
-    return this.leases.unknownDue(now);
-  }
-
-  /** A lookup found the call of an unknown lease, or found it absent. */
-  found(
-    leaseId: string,
-    call: { id: string; ended: boolean; costUsd: number | null } | null,
-    now: number,
-  ): void {
-    this.leases.found(leaseId, call, now);
-  }
-
-  /** The provider did not create the call: its place and reservation go back. */
-  abandon(leaseId: string): void {
-    this.leases.abandon(leaseId);
-  }
-
-  /** A server message from the provider; true when it changed anything. */
-  providerEvent(event: CallEvent, now: number): boolean {
-    return this.leases.providerEvent(event, now);
-  }
-
-  /** What the provider said when the backstop asked about a call (and its status, if read). */
-  probed(...args: Parameters<Leases['probed']>): void {
-    this.leases.probed(...args);
-  }
-
-  /** The page gives back a call it never joined: its place is free at once. */
-  giveBack(callId: string, now: number): boolean {
-    return this.leases.giveBack(callId, now);
-  }
-
   /**
    * The backstop, run by the alarm: drops tickets that stopped checking in, frees places held
    * past the maximum duration plus the grace, settles at the worst case what the provider never
@@ -429,11 +398,6 @@ export class CourtState {
   estimate(position: number, now: number): number {
     const ages = [...this.leases.values()].map((lease) => (now - lease.startedAt) / 1000);
     return estimateWait(position, ages, this.leases.typicalCallSeconds, this.limits.maxConcurrent);
-  }
-
-  /** Records a rating of a call that has ended and was not rated yet. */
-  rate(callId: string, score: Score, comment: boolean): 'ok' | 'not-ratable' {
-    return this.leases.rate(callId, score, comment);
   }
 
   /** The days' totals, each with what text's open grants hold of it. */

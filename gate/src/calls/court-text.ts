@@ -6,7 +6,9 @@
  * in time (a desk evicted, its storage lost) is charged in full: money is never spent unmetered.
  * Text never commits more than its share (`GATE_TEXT_SHARE`): the rest of the day is voice's.
  */
+import type { CourtLimits } from '../floor/court-limits';
 import { cents, type DayBook } from './court-money';
+import { backAt, releasedUsd } from './court-pace';
 import { nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
 
 /** The holder of the grants quote cards' judgements draw. */
@@ -25,14 +27,21 @@ export interface Grant {
 }
 
 /**
- * A draw refused: the day is spent (`closed`, until UTC midnight), or only reservations stand in
- * the way (`held`: calls under way and grants may cost less; asked again after `retryAfterSeconds`,
- * when one of them lifts at the latest).
+ * A draw refused: the day is spent (`closed`, until UTC midnight), what is spent reaches the pace
+ * (`resting`, until the part of the day whose release covers the reply), or only reservations
+ * stand in the way (`held`: calls under way and grants may cost less; asked again after
+ * `retryAfterSeconds`, when one of them lifts at the latest).
  */
 export type Draw =
   | { ok: true; grantId: string; usd: number }
-  | { ok: false; why: 'closed'; reopensAt: string; retryAfterSeconds: number }
+  | { ok: false; why: 'closed' | 'resting'; reopensAt: string; retryAfterSeconds: number }
   | { ok: false; why: 'held'; retryAfterSeconds: number };
+
+/** What the text book reads of the court's limits: the budget, text's share and the pace. */
+type TextMoney = Pick<
+  CourtLimits,
+  'dailyBudgetUsd' | 'textShare' | 'paceReleases' | 'paceBurstShares'
+>;
 
 export interface TextBookSnapshot {
   grants: Grant[];
@@ -46,9 +55,8 @@ export class TextBook {
 
   constructor(
     private readonly days: DayBook,
-    private readonly budgetUsd: () => number,
-    /** The share of the day's budget text may commit (the owner's `GATE_TEXT_SHARE`). */
-    private readonly textShare: () => number,
+    /** The day's budget, text's share of it (`GATE_TEXT_SHARE`) and the pace it is released at. */
+    private readonly limits: () => TextMoney,
     private readonly newId: () => string,
     /** When the soonest call under way reaches its longest (ms), or null with none. */
     private readonly callsLiftAt: () => number | null,
@@ -79,18 +87,33 @@ export class TextBook {
       retryAfterSeconds: secondsToNextUtcDay(now),
     });
     if (this.closedDay === day) return closed();
-    const budget = this.budgetUsd();
-    const share = budget * this.textShare();
+    const limits = this.limits();
+    const budget = limits.dailyBudgetUsd;
+    const released = releasedUsd(limits, now);
     const totals = this.days.totals(day);
-    // What text may still commit: the day's budget beside voice's calls, and text's own share.
+    const textSpent = totals.text.spentUsd;
+    // What text may still commit: what the pace has released beside voice's calls, and text's
+    // own share of that.
     const left = Math.min(
-      budget - this.days.committedUsd(now),
-      share - totals.text.spentUsd - this.reservedOn(day),
+      released - this.days.committedUsd(now),
+      released * limits.textShare - textSpent - this.reservedOn(day),
     );
     if (left + 1e-9 < need) {
-      // Spent alone leaves room (in the day and in text's share): only reservations hold it.
-      const room = Math.min(budget - totals.spentUsd, share - totals.text.spentUsd);
-      return room + 1e-9 >= need ? this.held(now) : closed();
+      // Spent alone fills the day (or text's share of it): closed until midnight.
+      const room = Math.min(budget - totals.spentUsd, budget * limits.textShare - textSpent);
+      if (room + 1e-9 < need) return closed();
+      // Spent alone reaches the pace: resting until the release that covers one more reply.
+      const target = Math.max(totals.spentUsd + need, (textSpent + need) / limits.textShare);
+      const back = backAt(limits, target, now);
+      if (back !== null) {
+        return {
+          ok: false,
+          why: 'resting',
+          reopensAt: new Date(back).toISOString(),
+          retryAfterSeconds: Math.max(1, Math.ceil((back - now) / 1000)),
+        };
+      }
+      return this.held(now);
     }
     const usd = cents(Math.max(need, Math.min(want, left * GRANT_SHARE)));
     const existing = grantId ? this.grants.get(grantId) : undefined;
@@ -130,12 +153,19 @@ export class TextBook {
    * their worst case where none could be read). False when the grant is not open (settled, or
    * charged in full after it expired).
    */
-  settle(grantId: string, holder: string, spentUsd: number, turns: number, chats: number): boolean {
+  settle(
+    grantId: string,
+    holder: string,
+    spentUsd: number,
+    turns: number,
+    chats: number,
+    now: number,
+  ): boolean {
     const grant = this.grants.get(grantId);
     if (!grant || grant.holder !== holder) return false;
     this.grants.delete(grantId);
     const spent = cents(Math.max(0, spentUsd));
-    this.days.release(grant.day, grant.usd, spent);
+    this.days.release(grant.day, grant.usd, spent, now);
     const totals = this.days.totals(grant.day);
     totals.text.spentUsd = cents(totals.text.spentUsd + spent);
     totals.text.turns += Math.max(0, turns);
@@ -158,7 +188,7 @@ export class TextBook {
     const grant = grantId ? this.grants.get(grantId) : undefined;
     if (grant && grant.holder === holder) {
       this.grants.delete(grant.id);
-      this.days.release(grant.day, grant.usd, cents(Math.max(0, spentUsd)));
+      this.days.release(grant.day, grant.usd, cents(Math.max(0, spentUsd)), now);
     }
     if (failure) {
       const totals = this.days.totals(utcDay(now));
@@ -177,7 +207,7 @@ export class TextBook {
     for (const grant of [...this.grants.values()]) {
       if (now - grant.drawnAt < GRANT_EXPIRY_MS) continue;
       this.grants.delete(grant.id);
-      this.days.release(grant.day, grant.usd, grant.usd);
+      this.days.release(grant.day, grant.usd, grant.usd, now);
       const totals = this.days.totals(grant.day);
       totals.text.spentUsd = cents(totals.text.spentUsd + grant.usd);
       expired += 1;

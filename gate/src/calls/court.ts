@@ -20,6 +20,7 @@ import {
   type ProviderSettings,
 } from '../provider/provider';
 import type { ProblemCode } from '../floor/problem';
+import { paceReport } from './court-pace';
 import { JUDGE_HOLDER, type Draw } from './court-text';
 import { randomId, type Visitor } from '../floor/visitor';
 import { SqlLedger } from './visitor-limits';
@@ -204,14 +205,14 @@ export class Court extends DurableObject<Env> {
     try {
       const said = await this.chatSoFar(lease.visitor, chat);
       const call = await createCourtCall(this.provider(), lease.id, said);
-      this.state.attachCall(lease.id, call.id);
+      this.state.leases.attachCall(lease.id, call.id);
       await this.persist();
       return { kind: 'admitted', call, waitedSeconds: decision.waitedSeconds };
     } catch (error) {
       const failure = error instanceof ProviderFailure ? error : null;
       // Only a refusal says no call was made; otherwise the call may run, and be paid for.
-      if (failure?.definite) this.state.abandon(lease.id);
-      else this.state.markUnknown(lease.id, this.now());
+      if (failure?.definite) this.state.leases.abandon(lease.id, this.now());
+      else this.state.leases.markUnknown(lease.id, this.now());
       this.state.countRefusal('provider-error', this.now());
       await this.persist();
       const status = failure?.definite ? failure.status : 0;
@@ -277,7 +278,7 @@ export class Court extends DurableObject<Env> {
     chats: number,
   ): Promise<boolean> {
     this.load.heard(Date.now());
-    const settled = this.state.text.settle(grantId, holder, spentUsd, turns, chats);
+    const settled = this.state.text.settle(grantId, holder, spentUsd, turns, chats, this.now());
     if (settled) await this.persist();
     return settled;
   }
@@ -313,21 +314,21 @@ export class Court extends DurableObject<Env> {
    */
   async giveBack(callId: string): Promise<boolean> {
     this.load.heard(Date.now());
-    const freed = this.state.giveBack(callId, this.now());
+    const freed = this.state.leases.giveBack(callId, this.now());
     if (freed) await this.persist();
     return freed;
   }
 
   async providerEvent(event: CallEvent): Promise<boolean> {
     this.load.heard(Date.now());
-    const applied = this.state.providerEvent(event, this.now());
+    const applied = this.state.leases.providerEvent(event, this.now());
     if (applied) await this.persist();
     return applied;
   }
 
   async rate(callId: string, score: Score, comment: boolean): Promise<'ok' | 'not-ratable'> {
     this.load.heard(Date.now());
-    const outcome = this.state.rate(callId, score, comment);
+    const outcome = this.state.leases.rate(callId, score, comment);
     if (outcome === 'ok') await this.persist();
     return outcome;
   }
@@ -341,6 +342,7 @@ export class Court extends DurableObject<Env> {
         maxConcurrentCalls: this.state.limits.maxConcurrent,
         dailyBudgetUsd: this.state.limits.dailyBudgetUsd,
         costPerMinuteUsd: this.state.limits.costPerMinuteUsd,
+        pace: paceReport(this.state.limits, this.now()),
       },
     };
   }
@@ -361,16 +363,16 @@ export class Court extends DurableObject<Env> {
     const now = this.now();
     const { probe } = this.state.sweep(now);
     const settings = this.provider();
-    const unknown = this.state.unknownLeasesDue(now).slice(0, PROBES_PER_SWEEP);
+    const unknown = this.state.leases.unknownDue(now).slice(0, PROBES_PER_SWEEP);
     await Promise.all(
       unknown.map(async (lease) => {
         try {
           // A minute's leeway for the provider's clock.
           const call = await findCallByLease(settings, lease.id, lease.startedAt - 60_000);
-          this.state.found(lease.id, call, this.now());
+          this.state.leases.found(lease.id, call, this.now());
         } catch {
           // No answer: looked for again later; the lease's own limit still frees it.
-          this.state.found(lease.id, null, this.now());
+          this.state.leases.found(lease.id, null, this.now());
         }
       }),
     );
@@ -378,10 +380,10 @@ export class Court extends DurableObject<Env> {
       probe.slice(0, PROBES_PER_SWEEP).map(async (callId) => {
         try {
           const { ended, costUsd, status } = await lookUpCall(settings, callId);
-          this.state.probed(callId, ended, costUsd, this.now(), status);
+          this.state.leases.probed(callId, ended, costUsd, this.now(), status);
         } catch {
           // The provider did not answer: the lease's own limit still frees it.
-          this.state.probed(callId, false, null, this.now());
+          this.state.leases.probed(callId, false, null, this.now());
         }
       }),
     );

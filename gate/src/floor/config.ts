@@ -87,6 +87,8 @@ export function limitsFrom(env: Settings): CourtLimits {
       integer: false,
     }),
     textShare: number(env, 'GATE_TEXT_SHARE', { min: 0, max: 1, integer: false }),
+    paceReleases: number(env, 'GATE_PACE_RELEASES', { min: 1, max: 96, integer: true }),
+    paceBurstShares: number(env, 'GATE_PACE_BURST_SHARES', { min: 0, max: 96, integer: false }),
     costPerMinuteUsd: number(env, 'GATE_COST_PER_MINUTE_USD', {
       min: 0,
       max: 100,

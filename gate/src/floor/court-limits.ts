@@ -36,6 +36,13 @@ export interface CourtLimits extends VisitorLimitSettings {
    * takes; what text leaves unused voice may borrow.
    */
   textShare: number;
+  /**
+   * The pace (calls/court-pace.ts): the day's budget is released in this many equal shares over
+   * the UTC day, one as each part begins; 1 releases it all at midnight (no pace).
+   */
+  paceReleases: number;
+  /** Shares released ahead of their part, so a burst may draw on the next part's money. */
+  paceBurstShares: number;
   costPerMinuteUsd: number;
   /** A ticket not checked in within its Retry-After plus this is dropped. */
   checkInGraceSeconds: number;

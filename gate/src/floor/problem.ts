@@ -9,6 +9,8 @@ const TITLES: Record<ProblemCode, string> = {
   'bot-check-failed': 'The bot check did not pass',
   'rate-limited': 'Too many requests from this visitor',
   'court-closed': 'The court is closed for today: its budget is spent',
+  'court-resting':
+    "Pepa is resting: the day's budget is spread over the day, and she is back at the time it gives",
   'court-full': 'The line is longer than the court lets anyone wait: come back later',
   'gate-unavailable': 'The gate cannot take calls right now',
   'provider-error': 'The voice service could not create the call',
@@ -30,6 +32,7 @@ export const STATUS: Record<ProblemCode, number> = {
   'bot-check-failed': 403,
   'rate-limited': 429,
   'court-closed': 503,
+  'court-resting': 503,
   'court-full': 503,
   'gate-unavailable': 503,
   'provider-error': 502,

@@ -132,15 +132,16 @@ export class DeskGrants {
       const answer = await this.desk.draw(reuse?.id ?? null, need, want);
       if (!answer.ok) {
         if (current && holds) return current;
-        // The day spent closes text until midnight; reservations alone make Pepa busy a while.
+        // The day spent closes text until midnight, the pace rests it until its next release;
+        // reservations alone make Pepa busy a while.
         const refusal: TextRefusal =
-          answer.why === 'closed'
-            ? {
-                code: 'court-closed',
+          answer.why === 'held'
+            ? { code: 'text-busy', retryAfterSeconds: answer.retryAfterSeconds }
+            : {
+                code: answer.why === 'closed' ? 'court-closed' : 'court-resting',
                 reopensAt: answer.reopensAt,
                 retryAfterSeconds: answer.retryAfterSeconds,
-              }
-            : { code: 'text-busy', retryAfterSeconds: answer.retryAfterSeconds };
+              };
         const memory = Math.min(CLOSED_MEMORY_MS, answer.retryAfterSeconds * 1000);
         this.closedAnswer = { until: Date.now() + memory, refusal };
         return refusal;

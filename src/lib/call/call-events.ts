@@ -73,8 +73,8 @@ export type CallError =
       /** The site's gate says why it refused, in its own words (its problem `code`). */
       code?: string;
       /**
-       * With the gate's `court-closed`: when it opens again (ISO 8601). A `court-full` answer
-       * says when to come back in `retryAfterMs` instead.
+       * With the gate's `court-closed`: when it opens again; with `court-resting`: when Pepa is
+       * back (ISO 8601). A `court-full` answer says when to come back in `retryAfterMs` instead.
        */
       reopensAt?: string;
     })

@@ -13,7 +13,10 @@ export function StartFailureNotice({ view, cooldownUntil, onCooledDown }: StartF
   const secondsLeft = useSecondsUntil(cooldownUntil, onCooledDown);
   if (!view.reason && secondsLeft === 0) return null;
   return (
-    <p role="alert" className="relative mx-auto mt-4 max-w-md text-sm text-gold-200">
+    <p
+      role={view.polite ? 'status' : 'alert'}
+      className="relative mx-auto mt-4 max-w-md text-sm text-gold-200"
+    >
       {view.reason}
       {secondsLeft > 0 && (
         <>

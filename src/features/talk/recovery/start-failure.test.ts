@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallError } from '../../../lib/call';
 import {
+  backText,
   BACKOFF_MAX_MS,
   BUSY_DEFAULT_WAIT_MS,
   FAILURE_REASONS,
@@ -124,6 +125,27 @@ describe('the court gate refusing a start', () => {
       });
     },
   );
+
+  it('says Pepa is resting and when she is back, in the visitor’s time and politely', () => {
+    const view = describeStartFailure(
+      gate(503, 'court-resting', {
+        reopensAt: '2026-11-24T15:00:00.000Z',
+        retryAfterMs: 1_800_000,
+      } as Partial<CallError>),
+    );
+    const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(
+      new Date('2026-11-24T15:00:00.000Z'),
+    );
+    expect(view).toEqual({
+      microphoneToast: false,
+      reason: `${FAILURE_REASONS.courtResting} She is back at ${time}.`,
+      // Not a countdown of half an hour: the time says it.
+      retryAfterMs: null,
+      polite: true,
+    });
+    expect(backText('2026-11-24T15:00:00.000Z', 'en-GB')).toMatch(/^ She is back at \d\d:\d\d\.$/);
+    expect(backText('not a time')).toBe('');
+  });
 
   it('says the court is closed for the day and when it opens again, in the visitor’s time', () => {
     const view = describeStartFailure(

@@ -13,6 +13,11 @@ export interface StartFailureView {
   reason: string | null;
   /** The provider asked to wait this long before the next start. */
   retryAfterMs: number | null;
+  /**
+   * Said politely to screen readers (a status, not an alert): nothing went wrong, the court is
+   * pacing its day.
+   */
+  polite?: boolean;
 }
 
 export const FAILURE_REASONS = {
@@ -30,6 +35,8 @@ export const FAILURE_REASONS = {
   connectionLost: 'The connection to Pepa was lost. Press Start Talking to call her again.',
   rateLimited: "You've asked for Pepa several times in a short while.",
   courtClosed: 'The court is closed for today: Pepa has received all the guests she can.',
+  courtResting:
+    'Pepa is resting: the court spreads its budget over the day, so guests who come later meet her too.',
   courtFull: 'The court is full right now: more guests are waiting than Pepa can see soon.',
   botCheck: "Your browser didn't pass the court's bot check. Reload the page and try again.",
   botCheckUnavailable: "The court's bot check didn't load. Check your connection and try again.",
@@ -46,6 +53,14 @@ export function reopensText(reopensAt: string | undefined, locale?: string): str
   if (!at || Number.isNaN(at.getTime())) return '';
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(at);
   return ` It opens again at ${time}.`;
+}
+
+/** When a resting Pepa is back, in the visitor's own time: "She is back at 15:00." */
+export function backText(backAt: string | null | undefined, locale?: string): string {
+  const at = backAt ? new Date(backAt) : null;
+  if (!at || Number.isNaN(at.getTime())) return '';
+  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(at);
+  return ` She is back at ${time}.`;
 }
 
 /**
@@ -88,6 +103,12 @@ export function describeStartFailure(error: CallError | null): StartFailureView 
           );
         case 'court-closed':
           return view(`${FAILURE_REASONS.courtClosed}${reopensText(error.reopensAt)}`);
+        case 'court-resting':
+          // The pace: not closed for the day, and not a wait to count down in seconds either.
+          return {
+            ...view(`${FAILURE_REASONS.courtResting}${backText(error.reopensAt)}`),
+            polite: true,
+          };
         case 'court-full':
           // No ticket was given: Start rests, counting down to when the line should be shorter.
           return view(FAILURE_REASONS.courtFull, false, error.retryAfterMs ?? FULL_DEFAULT_WAIT_MS);

@@ -265,6 +265,25 @@ describe('the chat panel', () => {
     },
   );
 
+  it('says politely that Pepa is resting and when she is back, in the visitor’s time', async () => {
+    const { user } = await renderPanel();
+    await say(user, 'Hello');
+    await act(async () => {
+      lastReply().refuse(
+        new GateApiError('x', 'http', 503, 'court-resting', 1_800_000, '2030-01-02T09:00:00.000Z'),
+      );
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(
+      new Date('2030-01-02T09:00:00.000Z'),
+    );
+    expect(screen.getByText(`${CHAT_TEXT.courtResting} She is back at ${time}.`)).toHaveAttribute(
+      'role',
+      'status',
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('says when text reopens after a closed day, in the visitor’s time', async () => {
     const { user } = await renderPanel();
     await say(user, 'Hello');

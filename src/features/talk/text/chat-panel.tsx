@@ -272,7 +272,11 @@ export function ChatPanel({
         </div>
       )}
       {notice && !notice.shield && (
-        <p id={noticeId} role="alert" className="mt-3 text-sm text-gold-200">
+        <p
+          id={noticeId}
+          role={notice.polite ? 'status' : 'alert'}
+          className="mt-3 text-sm text-gold-200"
+        >
           {notice.text}{' '}
           {notice.fresh && (
             <button

@@ -6,7 +6,7 @@
  */
 import type { Problem } from '../../../../generated/gate/types.gen';
 import { GateApiError } from '../../../api/gate-client';
-import { reopensText } from '../recovery/start-failure';
+import { backText, reopensText } from '../recovery/start-failure';
 import { containsSecret, redactSecrets } from '../guards/seed-shield';
 import { maskUnofficial } from '../guards/site-facts';
 import { draftLength, draftTooLong, hasVisibleText } from '../thread/draft';
@@ -39,6 +39,8 @@ export interface ChatNotice {
   retry?: boolean;
   /** The typed message held a recovery phrase or key: the shield's own warning says so. */
   shield?: boolean;
+  /** Said politely to screen readers (a status, not an alert): the court is pacing its day. */
+  polite?: boolean;
 }
 
 export type ChatPhase = 'starting' | 'open' | 'writing' | 'ended';
@@ -69,6 +71,7 @@ export const CHAT_TEXT = {
   rateLimited: "You're writing faster than the court can read.",
   chatGone: 'This chat has ended.',
   courtClosed: 'Pepa has read all the letters she can for today: text is closed.',
+  courtResting: 'Pepa has put her pen down for a rest: the court spreads its budget over the day.',
   textBusy: 'Pepa is answering as many guests as she can right now.',
   providerError: 'Pepa lost her words. Try again.',
   network: "Couldn't reach the court. Check your connection and try again.",
@@ -100,6 +103,8 @@ export function chatNotice(failure: ChatFailure, maxChars: number | null): ChatN
       return { text: CHAT_TEXT.chatGone, fresh: true };
     case 'court-closed':
       return { text: `${CHAT_TEXT.courtClosed}${reopensText(failure.reopensAt ?? undefined)}` };
+    case 'court-resting':
+      return { text: `${CHAT_TEXT.courtResting}${backText(failure.reopensAt)}`, polite: true };
     case 'text-busy':
       return { text: withWait(CHAT_TEXT.textBusy, failure) };
     case 'provider-error':

@@ -1,0 +1,158 @@
+/**
+ * The pace: the day's budget released over the day, what a newcomer is told when what is spent
+ * reaches it, and what it leaves alone (calls under way, the line's places, text within its share).
+ */
+import { describe, expect, it } from 'vitest';
+import { FIXED_LIMITS, type CourtLimits } from '../floor/court-limits';
+import { backAt, paceReport, partOf, releasedUsd } from './court-pace';
+import { CourtState } from './court-state';
+import type { StartLedger } from './visitor-limits';
+
+const DAY = Date.UTC(2030, 0, 15);
+const at = (hours: number, minutes = 0) => DAY + (hours * 60 + minutes) * 60_000;
+
+const HOURLY = { dailyBudgetUsd: 24, paceReleases: 24, paceBurstShares: 0 };
+
+const LIMITS: CourtLimits = {
+  ...FIXED_LIMITS,
+  ...HOURLY,
+  maxConcurrent: 5,
+  maxCallSeconds: 180,
+  textShare: 0.5,
+  costPerMinuteUsd: 0.15,
+  visitorConcurrent: 1,
+  visitorStartsPerWindow: 3,
+  visitorWindowSeconds: 600,
+  visitorStartsPerDay: 12,
+  visitorDailyUsd: 1.5,
+  networkConcurrent: 4,
+  networkStartsPerWindow: 12,
+  asnConcurrent: 200,
+  maxWaitMinutes: 15,
+};
+
+/** A ledger that lets every visitor start: the pace is what is under test. */
+const OPEN_LEDGER: StartLedger = {
+  startsSince: () => ({ count: 0, oldest: null }),
+  day: () => ({ starts: 0, usd: 0 }),
+  recordStart: () => undefined,
+  addUsd: () => undefined,
+  prune: () => undefined,
+};
+
+function court(limits: Partial<CourtLimits> = {}) {
+  let n = 0;
+  return new CourtState({ ...LIMITS, ...limits }, () => `id-${(n += 1)}`, OPEN_LEDGER);
+}
+const visitor = (n: number) => ({ key: `visitor-${n}`, networks: [`net:${n}`] });
+
+/** Admits a visitor and ends their call at `costUsd`, reported at `end`. */
+function spend(state: CourtState, n: number, start: number, end: number, costUsd: number) {
+  const decision = state.request(visitor(n), start);
+  if (decision.kind !== 'admit') throw new Error(`visitor ${n} was not admitted`);
+  state.leases.attachCall(decision.lease.id, `call-${n}`);
+  state.leases.providerEvent(
+    { type: 'end-of-call-report', callId: `call-${n}`, cost: costUsd },
+    end,
+  );
+}
+
+describe('the pace', () => {
+  it('releases an hour’s share as each hour begins, the burst ahead of it, and the whole day by its end', () => {
+    expect(releasedUsd(HOURLY, at(0, 10))).toBe(1);
+    expect(releasedUsd(HOURLY, at(13, 59))).toBe(14);
+    expect(releasedUsd({ ...HOURLY, paceBurstShares: 2 }, at(0, 10))).toBe(3);
+    expect(releasedUsd({ ...HOURLY, paceBurstShares: 2 }, at(23, 0))).toBe(24);
+    expect(partOf(HOURLY, at(23, 59))).toBe(23);
+    // One release is no pace: the whole budget at midnight.
+    expect(releasedUsd({ ...HOURLY, paceReleases: 1 }, at(0, 0))).toBe(24);
+  });
+
+  it('names the first part of the day whose release covers what is asked', () => {
+    // USD 1 an hour: USD 2.5 is covered once the third hour's share is out, at 02:00.
+    expect(backAt(HOURLY, 2.5, at(0, 10))).toBe(at(2));
+    // Covered already, or never today (the court is closed, not resting).
+    expect(backAt(HOURLY, 0.9, at(0, 10))).toBeNull();
+    expect(backAt(HOURLY, 24.5, at(0, 10))).toBeNull();
+    // Never the part we are in, which does not cover it.
+    expect(backAt({ ...HOURLY, paceBurstShares: 1 }, 2.01, at(0, 30))).toBe(at(1));
+    expect(paceReport(HOURLY, at(5, 0))).toEqual({
+      releases: 24,
+      burstShares: 0,
+      shareUsd: 1,
+      releasedUsd: 6,
+    });
+  });
+
+  it('tells a newcomer when Pepa is back once the hour’s spend reaches the pace, and lets the call under way go on', () => {
+    const state = court();
+    spend(state, 1, at(0, 1), at(0, 4), 0.45);
+    const talking = state.request(visitor(2), at(0, 5));
+    expect(talking.kind).toBe('admit');
+    // USD 0.45 spent and 0.45 held by the call under way: the next worst case waits in line.
+    expect(state.request(visitor(3), at(0, 6))).toMatchObject({ kind: 'wait', position: 1 });
+    if (talking.kind !== 'admit') throw new Error('unexpected');
+    state.leases.attachCall(talking.lease.id, 'call-2');
+    state.leases.providerEvent(
+      { type: 'end-of-call-report', callId: 'call-2', cost: 0.3 },
+      at(0, 8),
+    );
+    // USD 0.75 spent: one more worst case would pass the hour's dollar. Back at 01:00.
+    expect(state.request(visitor(4), at(0, 9))).toEqual({
+      kind: 'refuse',
+      code: 'court-resting',
+      reopensAt: new Date(at(1)).toISOString(),
+      retryAfterSeconds: 51 * 60,
+    });
+    expect(state.report(at(0, 9), 1)[0]?.refusals).toMatchObject({ 'court-resting': 1 });
+  });
+
+  it('keeps the line’s places while Pepa rests, and admits the first of them when the next share is out', () => {
+    const state = court();
+    const calls = [1, 2].map((n) => state.request(visitor(n), at(0, 1)));
+    // Two worst cases held: the third waits in line.
+    const waiting = state.request(visitor(3), at(0, 2));
+    if (waiting.kind !== 'wait') throw new Error('unexpected');
+    calls.forEach((call, i) => {
+      if (call.kind !== 'admit') throw new Error('unexpected');
+      state.leases.attachCall(call.lease.id, `call-${i}`);
+      state.leases.providerEvent(
+        { type: 'end-of-call-report', callId: `call-${i}`, cost: 0.4 },
+        at(0, 4),
+      );
+    });
+    // USD 0.8 spent: the hour has no room for a worst case, and the ticket keeps its place.
+    expect(state.checkIn(waiting.ticket.id, false, at(0, 5))).toMatchObject({
+      kind: 'wait',
+      position: 1,
+    });
+    expect(state.checkIn(waiting.ticket.id, false, at(1, 0))).toMatchObject({ kind: 'admit' });
+  });
+
+  it('rests text until its share of the next release covers a reply, and counts each hour’s spend', () => {
+    const state = court();
+    // Text's half of the first hour's dollar, drawn and spent.
+    const grant = state.text.draw('desk-a', null, 0.5, 0.5, at(0, 1));
+    if (!grant.ok) throw new Error('unexpected');
+    expect(state.text.settle(grant.grantId, 'desk-a', 0.5, 25, 5, at(0, 20))).toBe(true);
+    expect(state.text.draw('desk-a', null, 0.02, 0.2, at(0, 21))).toEqual({
+      ok: false,
+      why: 'resting',
+      reopensAt: new Date(at(1)).toISOString(),
+      retryAfterSeconds: 39 * 60,
+    });
+    // Voice still has its own half of the hour.
+    expect(state.request(visitor(1), at(0, 22))).toMatchObject({ kind: 'admit' });
+    expect(state.text.draw('desk-a', null, 0.02, 0.2, at(1, 0))).toMatchObject({ ok: true });
+    expect(state.report(at(1, 0), 1)[0]?.hours.slice(0, 2)).toEqual([0.5, 0]);
+  });
+
+  it('says closed, not resting, when the whole day is spent', () => {
+    const state = court({ dailyBudgetUsd: 0.5, paceReleases: 1 });
+    spend(state, 1, at(9), at(9, 3), 0.45);
+    expect(state.request(visitor(2), at(9, 5))).toMatchObject({
+      kind: 'refuse',
+      code: 'court-closed',
+    });
+  });
+});
