@@ -130,10 +130,7 @@ const vars = {
   GATE_MAX_CALL_SECONDS: gateMaxCallSeconds,
   GATE_COST_PER_MINUTE_USD: RATE * (MAX_CALL_SECONDS / gateMaxCallSeconds),
   GATE_MAX_WAIT_MINUTES: MAX_WAIT_MINUTES,
-  GATE_CHAT_TURNS_PER_MINUTE: TEXT.turnsPerMinute,
-  GATE_CHAT_TURNS_PER_DAY: TEXT.turnsPerDay,
-  GATE_CHAT_STARTS_PER_DAY: TEXT.startsPerDay,
-  GATE_CHAT_MESSAGE_CHARS: TEXT.messageChars,
+  ...TEXT.gateVars,
 };
 
 const assets = mkdtempSync(join(tmpdir(), 'pepa-surge-assets-'));

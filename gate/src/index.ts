@@ -41,7 +41,7 @@ import { serveCard } from './cards/card-page';
 import { takeDownCard, takeDownWords } from './cards/card-takedown';
 
 export { Court } from './calls/court';
-export { ReplyPlaces, TextDesk } from './text/text-desk';
+export { AsnKeeper, ReplyPlaces, TextDesk } from './text/text-desk';
 export { CardShelf } from './cards/card-shelf';
 
 /** How long a visitor over the edge limiter's rate is asked to wait (its window). */

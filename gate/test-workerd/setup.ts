@@ -1,7 +1,7 @@
 /**
- * Each test starts from an empty court (nothing stored, no alarm, a fresh instance with nothing
- * in memory), the test bindings, the outside world answering well, a card judge that reads the
- * line and the clock at T0, and ends leaving no fake clock or stub behind.
+ * Each test starts from an empty court, desks and ASN keepers (nothing stored, no alarm, a fresh
+ * instance with nothing in memory), the test bindings, the outside world answering well, a card
+ * judge that reads the line and the clock at T0, and ends leaving no fake clock or stub behind.
  */
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -12,7 +12,7 @@ import { standInJudge } from './card-judge-stand-in';
 import { expectStreamsConform } from './gate-fetch';
 import { outside, resetOutsideWorld } from './outside-world';
 import { forgetVisitorCalls } from './visitor-calls';
-import { desk, forgetVisitorChats, takeDesks } from './visitor-chats';
+import { desk, forgetVisitorChats, keeper, takeDesks, takeKeepers } from './visitor-chats';
 
 let testRun = 0;
 
@@ -41,6 +41,8 @@ async function emptyCourt(): Promise<void> {
   await runInDurableObject(court(), empty);
   // The text desks the test used too: their chats, counts and grants of the budget.
   for (const name of takeDesks()) await runInDurableObject(desk(name), empty);
+  // And the ASN keepers they drew from: each day's turns handed out.
+  for (const name of takeKeepers()) await runInDurableObject(keeper(name), empty);
   await abortAllDurableObjects();
 }
 

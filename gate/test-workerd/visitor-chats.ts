@@ -1,7 +1,8 @@
 /**
  * A visitor's text chats, as the tests drive them through the gate: opening one, writing to
  * Pepa, handing it to a call; and the text desks that served them, which a test reaches by name
- * (to look inside, and to empty them between tests).
+ * (to look inside, and to empty them between tests). A visitor may be given an ASN, as
+ * Cloudflare reports one (`request.cf.asn`); without one, the runtime reports none.
  */
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { deskFor } from '../src/text/text-desk';
@@ -9,31 +10,52 @@ import { identify } from '../src/floor/visitor';
 import { advance, gateEnv, ORIGIN, TOKEN } from './bench';
 import { api } from './gate-fetch';
 
-/** The chats given in this test: each one's secret and the address it was given to. */
-const chats = new Map<string, { secret: string; address: string }>();
+/** The chats given in this test: each one's secret, and the address and ASN it was given to. */
+const chats = new Map<string, { secret: string; address: string; asn: number | undefined }>();
 
 /** Forgets the chats of the test before (the desks used are forgotten as they are taken). */
 export function forgetVisitorChats(): void {
   chats.clear();
 }
 
-/** `POST /api/chats` from a visitor at `address`. */
+/** What Cloudflare says of a request from a visitor of `asn`. */
+const cfOf = (asn: number | undefined) => (asn === undefined ? {} : { cf: { asn } });
+
+/** `POST /api/chats` from a visitor at `address` (of `asn`, when given). */
 export async function startChat(
   address: string,
   botCheckToken: string | null = TOKEN,
+  asn?: number,
 ): Promise<Response> {
   const answer = await api('/api/chats', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'cf-connecting-ip': address },
     body: JSON.stringify(botCheckToken === null ? {} : { botCheckToken }),
+    ...cfOf(asn),
   });
   const name = await deskNameOf(address);
   if (name) desksUsed.add(name);
+  if (asn !== undefined) keepersUsed.add(`asn:${asn}`);
   if (answer.status === 201) {
     const { chat } = (await answer.clone().json()) as { chat: { id: string; secret: string } };
-    chats.set(chat.id, { secret: chat.secret, address });
+    chats.set(chat.id, { secret: chat.secret, address, asn });
   }
   return answer;
+}
+
+/** The ASN keepers the test's visitors may have drawn from (to empty them), forgotten as told. */
+const keepersUsed = new Set<string>();
+
+/** The names of the ASN keepers the test's visitors may have drawn from. */
+export function takeKeepers(): string[] {
+  const names = [...keepersUsed];
+  keepersUsed.clear();
+  return names;
+}
+
+/** The keeper of an ASN's text messages a day. */
+export function keeper(name: string) {
+  return gateEnv.ASN_KEEPER.getByName(name);
 }
 
 /** The desks that served a chat since last asked. */
@@ -46,9 +68,9 @@ export function takeDesks(): string[] {
   return names;
 }
 
-/** Starts a chat for `address` and says its id (it must be given). */
-export async function openChat(address: string): Promise<string> {
-  const answer = await startChat(address);
+/** Starts a chat for `address` (of `asn`, when given) and says its id (it must be given). */
+export async function openChat(address: string, asn?: number): Promise<string> {
+  const answer = await startChat(address, TOKEN, asn);
   if (answer.status !== 201) {
     throw new Error(`Expected a chat for ${address}, got ${answer.status} ${await answer.text()}`);
   }
@@ -69,7 +91,10 @@ export function handover(chatId: string): Record<string, string> {
   return known ? { 'chat-id': chatId, 'chat-secret': known.secret } : {};
 }
 
-/** `POST /api/chats/{id}/messages`; the answer whole (its stream read to its end). */
+/**
+ * `POST /api/chats/{id}/messages`; the answer whole (its stream read to its end). A chat given
+ * in this test is written to from the address and ASN it was given to.
+ */
 export function say(
   chatId: string,
   text: string,
@@ -79,6 +104,7 @@ export function say(
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ text }),
+    ...cfOf(chats.get(chatId)?.asn),
   });
 }
 

@@ -30,9 +30,11 @@ export function demoGateVars(env = process.env) {
     GATE_VISITOR_DAILY_USD: '1000000',
     // Every local request carries the same stand-in network (ASN) from the runtime.
     GATE_ASN_CONCURRENT: '100000',
-    // Text with Pepa: every tab's chats are the one visitor's, and its one network's.
+    // Text with Pepa: every tab's chats are the one visitor's, its one network's and its ASN's.
     GATE_CHAT_TURNS_PER_MINUTE: '600',
     GATE_CHAT_NETWORK_TURNS_PER_MINUTE: '100000',
+    GATE_CHAT_NETWORK_TURNS_PER_DAY: '10000000',
+    GATE_CHAT_ASN_TURNS_PER_DAY: '10000000',
     GATE_CHAT_TURNS_PER_DAY: '100000',
     GATE_CHAT_STARTS_PER_DAY: '10000',
     GATE_CHAT_VISITOR_DAILY_USD: '1000000',

@@ -58,15 +58,28 @@ export function textOptions(env = process.env) {
     console.error(`surge: GATE_TEXT_ENGINE must be model or provider-chat (got "${engine}")`);
     process.exit(2);
   }
+  const limits = {
+    turnsPerMinute: numberFrom('GATE_CHAT_TURNS_PER_MINUTE', 20, env),
+    turnsPerDay: numberFrom('GATE_CHAT_TURNS_PER_DAY', 120, env),
+    startsPerDay: numberFrom('GATE_CHAT_STARTS_PER_DAY', 20, env),
+    messageChars: numberFrom('GATE_CHAT_MESSAGE_CHARS', 500, env),
+  };
   return {
     mode,
     engine,
     windowMs: numberFrom('SURGE_TEXT_WINDOW_SECONDS', 10, env) * 1000,
     share: Math.min(1, numberFrom('SURGE_TEXT_SHARE', 0.9, env)),
     stopShare: 0.05,
-    turnsPerMinute: numberFrom('GATE_CHAT_TURNS_PER_MINUTE', 20, env),
-    turnsPerDay: numberFrom('GATE_CHAT_TURNS_PER_DAY', 120, env),
-    startsPerDay: numberFrom('GATE_CHAT_STARTS_PER_DAY', 20, env),
-    messageChars: numberFrom('GATE_CHAT_MESSAGE_CHARS', 500, env),
+    ...limits,
+    /** Text's settings the run gives the gate. */
+    gateVars: {
+      GATE_CHAT_TURNS_PER_MINUTE: limits.turnsPerMinute,
+      GATE_CHAT_TURNS_PER_DAY: limits.turnsPerDay,
+      GATE_CHAT_STARTS_PER_DAY: limits.startsPerDay,
+      GATE_CHAT_MESSAGE_CHARS: limits.messageChars,
+      // Every local request carries the runtime's one stand-in ASN, so the ASN's daily cap would
+      // hold the whole crowd as one carrier's; that cap is the gate suite's to test.
+      GATE_CHAT_ASN_TURNS_PER_DAY: 10_000_000,
+    },
   };
 }

@@ -175,9 +175,11 @@ const GATE_WINGS: Record<string, readonly string[]> = {
   floor: [],
   provider: ['floor'],
   calls: ['floor', 'provider'],
-  text: ['floor', 'provider', 'calls', 'text/reply'],
+  text: ['floor', 'provider', 'calls', 'text/reply', 'text/caps'],
   // A reply relayed from the provider's stream as the gate's own events.
   'text/reply': ['floor'],
+  // Text's caps on messages by network and by ASN, and the keeper of an ASN's day.
+  'text/caps': ['floor'],
   cards: ['floor', 'provider', 'calls', 'text', 'cards/words', 'cards/fold', 'cards/judge'],
   // What a card may print: the checks, each on the words as a reader reads them (fold/).
   'cards/words': ['cards/fold'],

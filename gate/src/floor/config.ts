@@ -155,8 +155,11 @@ export interface TextLimits {
   /** A visitor's messages per minute and per UTC day. */
   turnsPerMinute: number;
   turnsPerDay: number;
-  /** A network's (/24 or /48) messages per minute. */
+  /** A network's (/24 or /48) messages per minute and per UTC day. */
   networkTurnsPerMinute: number;
+  networkTurnsPerDay: number;
+  /** An ASN's messages per UTC day, across every desk its networks fall to. */
+  asnTurnsPerDay: number;
   /** Chats a visitor may start per UTC day. */
   startsPerDay: number;
   /** The most one reply can cost: held against the budget until its real cost is read. */
@@ -177,6 +180,8 @@ export function textLimitsFrom(env: Settings): TextLimits {
     turnsPerMinute: whole('GATE_CHAT_TURNS_PER_MINUTE', 1, 600),
     turnsPerDay: whole('GATE_CHAT_TURNS_PER_DAY', 1, 100_000),
     networkTurnsPerMinute: whole('GATE_CHAT_NETWORK_TURNS_PER_MINUTE', 1, 1_000_000),
+    networkTurnsPerDay: whole('GATE_CHAT_NETWORK_TURNS_PER_DAY', 1, 10_000_000),
+    asnTurnsPerDay: whole('GATE_CHAT_ASN_TURNS_PER_DAY', 1, 10_000_000),
     startsPerDay: whole('GATE_CHAT_STARTS_PER_DAY', 1, 10_000),
     turnWorstUsd: number(env, 'GATE_CHAT_TURN_WORST_USD', { min: 0.0001, max: 10, integer: false }),
     visitorDailyUsd: number(env, 'GATE_CHAT_VISITOR_DAILY_USD', {

@@ -8,7 +8,8 @@
  * owner's engine (text-engines.ts: the model's endpoint, or the provider's chat) streamed to the
  * visitor as the gate's own events (text-relay.ts) and settled at what the engine says it cost
  * (the usage the model's stream reported, at the owner's prices; the provider's cost for its
- * chat), or at the worst case when that cannot be known.
+ * chat), or at the worst case when that cannot be known. A turn also counts against its
+ * network's and its ASN's caps (caps/turn-caps.ts), an ASN's through its keeper (`AsnKeeper`).
  */
 import { DurableObject } from 'cloudflare:workers';
 import { textLimitsFrom, type TextLimits } from '../floor/config';
@@ -28,7 +29,9 @@ import {
 import { DeskGrants, SETTLE_IDLE_MS, type GrantState } from './text-grants';
 import { relayReply, type ReplyOutcome, type ReplySettled } from './reply/text-relay';
 import { randomId, type Visitor } from '../floor/visitor';
+import { deskCaps, type TakenTurn, type TurnCaps } from './caps/turn-caps';
 
+export { AsnKeeper } from './caps/asn-keeper';
 export { ReplyPlaces } from './reply-places';
 import { giveReplyPlace, takeReplyPlace } from './reply-places';
 export { deskFor, TEXT_DESKS } from './text-records';
@@ -56,6 +59,7 @@ interface ReplyTurn {
   grant: GrantState;
   text: string;
   engine: TextEngine;
+  taken: TakenTurn;
 }
 
 export class TextDesk extends DurableObject<Env> {
@@ -68,6 +72,7 @@ export class TextDesk extends DurableObject<Env> {
     turnWorstUsd: () => this.limits.turnWorstUsd,
     waitUntil: (work) => this.ctx.waitUntil(work),
   });
+  private readonly caps: TurnCaps;
   private closedDay: string | null = null;
   /** The retries' clock; tests may replace it. */
   clock: RetryClock = realClock;
@@ -79,8 +84,7 @@ export class TextDesk extends DurableObject<Env> {
       created INTEGER NOT NULL, last_at INTEGER NOT NULL, turns INTEGER NOT NULL DEFAULT 0,
       provider_chat TEXT, ended INTEGER NOT NULL DEFAULT 0, said TEXT NOT NULL DEFAULT '[]')`);
     this.sql.exec(`CREATE INDEX IF NOT EXISTS chats_by_time ON chats (last_at)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS turns (key TEXT NOT NULL, at INTEGER NOT NULL)`);
-    this.sql.exec(`CREATE INDEX IF NOT EXISTS turns_by_key ON turns (key, at)`);
+    this.caps = deskCaps(ctx, env, () => this.limits);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS text_days (visitor TEXT NOT NULL, day TEXT NOT NULL,
       chats INTEGER NOT NULL DEFAULT 0, turns INTEGER NOT NULL DEFAULT 0,
       usd REAL NOT NULL DEFAULT 0, PRIMARY KEY (visitor, day))`);
@@ -163,7 +167,7 @@ export class TextDesk extends DurableObject<Env> {
         retryAfterSeconds: secondsToNextUtcDay(now),
       };
     }
-    return null;
+    return this.caps.spentDay(visitor, now);
   }
 
   /** Starts a chat for `visitor`: its id and how many messages it may send. */
@@ -218,18 +222,6 @@ export class TextDesk extends DurableObject<Env> {
     };
   }
 
-  /** The turns `key` took within the last minute, and when the oldest of them was. */
-  private turnsInMinute(key: string, now: number): { count: number; oldest: number | null } {
-    const row = this.sql
-      .exec<{ count: number; oldest: number | null }>(
-        `SELECT COUNT(*) AS count, MIN(at) AS oldest FROM turns WHERE key = ? AND at > ?`,
-        key,
-        now - 60_000,
-      )
-      .one();
-    return { count: row.count, oldest: row.oldest };
-  }
-
   /** Why the visitor's next message is refused now, if it is. */
   private limitFor(visitor: Visitor, chat: ChatRow | null, now: number): TextRefusal | null {
     const limits = this.limits;
@@ -243,19 +235,8 @@ export class TextDesk extends DurableObject<Env> {
     if (this.inFlight.has(chat.id)) return { code: 'reply-in-flight' };
     const closed = this.closed(now);
     if (closed) return closed;
-    const perMinute: [string, number][] = [[visitor.key, limits.turnsPerMinute]];
-    const network = visitor.networks.find((key) => key.startsWith('net:'));
-    if (network) perMinute.push([network, limits.networkTurnsPerMinute]);
-    for (const [key, cap] of perMinute) {
-      const { count, oldest } = this.turnsInMinute(key, now);
-      if (count >= cap) {
-        return {
-          code: 'rate-limited',
-          detail: 'Pepa needs a moment between messages',
-          retryAfterSeconds: Math.max(1, Math.ceil(((oldest ?? now) + 60_000 - now) / 1000)),
-        };
-      }
-    }
+    const perMinute = this.caps.perMinute(visitor, now);
+    if (perMinute) return perMinute;
     const today = this.day(visitor.key, utcDay(now));
     if (
       today.turns >= limits.turnsPerDay ||
@@ -316,21 +297,20 @@ export class TextDesk extends DurableObject<Env> {
     if (!engine) return refusalResponse({ code: 'gate-unavailable', retryAfterSeconds: 60 });
     // Held from here: a second message to this chat is refused until the reply is settled.
     this.inFlight.set(chat.id, controller);
+    const taken = await this.caps.take(visitor, now);
+    if (!('day' in taken)) {
+      this.inFlight.delete(chat.id);
+      return refusalResponse(taken);
+    }
     const place = await takeReplyPlace(this.env, limits.maxConcurrentReplies, chat.id, now);
-    if (!place) {
+    const grant = place ? await this.grants.reserve(limits.turnWorstUsd, now) : null;
+    if (!grant || !('id' in grant)) {
       this.inFlight.delete(chat.id);
-      return refusalResponse({ code: 'text-busy', retryAfterSeconds: 5 });
+      await this.caps.giveBack(taken, now);
+      if (place) await giveReplyPlace(this.env, limits.maxConcurrentReplies, chat.id);
+      return refusalResponse(grant ?? { code: 'text-busy', retryAfterSeconds: 5 });
     }
-    const grant = await this.grants.reserve(limits.turnWorstUsd, now);
-    if (!('id' in grant)) {
-      this.inFlight.delete(chat.id);
-      await giveReplyPlace(this.env, limits.maxConcurrentReplies, chat.id);
-      return refusalResponse(grant);
-    }
-    const network = visitor.networks.find((key) => key.startsWith('net:'));
-    for (const key of network ? [visitor.key, network] : [visitor.key]) {
-      this.sql.exec(`INSERT INTO turns (key, at) VALUES (?, ?)`, key, now);
-    }
+    this.caps.noteTurn(visitor, now);
     this.addToDay(visitor.key, day, { turns: 1, usd: limits.turnWorstUsd });
     this.sql.exec(`UPDATE chats SET turns = turns + 1, last_at = ? WHERE id = ?`, now, chat.id);
     const worst = limits.turnWorstUsd;
@@ -346,13 +326,14 @@ export class TextDesk extends DurableObject<Env> {
       await this.settleTurn(grant, visitor.key, day, worst, unknown ? worst : 0, unknown);
       if (!unknown) {
         this.addToDay(visitor.key, day, { turns: -1 });
+        await this.caps.giveBack(taken, now);
         this.sql.exec(`UPDATE chats SET turns = MAX(0, turns - 1) WHERE id = ?`, chat.id);
       }
       this.inFlight.delete(chat.id);
       await giveReplyPlace(this.env, limits.maxConcurrentReplies, chat.id);
       return this.failureResponse(opening.failure, now);
     }
-    const turn: ReplyTurn = { controller, chat, visitor: visitor.key, day, grant, text, engine };
+    const turn = { controller, chat, visitor: visitor.key, day, grant, text, engine, taken };
     const stream = relayReply(opening.body, controller, engine.read, (outcome) =>
       this.settleReply(turn, outcome),
     );
@@ -393,6 +374,7 @@ export class TextDesk extends DurableObject<Env> {
     await this.settleTurn(turn.grant, turn.visitor, turn.day, worst, cost ?? worst, counted);
     if (!counted) {
       this.addToDay(turn.visitor, turn.day, { turns: -1 });
+      await this.caps.giveBack(turn.taken, Date.now());
     }
     const row = this.chat(turn.chat.id);
     const line = row?.turns ?? 0;
@@ -433,10 +415,10 @@ export class TextDesk extends DurableObject<Env> {
       );
     }
     this.sql.exec(`DELETE FROM chats WHERE last_at < ?`, now - CHAT_IDLE_MS);
-    this.sql.exec(`DELETE FROM turns WHERE at < ?`, now - 60_000);
+    await this.caps.sweep(now);
     this.sql.exec(`DELETE FROM text_days WHERE day < ?`, utcDay(now - DAY_MS));
     const open = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM chats`).one().n;
-    if (this.grants.open || open > 0) {
+    if (this.grants.open || open > 0 || this.caps.open) {
       await this.ctx.storage.setAlarm(now + SETTLE_IDLE_MS);
     }
   }
