@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { StartFailureView } from './start-failure';
+import { waitWords } from '../../../lib/wait-words';
 
 export interface StartFailureNoticeProps {
   view: StartFailureView;
@@ -21,7 +22,7 @@ export function StartFailureNotice({ view, cooldownUntil, onCooledDown }: StartF
       {secondsLeft > 0 && (
         <>
           {view.reason ? ' ' : ''}
-          Try again in {secondsLeft} s.
+          Try again in {waitWords(secondsLeft)}.
         </>
       )}
     </p>

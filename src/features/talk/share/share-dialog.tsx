@@ -15,6 +15,7 @@ import type { Card } from '../../../api/cards';
 import type { SharedLine } from './shared-line';
 import { shareText, telegramShareUrl, xPostUrl } from './share-links';
 import { useCard, type AskForCard, type CardView } from './use-card';
+import { waitWords } from '../../../lib/wait-words';
 
 export const SHARE_HEADING = "Share Pepa's words";
 export const SHARE_MAKING = 'Making your card…';
@@ -32,13 +33,6 @@ export const SHARE_COPY_REFUSED =
   'Your browser did not allow copying. The link is selected: copy it with your device.';
 /** How long the copy button reads 'Link copied'. */
 export const SHARE_COPIED_MS = 2000;
-
-/** Longer waits said in minutes, then hours. */
-export function waitWords(seconds: number): string {
-  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
-  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
-  return `${Math.round(seconds / 3600)} h`;
-}
 
 /** What went wrong, in the court's words. */
 export const SHARE_TEXT = {

@@ -231,6 +231,11 @@ describe('the chat panel', () => {
       `${CHAT_TEXT.rateLimited} Try again in 12 s.`,
     ],
     [
+      'rate-limited until midnight',
+      new GateApiError('x', 'http', 429, 'rate-limited', 43_200_000),
+      `${CHAT_TEXT.rateLimited} Try again in 12 h.`,
+    ],
+    [
       'text-busy',
       new GateApiError('x', 'http', 503, 'text-busy', 30_000),
       `${CHAT_TEXT.textBusy} Try again in 30 s.`,

@@ -7,6 +7,7 @@
 import type { Problem } from '../../../../generated/gate/types.gen';
 import { GateApiError } from '../../../api/gate-client';
 import { backText, reopensText } from '../recovery/start-failure';
+import { waitWords } from '../../../lib/wait-words';
 import { containsSecret, redactSecrets } from '../guards/seed-shield';
 import { maskUnofficial } from '../guards/site-facts';
 import { draftLength, draftTooLong, hasVisibleText } from '../thread/draft';
@@ -79,7 +80,7 @@ export const CHAT_TEXT = {
   gateDown: "The court's gate can't take messages right now. Try again in a moment.",
   other: "Pepa couldn't read that. Try again.",
   noTurnsLeft: 'This chat has said all it can. Start a new chat to go on.',
-  tryAgainIn: (seconds: number) => `Try again in ${seconds} s.`,
+  tryAgainIn: (seconds: number) => `Try again in ${waitWords(seconds)}.`,
 } as const;
 
 /** What the panel reads of a failed request: the gate's code, its wait, when text reopens. */
