@@ -105,6 +105,7 @@ function total(days: readonly DayTotals[]): DayTotals {
     text: {
       chats: sum((day) => day.text.chats),
       turns: sum((day) => day.text.turns),
+      fromRecord: sum((day) => day.text.fromRecord),
       spendUsd: sum((day) => day.text.spendUsd),
     },
   };
@@ -117,6 +118,7 @@ const COLUMNS = [
   'Spend USD',
   'Chats',
   'Replies',
+  'From record',
   'Text USD',
   'Starts',
   'Waited',
@@ -140,6 +142,7 @@ export function formatReport(report: Report, days: number): string {
     day.day === 'Total' ? usd(day.spendUsd) : `${usd(day.spendUsd)}/${usd(limits.dailyBudgetUsd)}`,
     String(day.text.chats),
     String(day.text.turns),
+    String(day.text.fromRecord),
     usd(day.text.spendUsd),
     String(day.starts),
     share(day.waited, day.starts),
@@ -175,6 +178,7 @@ export function formatReport(report: Report, days: number): string {
     '',
     'Waited: the share of starts that stood in line. Spend: reported cost plus what open calls hold.',
     'Chats, Replies, Text USD: text with Pepa (its spend is part of Spend).',
+    "From record: replies to a chat's opening given from Pepa's earlier replies to it that day (no model, no cost).",
     "Failures card-judge-…: quote cards' judgements with no verdict (no card made); their cost is in Spend.",
   ].join('\n');
 }

@@ -87,7 +87,7 @@ describe('the report', () => {
           // The bot check's refusal is the Worker's own: counted at the edge, not here.
           refusals: { 'rate-limited': 1 },
           failures: { 'pipeline-error-openai-llm-failed': 1 },
-          text: { chats: 0, turns: 0, spendUsd: 0 },
+          text: { chats: 0, turns: 0, fromRecord: 0, spendUsd: 0 },
         },
       ],
       limits: { maxConcurrentCalls: 2, dailyBudgetUsd: 25, costPerMinuteUsd: 0.15 },

@@ -18,8 +18,11 @@ export interface DayTotals {
   ratings: { delighted: number; content: number; displeased: number; comments: number };
   refusals: Record<string, number>;
   failures: Record<string, number>;
-  /** Text with Pepa: chats started, replies settled, and what they cost (in spentUsd too). */
-  text: { chats: number; turns: number; spentUsd: number };
+  /**
+   * Text with Pepa: chats started, replies settled, and what they cost (in spentUsd too); of the
+   * replies, those answered from the record of openings Pepa had already answered (no model).
+   */
+  text: { chats: number; turns: number; spentUsd: number; fromRecord: number };
 }
 
 /** How long a day's totals are kept (the owner's report reads at most this far back). */
@@ -62,7 +65,7 @@ function emptyDay(day: string): DayTotals {
     ratings: { delighted: 0, content: 0, displeased: 0, comments: 0 },
     refusals: {},
     failures: {},
-    text: { chats: 0, turns: 0, spentUsd: 0 },
+    text: { chats: 0, turns: 0, spentUsd: 0, fromRecord: 0 },
   };
 }
 
@@ -71,9 +74,11 @@ export class DayBook {
   private readonly days = new Map<string, DayTotals>();
 
   constructor(stored: readonly DayTotals[] = []) {
-    // Days stored before text was counted have no text totals.
+    // Days stored before text was counted have no text totals, and before openings no count of them.
     for (const day of stored) {
-      this.days.set(day.day, { ...day, text: day.text ?? { chats: 0, turns: 0, spentUsd: 0 } });
+      const stored = day.text as Partial<DayTotals['text']> | undefined;
+      const text = { chats: 0, turns: 0, spentUsd: 0, fromRecord: 0, ...stored };
+      this.days.set(day.day, { ...day, text });
     }
   }
 

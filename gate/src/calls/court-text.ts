@@ -34,6 +34,16 @@ export type Draw =
   | { ok: false; why: 'closed'; reopensAt: string; retryAfterSeconds: number }
   | { ok: false; why: 'held'; retryAfterSeconds: number };
 
+/**
+ * What a desk counted of its text: replies settled (`turns`), chats started, and of the replies
+ * those answered from the record of openings (a desk from before openings sends none).
+ */
+export interface TextCounts {
+  turns: number;
+  chats: number;
+  fromRecord?: number;
+}
+
 export interface TextBookSnapshot {
   grants: Grant[];
   /** The UTC day the provider refused to bill chats on (402): text is closed until it ends. */
@@ -130,7 +140,7 @@ export class TextBook {
    * their worst case where none could be read). False when the grant is not open (settled, or
    * charged in full after it expired).
    */
-  settle(grantId: string, holder: string, spentUsd: number, turns: number, chats: number): boolean {
+  settle(grantId: string, holder: string, spentUsd: number, counts: TextCounts): boolean {
     const grant = this.grants.get(grantId);
     if (!grant || grant.holder !== holder) return false;
     this.grants.delete(grantId);
@@ -138,9 +148,19 @@ export class TextBook {
     this.days.release(grant.day, grant.usd, spent);
     const totals = this.days.totals(grant.day);
     totals.text.spentUsd = cents(totals.text.spentUsd + spent);
-    totals.text.turns += Math.max(0, turns);
-    totals.text.chats += Math.max(0, chats);
+    this.count(grant.day, counts);
     return true;
+  }
+
+  /**
+   * What a desk counted with no grant left to settle it with (chats started, replies answered
+   * from the record of openings, which hold none of the budget), added to the day it is told.
+   */
+  count(day: string, counts: TextCounts): void {
+    const { text } = this.days.totals(day);
+    text.turns += Math.max(0, counts.turns);
+    text.chats += Math.max(0, counts.chats);
+    text.fromRecord += Math.max(0, counts.fromRecord ?? 0);
   }
 
   /**
