@@ -332,6 +332,7 @@ async function report(url: URL, env: Env): Promise<Response> {
       text: {
         chats: text.chats,
         turns: text.turns,
+        fromRecord: text.fromRecord,
         spendUsd: Math.round((text.spentUsd + textReservedUsd) * 100) / 100,
       },
     })),

@@ -87,7 +87,7 @@ describe('the report', () => {
           // The bot check's refusal is the Worker's own: counted at the edge, not here.
           refusals: { 'rate-limited': 1 },
           failures: { 'pipeline-error-openai-llm-failed': 1 },
-          text: { chats: 0, turns: 0, spendUsd: 0 },
+          text: { chats: 0, turns: 0, fromRecord: 0, spendUsd: 0 },
           // Both calls settled in the day's thirteenth hour (T0 is 12:00 UTC).
           hours: [...new Array<number>(12).fill(0), 0.15, ...new Array<number>(11).fill(0)],
         },

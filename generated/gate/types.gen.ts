@@ -162,11 +162,15 @@ export type DayTotals = {
         [key: string]: number;
     };
     /**
-     * Text with Pepa that day: chats started, messages answered, and what they cost (reported cost plus what the text desks hold; part of spendUsd).
+     * Text with Pepa that day: chats started, messages answered, of those the openings answered from the record of Pepa's earlier replies (no model asked, nothing spent), and what they cost (reported cost plus what the text desks hold; part of spendUsd).
      */
     text: {
         chats: number;
         turns: number;
+        /**
+         * First messages of chats answered from Pepa's own earlier replies to the same opening that day (GATE_CHAT_OPENINGS), counted among turns.
+         */
+        fromRecord: number;
         spendUsd: number;
     };
     /**

@@ -117,6 +117,7 @@ export const vDayTotals = v.object({
     text: v.object({
         chats: v.pipe(v.number(), v.integer(), v.minValue(0)),
         turns: v.pipe(v.number(), v.integer(), v.minValue(0)),
+        fromRecord: v.pipe(v.number(), v.integer(), v.minValue(0)),
         spendUsd: v.pipe(v.number(), v.minValue(0))
     }),
     hours: v.array(v.pipe(v.number(), v.minValue(0)))

@@ -1,6 +1,7 @@
 // The surge's report: the table of what happened, the failures that make the run exit non-zero,
 // and its one `surge:` line.
 import { costPerReply } from './surge-text-costs.mjs';
+import { fromRecordShare } from './surge-openings.mjs';
 import { maximum, percentile, perSecond } from './surge-measures.mjs';
 import { JOIN_BACKSTOP_SECONDS, SWEEP_SECONDS } from './surge-microphones.mjs';
 
@@ -22,7 +23,7 @@ import { JOIN_BACKSTOP_SECONDS, SWEEP_SECONDS } from './surge-microphones.mjs';
  *   standIn: { stats: { created: number, ended: number, dropped: number, peak: number, late: number, joined: number, joinTimeouts: number } },
  *   providerCost: number,
  *   spend: number,
- *   today: { calls?: unknown, starts?: unknown, waited?: unknown },
+ *   today: { calls?: unknown, starts?: unknown, waited?: unknown, text?: { fromRecord?: unknown } },
  *   leaked: number,
  *   abuser: AbuserRecord,
  *   ipv6: AttackerRecord,
@@ -137,6 +138,10 @@ function textRows(o) {
     [
       'Text: replies / stopped / broke off / refused',
       `${r.turns} / ${r.aborts} / ${r.failedTurns} / ${byCode(r.refusedTurns)}`,
+    ],
+    [
+      "Text: first messages answered from Pepa's earlier replies (no model)",
+      fromRecordShare(Number(o.today.text?.fromRecord ?? 0), r.openings + t.attacker.openings),
     ],
     ['Replies the stand-in was told to stop (its request aborted)', t.standInStopped],
     [
@@ -394,6 +399,7 @@ export function surgeLine(o) {
         `${percentile(o.text.records.firstWordThroughGate, 95).toFixed(0)} ms ` +
         `(stand-in ${percentile(o.text.standInFirstWord, 95).toFixed(0)} ms p95), ` +
         `replies ${o.text.records.turns}, stopped ${o.text.records.aborts}, ` +
+        `openings from the record ${fromRecordShare(Number(o.today.text?.fromRecord ?? 0), o.text.records.openings + o.text.attacker.openings)}, ` +
         `spend voice/text ${Math.max(0, o.spend - o.text.textSpend).toFixed(2)}/${o.text.textSpend.toFixed(2)} USD, ` +
         `court ${o.text.court.withFlood.toFixed(1)} req/s with text / ${o.text.court.withoutFlood.toFixed(1)} without, ` +
         `text attacker ${o.text.attacker.chats} chats ${o.text.attacker.turns} replies`)

@@ -3,6 +3,7 @@
 // tokens. Each reply is read as a visitor's page reads it: as a stream, its first words timed.
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
+import { firstMessage, LATER_MESSAGES } from './surge-openings.mjs';
 
 /**
  * @typedef {{
@@ -10,13 +11,15 @@ import { Agent, request as httpRequest } from 'node:http';
  *   chats: number,
  *   refusedStarts: Record<string, number>,
  *   turns: number,
+ *   openings: number,
  *   refusedTurns: Record<string, number>,
  *   failedTurns: number,
  *   aborts: number,
  *   firstWordThroughGate: number[],
  * }} TextRecords
- * What the text visitors met: chats given, turns answered and refused, replies stopped, and each
- * reply's first words through the gate (ms from the message sent).
+ * What the text visitors met: chats given, turns answered (`openings`: their chats' first
+ * messages) and refused, replies stopped, and each reply's first words through the gate (ms from
+ * the message sent).
  */
 
 /** @returns {TextRecords} */
@@ -26,6 +29,7 @@ export function textRecords() {
     chats: 0,
     refusedStarts: {},
     turns: 0,
+    openings: 0,
     refusedTurns: {},
     failedTurns: 0,
     aborts: 0,
@@ -159,17 +163,6 @@ export function streamTurn({ gate, agent, from, chat, text, stopAfterFirst = fal
   });
 }
 
-/** What visitors type, short and long. */
-const MESSAGES = [
-  'Hi Pepa!',
-  'What is $PEPA?',
-  'Is staking open yet?',
-  'Tell me about the pond',
-  'Where do I find the contract address?',
-  'Should I buy now?',
-  'What is in the grotto?',
-];
-
 /**
  * A visitor turned away from voice who chose text: they start a chat, send one to three
  * messages a few seconds apart, now and then stop a reply at its first words, and end the chat.
@@ -208,6 +201,7 @@ export async function textVisit(party, from, arrivedAt) {
   /** @type {number | null} */
   let firstWords = null;
   const turns = 1 + Math.floor(random() * 3);
+  let opened = false;
   for (let n = 0; n < turns; n += 1) {
     if (n > 0) await sleep(2000 + random() * 4000);
     const stop = random() < party.stopShare;
@@ -216,7 +210,9 @@ export async function textVisit(party, from, arrivedAt) {
       agent: agents.stream,
       from,
       chat,
-      text: MESSAGES[Math.floor(random() * MESSAGES.length)] ?? 'Hi',
+      text: !opened
+        ? firstMessage(random)
+        : (LATER_MESSAGES[Math.floor(random() * LATER_MESSAGES.length)] ?? 'Hi'),
       stopAfterFirst: stop,
     });
     if (outcome.firstWordMs !== null && outcome.firstWordAt !== null) {
@@ -231,6 +227,9 @@ export async function textVisit(party, from, arrivedAt) {
     }
     if (outcome.ended === 'failed') text.failedTurns += 1;
     else text.turns += 1;
+    // The first message that reached Pepa is the chat's opening (done, or stopped at her words).
+    if (!opened && outcome.ended !== 'failed') text.openings += 1;
+    opened = true;
     if (outcome.ended === 'stopped') text.aborts += 1;
   }
   await call('DELETE', `/api/chats/${chat.id}`, {
@@ -245,10 +244,12 @@ export async function textVisit(party, from, arrivedAt) {
  * @typedef {{
  *   chats: number,
  *   turns: number,
+ *   openings: number,
  *   statuses: Record<string, number>,
  *   stolen: Record<string, number>,
  * }} TextAttackerRecord
- * What the text attacker got: chats started, replies answered, every answer's status, and the
+ * What the text attacker got: chats started, replies answered (`openings`: its chats' first
+ * messages), every answer's status, and the
  * answers to messages sent on a chat taken from another visitor.
  */
 
@@ -277,6 +278,7 @@ export async function textAttacker(party, record) {
   };
   /** @type {{ id: string, secret: string } | null} */
   let chat = null;
+  let answered = 0;
   while (party.while.on) {
     n += 1;
     const from = `2001:db8:77:1:${(n % 65_536).toString(16)}::1`;
@@ -295,6 +297,7 @@ export async function textAttacker(party, record) {
       if (started.status === 201 && given) {
         record.chats += 1;
         chat = given;
+        answered = 0;
       }
     } else if (step === 2) {
       const theirs = party.stolen();
@@ -313,6 +316,9 @@ export async function textAttacker(party, record) {
       });
       note(outcome.status);
       if (outcome.status === 200 && outcome.ended === 'done') record.turns += 1;
+      if (outcome.status === 200 && answered++ === 0 && outcome.ended === 'done') {
+        record.openings += 1;
+      }
       if (outcome.status === 404) chat = null;
     }
     await sleep(50);
@@ -391,7 +397,7 @@ export function textDay(day) {
     },
   };
   /** @type {TextAttackerRecord} */
-  const attack = { chats: 0, turns: 0, statuses: {}, stolen: {} };
+  const attack = { chats: 0, turns: 0, openings: 0, statuses: {}, stolen: {} };
   const attackerOn = { on: true };
   return {
     text,

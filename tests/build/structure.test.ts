@@ -175,11 +175,15 @@ const GATE_WINGS: Record<string, readonly string[]> = {
   floor: [],
   provider: ['floor'],
   calls: ['floor', 'provider'],
-  text: ['floor', 'provider', 'calls', 'text/reply', 'text/caps'],
+  text: ['floor', 'provider', 'calls', 'text/reply', 'text/caps', 'text/openings'],
   // A reply relayed from the provider's stream as the gate's own events.
   'text/reply': ['floor'],
   // Text's caps on messages by network and by ASN, and the keeper of an ASN's day.
   'text/caps': ['floor'],
+  // The openings Pepa has answered today and her replies to them: a reply is given again only if
+  // a card could print it, so this part of text reads the card's word checks (cards/words, which
+  // stand on nothing but cards/fold); text itself never imports a card.
+  'text/openings': ['floor', 'cards/words'],
   cards: ['floor', 'provider', 'calls', 'text', 'cards/words', 'cards/fold', 'cards/judge'],
   // What a card may print: the checks, each on the words as a reader reads them (fold/).
   'cards/words': ['cards/fold'],

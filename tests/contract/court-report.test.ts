@@ -20,7 +20,7 @@ const REPORT: Report = {
       ratings: { delighted: 9, content: 4, displeased: 1, comments: 3 },
       refusals: { 'rate-limited': 7, 'bot-check-failed': 12, 'court-closed': 0 },
       failures: { 'pipeline-error-openai-llm-failed': 2 },
-      text: { chats: 120, turns: 310, spendUsd: 3.1 },
+      text: { chats: 120, turns: 310, fromRecord: 42, spendUsd: 3.1 },
       hours: [0.5, 0.74, ...new Array<number>(11).fill(0), 2.08, ...new Array<number>(10).fill(0)],
     },
     {
@@ -33,7 +33,7 @@ const REPORT: Report = {
       ratings: { delighted: 1, content: 0, displeased: 0, comments: 0 },
       refusals: {},
       failures: {},
-      text: { chats: 0, turns: 0, spendUsd: 0 },
+      text: { chats: 0, turns: 0, fromRecord: 0, spendUsd: 0 },
       hours: new Array<number>(24).fill(0),
     },
   ],
@@ -47,14 +47,15 @@ const REPORT: Report = {
 
 const EXPECTED_TABLE = `Court report, the last 3 day(s) (UTC): 10 calls at once, 25 USD a day at 0.15 USD a minute.
 
-Day         Calls  Minutes    Spend USD  Chats  Replies  Text USD  Starts  Waited  Delighted  Content  Displeased  Comments  Refusals                             Failures
-----------  -----  -------  -----------  -----  -------  --------  ------  ------  ---------  -------  ----------  --------  -----------------------------------  ----------------------------------
-2026-11-24     40     86.5  13.20/25.00    120      310      3.10      64     25%          9        4           1         3  bot-check-failed 12, rate-limited 7  pipeline-error-openai-llm-failed 2
-2026-11-23      5      9.0   1.35/25.00      0        0      0.00       5      0%          1        0           0         0  -                                    -
-Total          45     95.5        14.55    120      310      3.10      69     23%         10        4           1         3  bot-check-failed 12, rate-limited 7  pipeline-error-openai-llm-failed 2
+Day         Calls  Minutes    Spend USD  Chats  Replies  From record  Text USD  Starts  Waited  Delighted  Content  Displeased  Comments  Refusals                             Failures
+----------  -----  -------  -----------  -----  -------  -----------  --------  ------  ------  ---------  -------  ----------  --------  -----------------------------------  ----------------------------------
+2026-11-24     40     86.5  13.20/25.00    120      310           42      3.10      64     25%          9        4           1         3  bot-check-failed 12, rate-limited 7  pipeline-error-openai-llm-failed 2
+2026-11-23      5      9.0   1.35/25.00      0        0            0      0.00       5      0%          1        0           0         0  -                                    -
+Total          45     95.5        14.55    120      310           42      3.10      69     23%         10        4           1         3  bot-check-failed 12, rate-limited 7  pipeline-error-openai-llm-failed 2
 
 Waited: the share of starts that stood in line. Spend: reported cost plus what open calls hold.
 Chats, Replies, Text USD: text with Pepa (its spend is part of Spend).
+From record: replies to a chat's opening given from Pepa's earlier replies to it that day (no model, no cost).
 Failures card-judge-…: quote cards' judgements with no verdict (no card made); their cost is in Spend.
 
 Pace: 24 releases of 1.04 USD over the UTC day, 1 ahead of its time; released now 15.63 USD.

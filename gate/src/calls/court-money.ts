@@ -18,8 +18,11 @@ export interface DayTotals {
   ratings: { delighted: number; content: number; displeased: number; comments: number };
   refusals: Record<string, number>;
   failures: Record<string, number>;
-  /** Text with Pepa: chats started, replies settled, and what they cost (in spentUsd too). */
-  text: { chats: number; turns: number; spentUsd: number };
+  /**
+   * Text with Pepa: chats started, replies settled, and what they cost (in spentUsd too); of the
+   * replies, those answered from the record of openings Pepa had already answered (no model).
+   */
+  text: { chats: number; turns: number; spentUsd: number; fromRecord: number };
   /** What was spent in each UTC hour of the day (by when its cost was settled), for the pace. */
   hours: number[];
 }
@@ -64,7 +67,7 @@ function emptyDay(day: string): DayTotals {
     ratings: { delighted: 0, content: 0, displeased: 0, comments: 0 },
     refusals: {},
     failures: {},
-    text: { chats: 0, turns: 0, spentUsd: 0 },
+    text: { chats: 0, turns: 0, spentUsd: 0, fromRecord: 0 },
     hours: new Array<number>(24).fill(0),
   };
 }
@@ -74,13 +77,12 @@ export class DayBook {
   private readonly days = new Map<string, DayTotals>();
 
   constructor(stored: readonly DayTotals[] = []) {
-    // Days stored before text (or the hours) were counted have none.
+    // Days stored before text was counted have no text totals, before openings no count of them,
+    // and before the pace no hours.
     for (const day of stored) {
-      this.days.set(day.day, {
-        ...day,
-        text: day.text ?? { chats: 0, turns: 0, spentUsd: 0 },
-        hours: day.hours ?? new Array<number>(24).fill(0),
-      });
+      const stored = day.text as Partial<DayTotals['text']> | undefined;
+      const text = { chats: 0, turns: 0, spentUsd: 0, fromRecord: 0, ...stored };
+      this.days.set(day.day, { ...day, text, hours: day.hours ?? new Array<number>(24).fill(0) });
     }
   }
 

@@ -134,7 +134,9 @@ describe('the pace', () => {
     // Text's half of the first hour's dollar, drawn and spent.
     const grant = state.text.draw('desk-a', null, 0.5, 0.5, at(0, 1));
     if (!grant.ok) throw new Error('unexpected');
-    expect(state.text.settle(grant.grantId, 'desk-a', 0.5, 25, 5, at(0, 20))).toBe(true);
+    expect(
+      state.text.settle(grant.grantId, 'desk-a', 0.5, { turns: 25, chats: 5 }, at(0, 20)),
+    ).toBe(true);
     expect(state.text.draw('desk-a', null, 0.02, 0.2, at(0, 21))).toEqual({
       ok: false,
       why: 'resting',

@@ -178,7 +178,9 @@ describe('the court’s rules', () => {
       offered: false,
     });
     // The desk settles its grant at what its replies cost: the place is the ticket's.
-    expect(state.text.settle(grant.grantId, 'desk-a', 0.01, 1, 1, T0 + 62_000)).toBe(true);
+    expect(
+      state.text.settle(grant.grantId, 'desk-a', 0.01, { turns: 1, chats: 1 }, T0 + 62_000),
+    ).toBe(true);
     expect(state.checkIn(waiting.ticket.id, false, T0 + 120_000)).toMatchObject({ kind: 'admit' });
   });
 
@@ -204,7 +206,9 @@ describe('the court’s rules', () => {
       offered: true,
       checkInBySeconds: 30,
     });
-    expect(state.text.settle(grant.grantId, 'desk-a', 0.01, 1, 1, T0 + 70_000)).toBe(true);
+    expect(
+      state.text.settle(grant.grantId, 'desk-a', 0.01, { turns: 1, chats: 1 }, T0 + 70_000),
+    ).toBe(true);
     expect(state.checkIn(waiting.ticket.id, false, T0 + 80_000)).toMatchObject({ kind: 'admit' });
   });
 
@@ -238,7 +242,7 @@ describe('the court’s rules', () => {
       const draw = state.text.draw(`desk-${n}`, null, 0.02, 0.2, T0 + n);
       if (!draw.ok) break;
       drawn += draw.usd;
-      state.text.settle(draw.grantId, `desk-${n}`, draw.usd, 10, 1, T0 + n);
+      state.text.settle(draw.grantId, `desk-${n}`, draw.usd, { turns: 10, chats: 1 }, T0 + n);
     }
     // Up to its share, less what is too little for one more reply.
     expect(drawn).toBeLessThanOrEqual(0.5 + 1e-9);

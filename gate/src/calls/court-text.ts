@@ -43,6 +43,16 @@ type TextMoney = Pick<
   'dailyBudgetUsd' | 'textShare' | 'paceReleases' | 'paceBurstShares'
 >;
 
+/**
+ * What a desk counted of its text: replies settled (`turns`), chats started, and of the replies
+ * those answered from the record of openings (a desk from before openings sends none).
+ */
+export interface TextCounts {
+  turns: number;
+  chats: number;
+  fromRecord?: number;
+}
+
 export interface TextBookSnapshot {
   grants: Grant[];
   /** The UTC day the provider refused to bill chats on (402): text is closed until it ends. */
@@ -157,8 +167,7 @@ export class TextBook {
     grantId: string,
     holder: string,
     spentUsd: number,
-    turns: number,
-    chats: number,
+    counts: TextCounts,
     now: number,
   ): boolean {
     const grant = this.grants.get(grantId);
@@ -168,9 +177,19 @@ export class TextBook {
     this.days.release(grant.day, grant.usd, spent, now);
     const totals = this.days.totals(grant.day);
     totals.text.spentUsd = cents(totals.text.spentUsd + spent);
-    totals.text.turns += Math.max(0, turns);
-    totals.text.chats += Math.max(0, chats);
+    this.count(grant.day, counts);
     return true;
+  }
+
+  /**
+   * What a desk counted with no grant left to settle it with (chats started, replies answered
+   * from the record of openings, which hold none of the budget), added to the day it is told.
+   */
+  count(day: string, counts: TextCounts): void {
+    const { text } = this.days.totals(day);
+    text.turns += Math.max(0, counts.turns);
+    text.chats += Math.max(0, counts.chats);
+    text.fromRecord += Math.max(0, counts.fromRecord ?? 0);
   }
 
   /**

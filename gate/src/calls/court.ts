@@ -21,7 +21,8 @@ import {
 } from '../provider/provider';
 import type { ProblemCode } from '../floor/problem';
 import { paceReport } from './court-pace';
-import { JUDGE_HOLDER, type Draw } from './court-text';
+import { JUDGE_HOLDER, type Draw, type TextCounts } from './court-text';
+import { utcDay } from '../floor/day';
 import { randomId, type Visitor } from '../floor/visitor';
 import { SqlLedger } from './visitor-limits';
 
@@ -269,18 +270,24 @@ export class Court extends DurableObject<Env> {
     return draw;
   }
 
-  /** A text desk settles its grant at what its replies cost. */
+  /** A text desk settles its grant at what its replies cost, with what it counted. */
   async settleText(
     grantId: string,
     holder: string,
     spentUsd: number,
-    turns: number,
-    chats: number,
+    counts: TextCounts,
   ): Promise<boolean> {
     this.load.heard(Date.now());
-    const settled = this.state.text.settle(grantId, holder, spentUsd, turns, chats, this.now());
+    const settled = this.state.text.settle(grantId, holder, spentUsd, counts, this.now());
     if (settled) await this.persist();
     return settled;
+  }
+
+  /** A text desk's counts with no grant to settle them with (replies from the record, chats). */
+  async countText(counts: TextCounts): Promise<void> {
+    this.load.heard(Date.now());
+    this.state.text.count(utcDay(this.now()), counts);
+    await this.persist();
   }
 
   /**

@@ -38,6 +38,7 @@ type NumberVar = Exclude<
   | 'GATE_SITE_ORIGIN'
   | 'GATE_TEXT_ENGINE'
   | 'GATE_MODEL_API_URL'
+  | 'GATE_CHAT_OPENINGS'
 >;
 /**
  * The model engine's key: a secret only that engine needs, so not one of wrangler.jsonc's
@@ -168,6 +169,18 @@ export interface TextLimits {
   visitorDailyUsd: number;
   /** Replies being written at once, the gate's own limit; 0: none. */
   maxConcurrentReplies: number;
+  /**
+   * Whether a chat's first message that repeats an opening Pepa has already answered today is
+   * answered from her own earlier replies to it, at no model cost (`GATE_CHAT_OPENINGS`).
+   */
+  openings: boolean;
+}
+
+/** A setting that is "on" or "off"; throws {@link GateConfigError} for anything else. */
+function onOff(env: Settings, name: 'GATE_CHAT_OPENINGS'): boolean {
+  const raw = env[name]?.trim();
+  if (raw === 'on' || raw === 'off') return raw === 'on';
+  throw new GateConfigError(`${name} must be "on" or "off" (got "${raw ?? ''}")`);
 }
 
 /** Text's limits from the environment; throws {@link GateConfigError} naming a bad one. */
@@ -190,6 +203,7 @@ export function textLimitsFrom(env: Settings): TextLimits {
       integer: false,
     }),
     maxConcurrentReplies: whole('GATE_MAX_CONCURRENT_REPLIES', 0, 100_000),
+    openings: onOff(env, 'GATE_CHAT_OPENINGS'),
   };
 }
 

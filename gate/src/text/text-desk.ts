@@ -16,9 +16,11 @@ import { textLimitsFrom, type TextLimits } from '../floor/config';
 import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
 import { receiveTurn, type DeskTurn, type WhenGone } from './desk-turn';
 import { realClock, type ChatFailure, type RetryClock } from '../floor/turn-retries';
-import { textEngineOf, type TextEngine } from './text-engines';
+import { recordEngine, textEngineOf, type TextEngine } from './text-engines';
+import { OpeningBook } from './openings/opening-book';
 import {
   chatSoFar,
+  createDeskTables,
   keptLines,
   refusalResponse,
   replyAt,
@@ -56,7 +58,8 @@ interface ReplyTurn {
   chat: ChatRow;
   visitor: string;
   day: string;
-  grant: GrantState;
+  /** Null for a reply from the record of openings: nothing was reserved for it. */
+  grant: GrantState | null;
   text: string;
   engine: TextEngine;
   taken: TakenTurn;
@@ -68,11 +71,16 @@ export class TextDesk extends DurableObject<Env> {
   private readonly grants = new DeskGrants({
     draw: (grantId, need, want) =>
       this.court().drawText(this.ctx.id.name ?? 'desk', grantId, need, want),
+    settle: ({ id, spent, turns, chats, fromRecord = 0 }) =>
+      this.court().settleText(id, this.ctx.id.name ?? 'desk', spent, { turns, chats, fromRecord }),
+    count: (counts) => this.court().countText(counts),
     store: (grants) => this.ctx.storage.put('grants', grants),
     turnWorstUsd: () => this.limits.turnWorstUsd,
     waitUntil: (work) => this.ctx.waitUntil(work),
   });
   private readonly caps: TurnCaps;
+  /** Openings answered today and Pepa's replies to them, given again to the same opening. */
+  private readonly openings: OpeningBook = new OpeningBook(this.ctx.storage.sql, this.env);
   private closedDay: string | null = null;
   /** The retries' clock; tests may replace it. */
   clock: RetryClock = realClock;
@@ -80,14 +88,8 @@ export class TextDesk extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS chats (id TEXT PRIMARY KEY, visitor TEXT NOT NULL,
-      created INTEGER NOT NULL, last_at INTEGER NOT NULL, turns INTEGER NOT NULL DEFAULT 0,
-      provider_chat TEXT, ended INTEGER NOT NULL DEFAULT 0, said TEXT NOT NULL DEFAULT '[]')`);
-    this.sql.exec(`CREATE INDEX IF NOT EXISTS chats_by_time ON chats (last_at)`);
+    createDeskTables(this.sql);
     this.caps = deskCaps(ctx, env, () => this.limits);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS text_days (visitor TEXT NOT NULL, day TEXT NOT NULL,
-      chats INTEGER NOT NULL DEFAULT 0, turns INTEGER NOT NULL DEFAULT 0,
-      usd REAL NOT NULL DEFAULT 0, PRIMARY KEY (visitor, day))`);
     void ctx.blockConcurrencyWhile(async () => {
       this.grants.restore(await ctx.storage.get<GrantState[]>('grants'));
       this.closedDay = (await ctx.storage.get<string>('closedDay')) ?? null;
@@ -257,7 +259,7 @@ export class TextDesk extends DurableObject<Env> {
 
   /** A reply's reservation settled at what it cost, in its grant and its visitor's day. */
   private async settleTurn(
-    grant: GrantState,
+    grant: GrantState | null,
     visitor: string,
     day: string,
     reserved: number,
@@ -289,12 +291,11 @@ export class TextDesk extends DurableObject<Env> {
   ): Promise<Response> {
     const now = Date.now();
     const day = utcDay(now);
-    const limits = this.limits;
     const chat = this.chat(chatId);
     const refusal = this.limitFor(visitor, chat, now);
     if (refusal || !chat) return refusalResponse(refusal ?? { code: 'chat-gone' });
-    const engine = this.engine();
-    if (!engine) return refusalResponse({ code: 'gate-unavailable', retryAfterSeconds: 60 });
+    const chosen = this.engine();
+    if (!chosen) return refusalResponse({ code: 'gate-unavailable', retryAfterSeconds: 60 });
     // Held from here: a second message to this chat is refused until the reply is settled.
     this.inFlight.set(chat.id, controller);
     const taken = await this.caps.take(visitor, now);
@@ -302,18 +303,18 @@ export class TextDesk extends DurableObject<Env> {
       this.inFlight.delete(chat.id);
       return refusalResponse(taken);
     }
-    const place = await takeReplyPlace(this.env, limits.maxConcurrentReplies, chat.id, now);
-    const grant = place ? await this.grants.reserve(limits.turnWorstUsd, now) : null;
-    if (!grant || !('id' in grant)) {
-      this.inFlight.delete(chat.id);
+    // An opening Pepa has answered today is answered from her replies: no place, nothing reserved.
+    const kept = this.openings.replyTo(text, chat.turns === 0 && chat.said === '[]', now);
+    const grant = kept === null ? await this.hold(chat.id, now) : null;
+    if (grant && !('id' in grant)) {
       await this.caps.giveBack(taken, now);
-      if (place) await giveReplyPlace(this.env, limits.maxConcurrentReplies, chat.id);
-      return refusalResponse(grant ?? { code: 'text-busy', retryAfterSeconds: 5 });
+      return refusalResponse(grant);
     }
+    const engine = kept === null ? chosen : recordEngine(chosen, kept);
     this.caps.noteTurn(visitor, now);
-    this.addToDay(visitor.key, day, { turns: 1, usd: limits.turnWorstUsd });
+    const worst = grant ? this.limits.turnWorstUsd : 0;
+    this.addToDay(visitor.key, day, { turns: 1, usd: worst });
     this.sql.exec(`UPDATE chats SET turns = turns + 1, last_at = ? WHERE id = ?`, now, chat.id);
-    const worst = limits.turnWorstUsd;
     const before = JSON.parse(chat.said) as SaidLine[];
     const opening = await engine.open(
       { text, before, providerChat: chat.provider_chat, visitor: visitor.key },
@@ -330,7 +331,7 @@ export class TextDesk extends DurableObject<Env> {
         this.sql.exec(`UPDATE chats SET turns = MAX(0, turns - 1) WHERE id = ?`, chat.id);
       }
       this.inFlight.delete(chat.id);
-      await giveReplyPlace(this.env, limits.maxConcurrentReplies, chat.id);
+      await giveReplyPlace(this.env, this.limits.maxConcurrentReplies, chat.id);
       return this.failureResponse(opening.failure, now);
     }
     const turn = { controller, chat, visitor: visitor.key, day, grant, text, engine, taken };
@@ -344,6 +345,17 @@ export class TextDesk extends DurableObject<Env> {
         'cache-control': 'no-cache, no-transform',
       },
     });
+  }
+
+  /** A reply's place (the owner's limit on replies at once) and its worst case reserved. */
+  private async hold(chatId: string, now: number): Promise<GrantState | TextRefusal> {
+    const limit = this.limits.maxConcurrentReplies;
+    const place = await takeReplyPlace(this.env, limit, chatId, now);
+    const held = place ? await this.grants.reserve(this.limits.turnWorstUsd, now) : null;
+    if (held && 'id' in held) return held;
+    this.inFlight.delete(chatId);
+    if (place) await giveReplyPlace(this.env, limit, chatId);
+    return held ?? { code: 'text-busy', retryAfterSeconds: 5 };
   }
 
   private async failureResponse(failure: ChatFailure, now: number): Promise<Response> {
@@ -367,7 +379,7 @@ export class TextDesk extends DurableObject<Env> {
   /** A reply ended: its cost settled, what was said recorded, its chat free for the next. */
   private async settleReply(turn: ReplyTurn, outcome: ReplyOutcome): Promise<ReplySettled> {
     const { how, said } = outcome;
-    const worst = this.limits.turnWorstUsd;
+    const worst = turn.grant ? this.limits.turnWorstUsd : 0;
     turn.controller.abort();
     const cost = await turn.engine.cost(outcome);
     const counted = how !== 'failed';
@@ -382,6 +394,7 @@ export class TextDesk extends DurableObject<Env> {
       const lines = JSON.parse(row.said) as SaidLine[];
       lines.push({ who: 'visitor', text: turn.text });
       const kept = how === 'done' ? turn.engine.finished(outcome, Date.now()) : null;
+      if (kept && turn.grant && row.said === '[]') this.openings.keep(turn.text, said, Date.now());
       if (said) lines.push({ who: 'pepa', text: said, ...(kept ? { line, ...kept } : {}) });
       this.sql.exec(
         `UPDATE chats SET said = ?, provider_chat = COALESCE(?, provider_chat),
@@ -394,7 +407,7 @@ export class TextDesk extends DurableObject<Env> {
       );
     }
     this.inFlight.delete(turn.chat.id);
-    await giveReplyPlace(this.env, this.limits.maxConcurrentReplies, turn.chat.id);
+    if (turn.grant) await giveReplyPlace(this.env, this.limits.maxConcurrentReplies, turn.chat.id);
     const turnsLeft = this.limits.turnsPerChat - (this.chat(turn.chat.id)?.turns ?? 0);
     return { turnsLeft: Math.max(0, turnsLeft), line };
   }
@@ -405,15 +418,7 @@ export class TextDesk extends DurableObject<Env> {
    */
   override async alarm(): Promise<void> {
     const now = Date.now();
-    for (const grant of await this.grants.takeDue(now)) {
-      await this.court().settleText(
-        grant.id,
-        this.ctx.id.name ?? 'desk',
-        grant.spent,
-        grant.turns,
-        grant.chats,
-      );
-    }
+    await this.grants.settleDue(now);
     this.sql.exec(`DELETE FROM chats WHERE last_at < ?`, now - CHAT_IDLE_MS);
     await this.caps.sweep(now);
     this.sql.exec(`DELETE FROM text_days WHERE day < ?`, utcDay(now - DAY_MS));

@@ -20,6 +20,7 @@ import {
 import type { SaidLine } from './text-records';
 import type { PieceReader, ReplyOutcome } from './reply/text-relay';
 import type { ChatOpening, RetryClock } from '../floor/turn-retries';
+import { replayedPiece, replayedStream } from './openings/opening-replay';
 
 /** One turn as an engine is asked it. */
 export interface EngineTurn {
@@ -79,6 +80,21 @@ export function modelEngine(setting: Extract<TextEngineSetting, { kind: 'model' 
       const read = v.safeParse(vCompletionUsage, usage);
       return read.success ? usageCostUsd(read.output, settings.prices) : null;
     },
+    finished: (_outcome, at) => ({ at }),
+  };
+}
+
+/**
+ * Pepa's kept reply to an opening (openings/opening-book.ts), given as `engine` would give a
+ * reply: nothing is asked of anyone, it costs nothing, and the desk's record keeps it (its words
+ * are what streamed) so a card can be made of it.
+ */
+export function recordEngine(engine: TextEngine, reply: string): TextEngine {
+  return {
+    kind: engine.kind,
+    open: async () => ({ ok: true, body: replayedStream(reply), attempts: 0 }),
+    read: replayedPiece,
+    cost: async () => 0,
     finished: (_outcome, at) => ({ at }),
   };
 }

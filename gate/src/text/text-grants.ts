@@ -4,7 +4,7 @@
  * the grants gone idle or old handed back to the court. What the court answered "closed" is
  * repeated for a while without asking it again.
  */
-import type { Draw } from '../calls/court-text';
+import type { Draw, TextCounts } from '../calls/court-text';
 import { cents } from '../calls/court-money';
 import { utcDay } from '../floor/day';
 import type { TextRefusal } from './text-records';
@@ -30,6 +30,8 @@ export interface GrantState {
   spent: number;
   turns: number;
   chats: number;
+  /** Of its turns, the replies answered from the record of openings (none in grants stored before). */
+  fromRecord?: number;
   inFlight: number;
   drawnAt: number;
   usedAt: number;
@@ -39,6 +41,10 @@ export interface GrantState {
 export interface GrantDesk {
   /** The court's `drawText`, for this desk. */
   draw(grantId: string | null, need: number, want: number): Promise<Draw>;
+  /** The court's `settleText`: a grant settled at what its replies cost, with what it counted. */
+  settle(grant: GrantState): Promise<unknown>;
+  /** The court's `countText`: what was counted with no grant left to carry it. */
+  count(counts: TextCounts): Promise<unknown>;
   /** Stores the grants (the desk's storage). */
   store(grants: readonly GrantState[]): Promise<void>;
   /** The most one reply can cost. */
@@ -52,8 +58,11 @@ export class DeskGrants {
   private drawing: Promise<unknown> = Promise.resolve();
   private sliceTurns = SLICE_TURNS;
   private closedAnswer: { until: number; refusal: TextRefusal } | null = null;
-  /** Chats started while no grant was open, counted with the next one. */
-  private pendingChats = 0;
+  /**
+   * What was counted while no grant of today was open (chats started, replies answered from the
+   * record): counted with the next grant drawn, or told the court once none is left to settle.
+   */
+  private pending = { turns: 0, chats: 0, fromRecord: 0 };
 
   constructor(private readonly desk: GrantDesk) {}
 
@@ -64,7 +73,8 @@ export class DeskGrants {
   }
 
   get open(): boolean {
-    return this.grants.length > 0 || this.pendingChats > 0;
+    const { turns, chats } = this.pending;
+    return this.grants.length > 0 || turns + chats > 0;
   }
 
   list(): GrantState[] {
@@ -78,7 +88,20 @@ export class DeskGrants {
   chatStarted(): void {
     const grant = this.grants.at(-1);
     if (grant) grant.chats += 1;
-    else this.pendingChats += 1;
+    else this.pending.chats += 1;
+  }
+
+  /**
+   * Settles the grants due with the court (`takeDue`), then, once no grant is open, tells it what
+   * was counted with none to carry it (the court is not asked when there is nothing).
+   */
+  async settleDue(now: number): Promise<void> {
+    for (const grant of await this.takeDue(now)) await this.desk.settle(grant);
+    const { turns, chats } = this.pending;
+    if (this.grants.length > 0 || turns + chats === 0) return;
+    const counts = this.pending;
+    this.pending = { turns: 0, chats: 0, fromRecord: 0 };
+    await this.desk.count(counts);
   }
 
   /**
@@ -159,13 +182,12 @@ export class DeskGrants {
         usd: answer.usd,
         committed: 0,
         spent: 0,
-        turns: 0,
-        chats: this.pendingChats,
+        ...this.pending,
         inFlight: 0,
         drawnAt: Date.now(),
         usedAt: Date.now(),
       };
-      this.pendingChats = 0;
+      this.pending = { turns: 0, chats: 0, fromRecord: 0 };
       this.grants.push(grant);
       await this.desk.store(this.grants);
       return grant;
@@ -175,13 +197,31 @@ export class DeskGrants {
     return drawn;
   }
 
-  /** A reply's reservation settled at what it cost (`counted`: a turn of the visitor's). */
-  async settle(grant: GrantState, reserved: number, charged: number, counted: boolean) {
+  /**
+   * A reply's reservation settled at what it cost (`counted`: a turn of the visitor's). A reply
+   * answered from the record (`grant` null) reserved nothing and cost nothing: it is counted with
+   * the newest grant of today, which holds nothing for it, or with the next.
+   */
+  async settle(grant: GrantState | null, reserved: number, charged: number, counted: boolean) {
+    if (!grant) return this.countFromRecord(counted);
     grant.committed = cents(grant.committed - reserved + charged);
     grant.spent = cents(grant.spent + charged);
     grant.inFlight = Math.max(0, grant.inFlight - 1);
     grant.usedAt = Date.now();
     if (counted) grant.turns += 1;
+    await this.desk.store(this.grants);
+  }
+
+  private async countFromRecord(counted: boolean) {
+    if (!counted) return;
+    const newest = this.grants.at(-1);
+    if (newest?.day !== utcDay(Date.now())) {
+      this.pending.turns += 1;
+      this.pending.fromRecord += 1;
+      return;
+    }
+    newest.turns += 1;
+    newest.fromRecord = (newest.fromRecord ?? 0) + 1;
     await this.desk.store(this.grants);
   }
 

@@ -12,6 +12,20 @@ export const TEXT_DESKS = 32;
 export const KEPT_LINES = 24;
 export const KEPT_CHARS = 6000;
 
+/**
+ * A desk's own tables: its chats (what was said, as kept) and each visitor's day of text (chats,
+ * turns, money). The turns counted against the caps are caps/turn-caps.ts's.
+ */
+export function createDeskTables(sql: { exec(query: string): unknown }): void {
+  sql.exec(`CREATE TABLE IF NOT EXISTS chats (id TEXT PRIMARY KEY, visitor TEXT NOT NULL,
+    created INTEGER NOT NULL, last_at INTEGER NOT NULL, turns INTEGER NOT NULL DEFAULT 0,
+    provider_chat TEXT, ended INTEGER NOT NULL DEFAULT 0, said TEXT NOT NULL DEFAULT '[]')`);
+  sql.exec(`CREATE INDEX IF NOT EXISTS chats_by_time ON chats (last_at)`);
+  sql.exec(`CREATE TABLE IF NOT EXISTS text_days (visitor TEXT NOT NULL, day TEXT NOT NULL,
+    chats INTEGER NOT NULL DEFAULT 0, turns INTEGER NOT NULL DEFAULT 0,
+    usd REAL NOT NULL DEFAULT 0, PRIMARY KEY (visitor, day))`);
+}
+
 /** The desk of a visitor: by their network, so their neighbours share it. */
 export function deskFor(visitor: Visitor): string {
   return `desk-${networkBucket(visitor, TEXT_DESKS)}`;

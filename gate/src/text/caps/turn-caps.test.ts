@@ -20,6 +20,7 @@ const LIMITS: TextLimits = {
   turnWorstUsd: 0.02,
   visitorDailyUsd: 0.5,
   maxConcurrentReplies: 0,
+  openings: true,
 };
 
 /** The desk's counts in memory: the same questions its SQLite answers. */
@@ -189,6 +190,7 @@ describe("the owner's caps by network and by ASN", () => {
     GATE_CHAT_TURN_WORST_USD: '0.02',
     GATE_CHAT_VISITOR_DAILY_USD: '0.5',
     GATE_MAX_CONCURRENT_REPLIES: '0',
+    GATE_CHAT_OPENINGS: 'on',
   };
 
   it('are read as whole numbers a day', () => {

@@ -270,36 +270,29 @@ describe('the chat panel', () => {
     },
   );
 
-  it('says politely that Pepa is resting and when she is back, in the visitor’s time', async () => {
-    const { user } = await renderPanel();
-    await say(user, 'Hello');
-    await act(async () => {
-      lastReply().refuse(
-        new GateApiError('x', 'http', 503, 'court-resting', 1_800_000, '2030-01-02T09:00:00.000Z'),
-      );
-      await vi.advanceTimersByTimeAsync(0);
-    });
-    const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(
-      new Date('2030-01-02T09:00:00.000Z'),
-    );
-    expect(screen.getByText(`${CHAT_TEXT.courtResting} She is back at ${time}.`)).toHaveAttribute(
-      'role',
-      'status',
-    );
-    expect(screen.queryByRole('alert')).toBeNull();
-  });
-
-  it('says when text reopens after a closed day, in the visitor’s time', async () => {
-    const { user } = await renderPanel();
-    await say(user, 'Hello');
-    await act(async () => {
-      lastReply().refuse(
-        new GateApiError('x', 'http', 503, 'court-closed', null, '2030-01-02T09:30:00.000Z'),
-      );
-      await vi.advanceTimersByTimeAsync(0);
-    });
-    expect(screen.getByRole('alert')).toHaveTextContent(/It opens again at \d\d:\d\d/);
-  });
+  it.each([
+    ['resting', 'court-resting', 'status', `${CHAT_TEXT.courtResting} She is back at`],
+    ['closed for the day', 'court-closed', 'alert', `${CHAT_TEXT.courtClosed} It opens again at`],
+  ] as const)(
+    'says when text is back after %s, in the visitor’s time',
+    async (_, code, role, words) => {
+      const { user } = await renderPanel();
+      await say(user, 'Hello');
+      await act(async () => {
+        lastReply().refuse(
+          new GateApiError('x', 'http', 503, code, null, '2030-01-02T09:30:00.000Z'),
+        );
+        await vi.advanceTimersByTimeAsync(0);
+      });
+      const time = new Intl.DateTimeFormat(undefined, {
+        hour: '2-digit',
+        minute: '2-digit',
+      }).format(new Date('2030-01-02T09:30:00.000Z'));
+      // Resting is said politely (a status); a closed day is an alert.
+      expect(screen.getByRole(role)).toHaveTextContent(`${words} ${time}.`);
+      if (role === 'status') expect(screen.queryByRole('alert')).toBeNull();
+    },
+  );
 
   it("a failed reply keeps Pepa's words so far and asks to try again, with the draft back", async () => {
     const { user } = await renderPanel();
