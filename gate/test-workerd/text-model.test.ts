@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { ChatCompletionRequest } from '../../generated/model/types.gen';
 import { PEPA_CHAT } from '../../generated/pepa-chat';
+import { worstTurnUsd } from '../src/text/model-chat';
 import { addr, inspect, setVars } from './bench';
 import { madeCard, cardOfChat } from './card-support';
 import { body, events, type ProblemBody } from './gate-fetch';
@@ -9,6 +11,14 @@ import { openChat, say, settleDeskOf, startChat } from './visitor-chats';
 
 /** What the default usage costs at the shipped prices: 576 prompt, 1,024 cached, 40 out. */
 const ONE_REPLY_USD = (576 * 0.15 + 1024 * 0.075 + 40 * 0.6) / 1e6;
+
+/** The most a request the endpoint received could have cost, at the shipped prices. */
+const worstOf = (request: Record<string, unknown>) =>
+  worstTurnUsd(request as unknown as ChatCompletionRequest, {
+    input: 0.15,
+    cachedInput: 0.075,
+    output: 0.6,
+  });
 
 /** Settles the desk's grants as its alarm would once idle. */
 beforeEach(() => {
@@ -86,7 +96,11 @@ describe('text through the model engine', () => {
     world.model.usage = { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 11 };
     await (await say(chat, 'three')).text();
     await settleDeskOf(addr(1));
-    expect((await inspect()).committedUsd).toBeCloseTo(3 * 0.02, 9);
+    // Each at the most its own request could cost: every prompt byte a token, the whole cap.
+    const worst = world.model.requests.reduce((sum, { body }) => sum + worstOf(body), 0);
+    expect(world.model.requests).toHaveLength(3);
+    expect((await inspect()).committedUsd).toBeCloseTo(worst, 6);
+    expect(worst).toBeLessThan(3 * 0.02);
   });
 
   it('keeps the words of a reply that broke off, charges it at its worst case and does not count the message', async () => {
@@ -96,7 +110,8 @@ describe('text through the model engine', () => {
     expect(got[0]).toEqual({ type: 'words', text: 'Ribbit! ' });
     expect(got.at(-1)).toMatchObject({ type: 'failed', problem: { code: 'provider-error' } });
     await settleDeskOf(addr(1));
-    expect((await inspect()).committedUsd).toBeCloseTo(0.02, 9);
+    const [asked] = world.model.requests;
+    expect((await inspect()).committedUsd).toBeCloseTo(worstOf(asked?.body ?? {}), 6);
     world.model.breaks = false;
     expect(await events(await say(chat, 'Again'))).toContainEqual({
       type: 'done',

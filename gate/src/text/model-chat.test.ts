@@ -7,6 +7,7 @@ import {
   modelRequest,
   openModelStream,
   usageCostUsd,
+  worstTurnUsd,
   type ModelSettings,
 } from './model-chat';
 import { CHAT_ATTEMPTS, type RetryClock } from '../floor/turn-retries';
@@ -145,6 +146,38 @@ describe("a reply's cost from its usage", () => {
       prompt_tokens_details: { cached_tokens: 11 },
     };
     expect(usageCostUsd(usage, settings.prices)).toBeNull();
+  });
+});
+
+describe("a reply's worst case from what is asked", () => {
+  const bytesOf = (text: string) => new TextEncoder().encode(text).length;
+
+  it('counts every byte of the prompt a token, uncached, and the whole completion cap', () => {
+    const request = modelRequest([{ who: 'pepa', text: 'Ribbit!' }], 'gm', 'visitor');
+    const prompt = bytesOf(PEPA_CHAT.systemPrompt) + bytesOf('Ribbit!') + bytesOf('gm') + 3 * 8;
+    expect(worstTurnUsd(request, settings.prices)).toBeCloseTo(
+      (prompt * 0.15 + PEPA_CHAT.maxCompletionTokens * 0.6) / 1e6,
+      12,
+    );
+  });
+
+  it('grows with what was said, and a reply’s real cost never passes it', () => {
+    const short = worstTurnUsd(modelRequest([], 'gm', 'v'), settings.prices);
+    const long = modelRequest(
+      [{ who: 'visitor', text: 'ribbit '.repeat(500) }],
+      '🐸'.repeat(100),
+      'v',
+    );
+    expect(worstTurnUsd(long, settings.prices)).toBeGreaterThan(short);
+    // A prompt of as many tokens as it has bytes, none cached, and the full reply.
+    const usage = {
+      prompt_tokens: long.messages.reduce((sum, message) => sum + bytesOf(message.content), 0),
+      completion_tokens: PEPA_CHAT.maxCompletionTokens,
+      total_tokens: 0,
+    };
+    expect(usageCostUsd(usage, settings.prices)).toBeLessThanOrEqual(
+      worstTurnUsd(long, settings.prices),
+    );
   });
 });
 

@@ -66,6 +66,26 @@ export function modelRequest(
   };
 }
 
+/** What a message's framing may add beyond its words (role and separators), in tokens. */
+const MESSAGE_FRAME_TOKENS = 8;
+
+/**
+ * The most a turn can cost at the owner's prices: every byte of the prompt counted as a token (a
+ * tokenizer over bytes never makes a token of less than one, and one that falls back to bytes
+ * makes one a byte), none of it read from the cache, and the whole completion cap written. What
+ * is reserved for the reply follows what is asked: a greeting holds a fraction of what a long
+ * chat does, and never less than it can cost.
+ */
+export function worstTurnUsd(request: ChatCompletionRequest, prices: ModelPrices): number {
+  const bytes = new TextEncoder();
+  let prompt = 0;
+  for (const message of request.messages) {
+    prompt += bytes.encode(message.content).length + MESSAGE_FRAME_TOKENS;
+  }
+  const completion = request.max_completion_tokens ?? PEPA_CHAT.maxCompletionTokens;
+  return (prompt * prices.input + completion * prices.output) / 1e6;
+}
+
 function clientFor(settings: ModelSettings) {
   return createClient(
     createConfig({

@@ -60,6 +60,8 @@ interface ReplyTurn {
   day: string;
   /** Null for a reply from the record of openings: nothing was reserved for it. */
   grant: GrantState | null;
+  /** What was reserved for the reply (0 with no grant). */
+  worst: number;
   text: string;
   engine: TextEngine;
   taken: TakenTurn;
@@ -75,7 +77,6 @@ export class TextDesk extends DurableObject<Env> {
       this.court().settleText(id, this.ctx.id.name ?? 'desk', spent, { turns, chats, fromRecord }),
     count: (counts) => this.court().countText(counts),
     store: (grants) => this.ctx.storage.put('grants', grants),
-    turnWorstUsd: () => this.limits.turnWorstUsd,
     waitUntil: (work) => this.ctx.waitUntil(work),
   });
   private readonly caps: TurnCaps;
@@ -303,24 +304,23 @@ export class TextDesk extends DurableObject<Env> {
       this.inFlight.delete(chat.id);
       return refusalResponse(taken);
     }
+    const before = JSON.parse(chat.said) as SaidLine[];
+    const asked = { text, before, providerChat: chat.provider_chat, visitor: visitor.key };
+    // The reply's worst case from what is asked, where the engine can bound it.
+    const bound = chosen.worstUsd(asked) ?? this.limits.turnWorstUsd;
     // An opening Pepa has answered today is answered from her replies: no place, nothing reserved.
     const kept = this.openings.replyTo(text, chat.turns === 0 && chat.said === '[]', now);
-    const grant = kept === null ? await this.hold(chat.id, now) : null;
+    const grant = kept === null ? await this.hold(chat.id, bound, now) : null;
     if (grant && !('id' in grant)) {
       await this.caps.giveBack(taken, now);
       return refusalResponse(grant);
     }
     const engine = kept === null ? chosen : recordEngine(chosen, kept);
     this.caps.noteTurn(visitor, now);
-    const worst = grant ? this.limits.turnWorstUsd : 0;
+    const worst = grant ? bound : 0;
     this.addToDay(visitor.key, day, { turns: 1, usd: worst });
     this.sql.exec(`UPDATE chats SET turns = turns + 1, last_at = ? WHERE id = ?`, now, chat.id);
-    const before = JSON.parse(chat.said) as SaidLine[];
-    const opening = await engine.open(
-      { text, before, providerChat: chat.provider_chat, visitor: visitor.key },
-      controller.signal,
-      this.clock,
-    );
+    const opening = await engine.open(asked, controller.signal, this.clock);
     if (!opening.ok) {
       const unknown = opening.failure.kind === 'unknown';
       // Only an answer that says no reply was written costs nothing, and gives the turn back.
@@ -334,7 +334,7 @@ export class TextDesk extends DurableObject<Env> {
       await giveReplyPlace(this.env, this.limits.maxConcurrentReplies, chat.id);
       return this.failureResponse(opening.failure, now);
     }
-    const turn = { controller, chat, visitor: visitor.key, day, grant, text, engine, taken };
+    const turn = { controller, chat, visitor: visitor.key, day, grant, worst, text, engine, taken };
     const stream = relayReply(opening.body, controller, engine.read, (outcome) =>
       this.settleReply(turn, outcome),
     );
@@ -348,10 +348,10 @@ export class TextDesk extends DurableObject<Env> {
   }
 
   /** A reply's place (the owner's limit on replies at once) and its worst case reserved. */
-  private async hold(chatId: string, now: number): Promise<GrantState | TextRefusal> {
+  private async hold(chatId: string, usd: number, now: number): Promise<GrantState | TextRefusal> {
     const limit = this.limits.maxConcurrentReplies;
     const place = await takeReplyPlace(this.env, limit, chatId, now);
-    const held = place ? await this.grants.reserve(this.limits.turnWorstUsd, now) : null;
+    const held = place ? await this.grants.reserve(usd, now) : null;
     if (held && 'id' in held) return held;
     this.inFlight.delete(chatId);
     if (place) await giveReplyPlace(this.env, limit, chatId);
@@ -379,7 +379,7 @@ export class TextDesk extends DurableObject<Env> {
   /** A reply ended: its cost settled, what was said recorded, its chat free for the next. */
   private async settleReply(turn: ReplyTurn, outcome: ReplyOutcome): Promise<ReplySettled> {
     const { how, said } = outcome;
-    const worst = turn.grant ? this.limits.turnWorstUsd : 0;
+    const worst = turn.worst;
     turn.controller.abort();
     const cost = await turn.engine.cost(outcome);
     const counted = how !== 'failed';

@@ -8,7 +8,13 @@
 import * as v from 'valibot';
 import { vCompletionUsage } from '../../../generated/model/valibot.gen';
 import { GateConfigError, textEngineFrom, type TextEngineSetting } from '../floor/config';
-import { modelPiece, modelRequest, openModelStream, usageCostUsd } from './model-chat';
+import {
+  modelPiece,
+  modelRequest,
+  openModelStream,
+  usageCostUsd,
+  worstTurnUsd,
+} from './model-chat';
 import {
   chatCost,
   openChatStream,
@@ -38,6 +44,11 @@ export interface TextEngine {
   readonly kind: TextEngineSetting['kind'];
   open(turn: EngineTurn, signal: AbortSignal, clock: RetryClock): Promise<ChatOpening>;
   read: PieceReader;
+  /**
+   * The most this turn's reply can cost, from what is asked; null when the engine cannot bound it
+   * (the owner's `GATE_CHAT_TURN_WORST_USD` is held instead).
+   */
+  worstUsd(turn: EngineTurn): number | null;
   /** What the reply cost in USD; null when it cannot be known (the worst case is charged). */
   cost(outcome: ReplyOutcome): Promise<number | null>;
   /** What the record keeps of a finished reply beside its words and place; null: nothing to. */
@@ -51,6 +62,8 @@ export function providerChatEngine(settings: ChatSettings): TextEngine {
     open: (turn, signal, clock) =>
       openChatStream(settings, turnRequest(settings, turn.text, turn.providerChat), signal, clock),
     read: providerPiece,
+    // The provider's fee and the tokens of a history it keeps itself: only the owner's bound.
+    worstUsd: () => null,
     cost: async ({ replyId }) => (replyId ? chatCost(settings, replyId) : null),
     finished: ({ replyId }) => (replyId ? { providerChat: replyId } : null),
   };
@@ -62,20 +75,17 @@ export function providerChatEngine(settings: ChatSettings): TextEngine {
  */
 export function modelEngine(setting: Extract<TextEngineSetting, { kind: 'model' }>): TextEngine {
   const settings = { apiUrl: setting.apiUrl, apiKey: setting.apiKey, prices: setting.prices };
+  const request = (turn: EngineTurn) =>
+    modelRequest(
+      turn.before.map((line) => ({ who: line.who, text: line.text })),
+      turn.text,
+      turn.visitor,
+    );
   return {
     kind: 'model',
-    open: (turn, signal, clock) =>
-      openModelStream(
-        settings,
-        modelRequest(
-          turn.before.map((line) => ({ who: line.who, text: line.text })),
-          turn.text,
-          turn.visitor,
-        ),
-        signal,
-        clock,
-      ),
+    open: (turn, signal, clock) => openModelStream(settings, request(turn), signal, clock),
     read: modelPiece,
+    worstUsd: (turn) => worstTurnUsd(request(turn), settings.prices),
     cost: async ({ usage }) => {
       const read = v.safeParse(vCompletionUsage, usage);
       return read.success ? usageCostUsd(read.output, settings.prices) : null;
@@ -94,6 +104,7 @@ export function recordEngine(engine: TextEngine, reply: string): TextEngine {
     kind: engine.kind,
     open: async () => ({ ok: true, body: replayedStream(reply), attempts: 0 }),
     read: replayedPiece,
+    worstUsd: () => 0,
     cost: async () => 0,
     finished: (_outcome, at) => ({ at }),
   };

@@ -47,8 +47,6 @@ export interface GrantDesk {
   count(counts: TextCounts): Promise<unknown>;
   /** Stores the grants (the desk's storage). */
   store(grants: readonly GrantState[]): Promise<void>;
-  /** The most one reply can cost. */
-  turnWorstUsd(): number;
   /** Keeps background work alive past the request that began it. */
   waitUntil(work: Promise<unknown>): void;
 }
@@ -151,7 +149,8 @@ export class DeskGrants {
       if (reuse && Date.now() - reuse.drawnAt < 30_000) {
         this.sliceTurns = Math.min(SLICE_MAX_TURNS, this.sliceTurns * 2);
       }
-      const want = Math.max(need, this.sliceTurns * this.desk.turnWorstUsd());
+      // Sized to what is asked: this many replies like the one waiting for it.
+      const want = this.sliceTurns * need;
       const answer = await this.desk.draw(reuse?.id ?? null, need, want);
       if (!answer.ok) {
         if (current && holds) return current;
