@@ -186,12 +186,14 @@ process.on('SIGINT', () => void shutdown(130));
 process.on('SIGTERM', () => void shutdown(143));
 
 const agents = surgeAgents(SOCKETS, FLOOD_SOCKETS);
-/** When the court first said its day's budget is spent: places idle after it are its choice. */
+/** When the court first said its budget is spent or paced: places idle after it are its choice. */
 let closedAt = Infinity;
 /** A line has formed: some visitor was given a ticket. */
 let lineFormed = false;
 const call = gateCaller(gateUrl, agents.line, (answer) => {
-  if (answer.body?.code === 'court-closed') closedAt = Math.min(closedAt, Date.now());
+  const code = answer.body?.code;
+  if (code === 'court-closed' || code === 'court-resting')
+    closedAt = Math.min(closedAt, Date.now());
   if (answer.status === 202) lineFormed = true;
   microphones.heard(answer); // rooms joined but the failed microphones'
 });

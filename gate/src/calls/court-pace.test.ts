@@ -1,6 +1,6 @@
 /**
- * The pace: the day's budget released over the day, what a newcomer is told when what is spent
- * reaches it, and what it leaves alone (calls under way, the line's places, text within its share).
+ * The pace: the day's budget released over the day, what a newcomer and a ticket are told when
+ * what is spent reaches it, and what it leaves alone (calls under way, text within its share).
  */
 import { describe, expect, it } from 'vitest';
 import { FIXED_LIMITS, type CourtLimits } from '../floor/court-limits';
@@ -107,10 +107,10 @@ describe('the pace', () => {
     expect(state.report(at(0, 9), 1)[0]?.refusals).toMatchObject({ 'court-resting': 1 });
   });
 
-  it('keeps the line’s places while Pepa rests, and admits the first of them when the next share is out', () => {
+  it('tells a ticket in line when Pepa is back once what is spent reaches the pace, rather than keep it waiting for the release', () => {
     const state = court();
     const calls = [1, 2].map((n) => state.request(visitor(n), at(0, 1)));
-    // Two worst cases held: the third waits in line.
+    // Two worst cases held, nothing spent: only reservations stand in the way, so the third waits.
     const waiting = state.request(visitor(3), at(0, 2));
     if (waiting.kind !== 'wait') throw new Error('unexpected');
     calls.forEach((call, i) => {
@@ -121,12 +121,13 @@ describe('the pace', () => {
         at(0, 4),
       );
     });
-    // USD 0.8 spent: the hour has no room for a worst case, and the ticket keeps its place.
+    // USD 0.8 spent: the hour has no room for another worst case until 01:00.
     expect(state.checkIn(waiting.ticket.id, false, at(0, 5))).toMatchObject({
-      kind: 'wait',
-      position: 1,
+      kind: 'refuse',
+      code: 'court-resting',
+      reopensAt: new Date(at(1)).toISOString(),
     });
-    expect(state.checkIn(waiting.ticket.id, false, at(1, 0))).toMatchObject({ kind: 'admit' });
+    expect(state.line.size).toBe(0);
   });
 
   it('rests text until its share of the next release covers a reply, and counts each hour’s spend', () => {

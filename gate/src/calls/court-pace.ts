@@ -7,8 +7,8 @@
  * share plus whatever earlier hours left. One release is no pace: the whole budget at midnight.
  *
  * The pace is measured against what is spent and reserved, like the budget itself. When only what
- * is spent stands in the way, Pepa is resting: newcomers are told when she is back (the part whose
- * release covers one more call or reply), calls under way go on, and the line keeps its places.
+ * is spent stands in the way, Pepa is resting: newcomers and tickets checking in are told when she
+ * is back (the part whose release covers one more call or reply), and calls under way go on.
  */
 import type { CourtLimits } from '../floor/court-limits';
 import { DAY_MS } from '../floor/day';

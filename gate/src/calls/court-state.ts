@@ -300,6 +300,13 @@ export class CourtState {
       this.line.remove(ticket.id);
       return this.closed(now);
     }
+    // What is spent reached the pace: no place opens before the next release, so the ticket is
+    // told when Pepa is back rather than kept waiting in a line that cannot move for an hour.
+    const resting = this.resting(now);
+    if (resting) {
+      this.line.remove(ticket.id);
+      return resting;
+    }
     // An open place goes to the first live tickets: those ahead that fell silent do not hold it.
     const free = this.openPlaces(now);
     if (free > 0 && this.line.liveAhead(ticket, now, free) < free) {
