@@ -130,6 +130,7 @@ const vars = {
   GATE_MAX_CALL_SECONDS: gateMaxCallSeconds,
   GATE_COST_PER_MINUTE_USD: RATE * (MAX_CALL_SECONDS / gateMaxCallSeconds),
   GATE_MAX_WAIT_MINUTES: MAX_WAIT_MINUTES,
+  GATE_PACE_RELEASES: process.env.GATE_PACE_RELEASES ?? 1, // its hours are not compressed: off
   ...TEXT.gateVars,
 };
 

@@ -3,6 +3,7 @@
 // and what the visitor is told: when she is back, in the browser's own time, as a polite status.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startArrivalProxy, type ArrivalProxy } from './arrival-proxy';
+import { BACK_AT, RESTING_ANSWER } from '../support/court-answers';
 import type { EngineName, EnginePage } from './engine';
 import { openEngine } from './launch';
 
@@ -11,23 +12,7 @@ const ENGINES = (process.env.ENGINES ?? 'firefox,webkit')
   .map((name) => name.trim())
   .filter((name): name is EngineName => name === 'firefox' || name === 'webkit');
 
-const BACK_AT = '2030-01-02T06:00:00.000Z';
-const RESTING = {
-  path: /^\/api\/calls$/,
-  status: 503,
-  headers: {
-    'content-type': 'application/problem+json',
-    'cache-control': 'no-store',
-    'retry-after': '1800',
-  },
-  body: JSON.stringify({
-    code: 'court-resting',
-    title: 'Resting',
-    status: 503,
-    retryAfterSeconds: 1800,
-    reopensAt: BACK_AT,
-  }),
-};
+const RESTING = { path: /^\/api\/calls$/, ...RESTING_ANSWER };
 /** What the page logs of the gate's answer: a 503 for the call's request. */
 const REFUSED = /503|Service Unavailable|api\/calls/i;
 

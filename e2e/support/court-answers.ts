@@ -21,18 +21,24 @@ export function routeClosedCourt(page: Page) {
 /** When a resting Pepa is back in these specs: 06:00 UTC, 15:00 in Tokyo. */
 export const BACK_AT = '2030-01-02T06:00:00.000Z';
 
-/** A problem answer of Pepa resting (the pace reached), with its Retry-After of half an hour. */
-export function resting(route: Route) {
-  return route.fulfill({
+/** The gate's answer when Pepa is resting (the pace reached): back at BACK_AT, in half an hour. */
+export const RESTING_ANSWER = {
+  status: 503,
+  headers: {
+    'content-type': 'application/problem+json',
+    'cache-control': 'no-store',
+    'retry-after': '1800',
+  },
+  body: JSON.stringify({
+    code: 'court-resting',
+    title: 'Resting',
     status: 503,
-    headers: { 'retry-after': '1800' },
-    contentType: 'application/problem+json',
-    body: JSON.stringify({
-      code: 'court-resting',
-      title: 'Resting',
-      status: 503,
-      retryAfterSeconds: 1800,
-      reopensAt: BACK_AT,
-    }),
-  });
+    retryAfterSeconds: 1800,
+    reopensAt: BACK_AT,
+  }),
+};
+
+/** Answers a request as the gate does while Pepa is resting. */
+export function resting(route: Route) {
+  return route.fulfill(RESTING_ANSWER);
 }
