@@ -3,49 +3,45 @@
 // builds nothing (the gate serves an empty folder) and stops by itself.
 //
 // 10,000 visitors arrive within 60 s from 2,000 addresses. Each asks for a call with the bot
-// check's dummy token, follows Retry-After to check in, and is admitted, refused, or gives up:
-// some leave the line, some abandon it (stop checking in). One scripted abuser reuses a ticket,
-// checks in faster than asked, and hammers without a bot token. Two attackers with valid bot
-// tokens rotate addresses, one inside a single IPv6 /64 and one inside a single IPv4 /24, and
-// follow their tickets as a live visitor would. A junk flood (starts without a token, made-up
-// tickets, ratings of made-up calls) hits the court's paths in five-second bursts through the
-// viral minute, so the court's load with and without it can be compared in the same run. One
-// ticket near the head of the line checks in once as a hidden page, then falls silent. The
-// stand-in's calls last 30–180 s (compressed in time), 5 % of them never send their server
-// messages, so the gate's backstop must free their places, and 2 % of its answers to
+// check's dummy token, follows Retry-After to check in, and is admitted, refused, or gives up
+// (leaves the line, or stops checking in). One scripted abuser reuses a ticket, checks in faster
+// than asked, and hammers without a bot token. Two attackers with valid bot tokens rotate
+// addresses, one inside an IPv6 /64 and one inside an IPv4 /24, and follow their tickets as a
+// live visitor would. A junk flood (starts without a token, made-up tickets and ratings) hits the
+// court in five-second bursts through the viral minute, so its load with and without it can be
+// compared in one run. One ticket near the head of the line checks in once as a hidden page, then
+// falls silent. The stand-in's calls last 30–180 s (compressed in time), 5 % never send their
+// server messages (the gate's backstop frees their places), and 2 % of its answers to
 // `POST /call/web` come after the gate stopped waiting (the call still runs).
 //
-// Text with Pepa: a visitor the court does not admit at once (full, or a ticket) chooses text
-// (SURGE_TEXT_SHARE, 90 %) or leaves; texting, they open a chat, send one to three messages a
-// few seconds apart, read each reply as a stream and now and then stop one at its first words,
-// while their ticket (if any) goes on. Text is offered in alternate windows of the viral minute
-// (SURGE_TEXT=windows; `on`, `off`), so the court's load with text and without it is compared in
-// one run. The stand-in writes replies at the field model's pace. One attacker drives text from
-// one IPv6 /64 with valid bot tokens: chats, messages as fast as it can, some over the length
-// limit, a chat taken from another visitor, starts without a token. The table adds the share of
-// those who asked (admitted at once, or chose text) who heard Pepa's first words within 5 s of
-// arriving (a voice visitor's greeting counted at the field model's delays after admission),
-// the first words' latency through the gate beside the stand-in's own, spend by channel, and the
-// attacker against one visitor's allowance.
+// Text with Pepa: a visitor the court does not admit at once chooses text (SURGE_TEXT_SHARE,
+// 90 %) or leaves; texting, they send one to three messages a few seconds apart, read each reply
+// as a stream and now and then stop one at its first words, while their ticket goes on. Text is
+// offered in alternate windows of the viral minute (SURGE_TEXT=windows; `on`, `off`), so the
+// court's load with and without it is compared in one run. The stand-in writes replies at the
+// field model's pace. One attacker drives text from one IPv6 /64 with valid bot tokens. The table
+// adds the share of those who asked (admitted at once, or chose text) who heard Pepa's first
+// words within 5 s of arriving, the first words' latency through the gate beside the stand-in's,
+// spend by channel, and the attacker against one visitor's allowance.
 //
-// Every request the court itself hears is counted (the report's courtLoad), and printed per
-// second (p50, max) beside the arrivals per second.
-// Failed microphones (surge-microphones.mjs): admitted visitors join their rooms, but a share
-// (SURGE_FAILED_MIC_SHARE, 5 %) whose microphone fails give the place back with the call's secret
-// as the page does, or of them SURGE_NO_GIVE_BACK_SHARE (20 %) never do (an old page, a crashed
-// tab): the provider's join timeout or the court's join backstop frees it. The seconds held print.
+// The simulated day (SURGE_DAY=on, scripts/lib/surge-day.mjs): the pace at the owner's settings on
+// a clock that plays the rest of the viral minute's UTC day in minutes, with visitors through it.
 //
-// The parties are in scripts/lib/surge-visitors.mjs and surge-attackers.mjs, the measures in
-// surge-measures.mjs, the table and the line in surge-report.mjs.
+// Every request the court hears is counted (the report's courtLoad), and printed per second (p50,
+// max) beside the arrivals per second. Failed microphones (surge-microphones.mjs): of the admitted,
+// a share (SURGE_FAILED_MIC_SHARE, 5 %) whose microphone fails give the place back as the page
+// does, or (SURGE_NO_GIVE_BACK_SHARE, 20 % of them) never do: the provider's join timeout or the
+// court's join backstop frees it. The parties are in scripts/lib/surge-visitors.mjs and
+// surge-attackers.mjs, the measures in surge-measures.mjs, the table and the line in surge-report.mjs.
 //
 // It prints a table and ends with one line:
 //   surge: peak P/L concurrent, admitted A, waited W, refused R, leaked K, spend S/C USD,
 //   abuser admitted X, /64 admitted Y/A64, /24 admitted Z/A24, idle place I s (allowed J s),
 //   court N req/s with the flood / M without, p95 gate V ms, p95 wait T s
-// and exits non-zero when the places held at once passed the limit, a place leaked, the spend passed the cap,
-// the abuser or an attacker got past its allowance, a place sat idle longer than its live
-// visitors' check-in interval, or the flood more than doubled the court's load (or the viral
-// minute was too short to leave whole seconds with it and without it to compare).
+// and exits non-zero when the places held at once passed the limit, a place leaked, the spend
+// passed the cap, the abuser or an attacker got past its allowance, a place sat idle longer than
+// its live visitors' check-in interval, the flood more than doubled the court's load (or the
+// minute was too short to compare), or the simulated day failed one of its own checks.
 //
 // Visitors, attackers and owner speak to the Worker's own socket, not wrangler's dev proxy
 // (SURGE_VIA_PROXY=1 does); the stand-in's server messages still go through it.
@@ -62,15 +58,7 @@ import { findFreePort } from './lib/prism.mjs';
 import { startCourtStack } from './lib/court-stack.mjs';
 import { gateCaller, placesLeaked, surgeAgents } from './lib/surge-gate.mjs';
 import { seededRandom, surgeRecords, surgeVisitors } from './lib/surge-visitors.mjs';
-import {
-  abuse,
-  attacker,
-  inOneIpv4Network,
-  inOneIpv6Network,
-  junkFlood,
-  running,
-  silentTicket,
-} from './lib/surge-attackers.mjs';
+import * as parties from './lib/surge-attackers.mjs';
 import { attackerAllowances, courtLoad, IDLE_SLACK_S, idlePlaces } from './lib/surge-measures.mjs';
 import { surgeFailures, surgeLine, surgeRows, tableLines } from './lib/surge-report.mjs';
 import { FIELD, textDay } from './lib/surge-text.mjs';
@@ -82,6 +70,7 @@ import {
   microphoneOutcome,
 } from './lib/surge-microphones.mjs';
 import { stackCpuMeter } from './lib/stack-cpu.mjs';
+import { dayOptions, surgeDay } from './lib/surge-day.mjs';
 
 const VISITORS = numberFrom('SURGE_VISITORS', 10_000);
 const ADDRESSES = numberFrom('SURGE_ADDRESSES', 2_000);
@@ -123,6 +112,7 @@ const MAX_WAIT_MINUTES = numberFrom(
   'GATE_MAX_WAIT_MINUTES',
   Math.max(1, Math.round(15 / timeScale)),
 );
+const DAY = surgeDay(dayOptions(), { VISITORS, ARRIVAL_MS, CAP, timeScale, random });
 const vars = {
   GATE_MAX_CONCURRENT_CALLS: LIMIT,
   GATE_DAILY_BUDGET_USD: CAP,
@@ -132,6 +122,7 @@ const vars = {
   GATE_MAX_WAIT_MINUTES: MAX_WAIT_MINUTES,
   GATE_PACE_RELEASES: process.env.GATE_PACE_RELEASES ?? 1, // its hours are not compressed: off
   ...TEXT.gateVars,
+  ...DAY.gateVars, // the pace on a simulated clock, when the day is played
 };
 
 const assets = mkdtempSync(join(tmpdir(), 'pepa-surge-assets-'));
@@ -187,8 +178,8 @@ process.on('SIGINT', () => void shutdown(130));
 process.on('SIGTERM', () => void shutdown(143));
 
 const agents = surgeAgents(SOCKETS, FLOOD_SOCKETS);
-/** When the court first said its budget is spent or paced: places idle after it are its choice. */
-let closedAt = Infinity;
+/** When the court first said its money is spent or paced: places idle after it are its choice. */
+let closedAt = DAY.on ? 0 : Infinity; // the day's pace binds from its first minute
 /** A line has formed: some visitor was given a ticket. */
 let lineFormed = false;
 const call = gateCaller(gateUrl, agents.line, (answer) => {
@@ -196,6 +187,7 @@ const call = gateCaller(gateUrl, agents.line, (answer) => {
   if (code === 'court-closed' || code === 'court-resting')
     closedAt = Math.min(closedAt, Date.now());
   if (answer.status === 202) lineFormed = true;
+  DAY.heard(answer);
   microphones.heard(answer); // rooms joined but the failed microphones'
 });
 /** @param {number} ms */
@@ -210,7 +202,7 @@ const microphones = microphoneDay({
   joinRoom: (roomUrl) => standIn.joinRoom(roomUrl),
 });
 
-let unresolved = VISITORS;
+let unresolved = VISITORS + DAY.visitors;
 /** @type {() => void} */
 let resolveAll = () => {};
 const allDone = new Promise((/** @type {(value?: undefined) => void} */ done) => {
@@ -226,6 +218,7 @@ const finish = () => {
 const loopDelay = monitorEventLoopDelay({ resolution: 20 });
 loopDelay.enable();
 const records = surgeRecords();
+await DAY.begin();
 const cpu = stackCpuMeter({ sitePort });
 const began = performance.now();
 const startedAtMs = Date.now();
@@ -254,9 +247,9 @@ const { visitor, followTicket, took } = surgeVisitors({
   turnedAway: textSurge.turnedAway,
   microphones,
 });
-const abuserRunning = running();
-const attackersRunning = running();
-const floodRunning = running();
+const abuserRunning = parties.running();
+const attackersRunning = parties.running();
+const floodRunning = parties.running();
 /** @type {import('./lib/surge-attackers.mjs').AbuserRecord} */
 const abuser = { requests: 0, admitted: 0, statuses: {} };
 /** @type {import('./lib/surge-attackers.mjs').FloodRecord} */
@@ -271,34 +264,38 @@ const attack = {
   while: attackersRunning,
 };
 const textAttackerDone = textSurge.attacker(agents.attackers, TEXT.messageChars);
-const ipv6Attacker = attacker(attack, '/64', inOneIpv6Network);
-const ipv4Attacker = attacker(attack, '/24', inOneIpv4Network);
+const ipv6Attacker = parties.attacker(attack, '/64', parties.inOneIpv6Network);
+const ipv4Attacker = parties.attacker(attack, '/24', parties.inOneIpv4Network);
 
-const abuserDone = abuse(
+const abuserDone = parties.abuse(
   { ...party, took, everyMs: ABUSER_EVERY_MS, while: abuserRunning },
   abuser,
 );
 const attackersDone = Promise.all([ipv6Attacker.run(), ipv4Attacker.run()]);
 const floodDone = FLOOD
-  ? junkFlood(
+  ? parties.junkFlood(
       { ...party, burstMs: FLOOD_BURST_MS, sockets: FLOOD_SOCKETS, while: floodRunning },
       flood,
     )
   : Promise.resolve();
-const silentDone = silentTicket(
+const silentDone = parties.silentTicket(
   { ...party, took, lineFormed: () => lineFormed, began, arrivalMs: ARRIVAL_MS },
   silent,
 );
-const arrivals = Array.from({ length: VISITORS }, () => random() * ARRIVAL_MS).sort(
-  (a, b) => a - b,
-);
+const arrivals = Array.from({ length: VISITORS }, () => random() * ARRIVAL_MS)
+  .sort((a, b) => a - b)
+  .concat(DAY.arrivals().sort((a, b) => a - b));
 /** @type {Promise<void>[]} */
 const visits = [];
-for (const [n, at] of arrivals.entries()) {
-  const delay = at - (performance.now() - began);
-  if (delay > 0) await sleep(delay);
-  visits.push(visitor(n));
+/** Visitors `from` to `to` - 1, each at their time. @param {number} from @param {number} to */
+async function arrive(from, to) {
+  for (let n = from; n < to; n += 1) {
+    const delay = (arrivals[n] ?? 0) - (performance.now() - began);
+    if (delay > 0) await sleep(delay);
+    visits.push(visitor(n));
+  }
 }
+await arrive(0, VISITORS);
 // The viral minute is over: the flood stops, and the court's load so far is read.
 if (ARRIVAL_MS > performance.now() - began) await sleep(ARRIVAL_MS - (performance.now() - began));
 floodRunning.on = false;
@@ -309,6 +306,7 @@ const loadReport = await call('GET', '/api/report?days=1', {
   headers: { authorization: `Bearer ${stack.secrets.GATE_ADMIN_TOKEN}` },
   agent: agents.owner,
 });
+await arrive(VISITORS, arrivals.length); // the simulated day's visitors, when it is played
 // While the last visitors finish (their lines, their chats), a line every 20 s says who is left.
 const progress = setInterval(() => {
   console.log(
@@ -443,7 +441,9 @@ console.log(
 );
 console.log(`  Processor time in the viral minute: ${viralCpu}`);
 for (const odd of records.oddAnswers) console.log(`  (an answer without a problem code: ${odd})`);
-const failures = surgeFailures(outcome);
+const day = DAY.outcome({ today, startedAtMs, arrivals, textSurge, records });
+for (const line of day.lines) console.log(line);
+const failures = [...surgeFailures(outcome), ...day.failures];
 for (const failure of failures) console.error(`surge: FAILED: ${failure}`);
 console.log(surgeLine(outcome));
 await shutdown(failures.length > 0 ? 1 : 0);

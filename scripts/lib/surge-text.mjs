@@ -368,7 +368,7 @@ export function textDay(day) {
   const text = textRecords();
   /** Each visitor's first words from Pepa (ms from arrival), by visitor number. */
   const firstWords = new Map();
-  let asked = 0;
+  const askers = new Set(); // who asked for Pepa: admitted at once, or chose text
   /** The windows text is offered in (epoch ms). @type {{ from: number, to: number }[]} */
   const windows = [];
   for (
@@ -405,7 +405,7 @@ export function textDay(day) {
     attack,
     /** A visitor admitted at once hears Pepa's greeting at the model's delays. */
     admitted: (/** @type {number} */ n, /** @type {number} */ ms) => {
-      asked += 1;
+      askers.add(n);
       firstWords.set(n, ms + VOICE_GREETING_MS);
     },
     /**
@@ -415,7 +415,7 @@ export function textDay(day) {
     turnedAway: (n, from, arrivedAt) => {
       const arrivedAtMs = Date.now() - (performance.now() - arrivedAt);
       if (!offered(arrivedAtMs) || day.random() >= day.share) return null;
-      asked += 1;
+      askers.add(n);
       return textVisit(party, from, arrivedAt).then((ms) => {
         if (ms !== null) firstWords.set(n, ms);
       });
@@ -440,7 +440,10 @@ export function textDay(day) {
     destroy: () => {
       for (const agent of Object.values(agents)) agent.destroy();
     },
-    asked: () => asked,
+    asked: () => askers.size,
     servedFast: () => [...firstWords.values()].filter((ms) => ms <= FIRST_WORDS_WITHIN_MS).length,
+    askedBy: (/** @type {number} */ n) => askers.has(n),
+    heardFast: (/** @type {number} */ n) =>
+      (firstWords.get(n) ?? Infinity) <= FIRST_WORDS_WITHIN_MS,
   };
 }

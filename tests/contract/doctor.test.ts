@@ -374,6 +374,10 @@ describe('npm run doctor for the court gate', () => {
       status: 'fail',
       detail: 'GATE_PACE_BURST_SHARES must be a number from 0 to 96 (got "-1")',
     });
+    // A simulated clock for the pace is a local simulation's: a deployed site never runs it.
+    const fast = { ...valid, GATE_PACE_CLOCK: '2030-01-15T00:00:00Z@1764633600000 360' };
+    const local = expect.stringMatching(/^GATE_PACE_CLOCK is a local simulation's clock/);
+    expect(await limitsWith(fast)).toMatchObject({ status: 'fail', detail: local });
     // What the shell exports overrides wrangler.jsonc (npm run deploy passes it on).
     expect(await limitsWith(noBudget, { GATE_DAILY_BUDGET_USD: '100' })).toMatchObject({
       status: 'ok',

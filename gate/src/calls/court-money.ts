@@ -76,7 +76,14 @@ function emptyDay(day: string): DayTotals {
 export class DayBook {
   private readonly days = new Map<string, DayTotals>();
 
-  constructor(stored: readonly DayTotals[] = []) {
+  /**
+   * @param hourOf the hour of its day a cost settled at a real moment is counted in: the UTC hour,
+   *   or the pace's simulated one (court-pace.ts `paceHour`).
+   */
+  constructor(
+    stored: readonly DayTotals[] = [],
+    private readonly hourOf: (at: number) => number = (at) => new Date(at).getUTCHours(),
+  ) {
     // Days stored before text was counted have no text totals, before openings no count of them,
     // and before the pace no hours.
     for (const day of stored) {
@@ -132,7 +139,7 @@ export class DayBook {
     const totals = this.totals(day);
     totals.reservedUsd = cents(Math.max(0, totals.reservedUsd - reservedUsd));
     totals.spentUsd = cents(totals.spentUsd + chargedUsd);
-    const hour = utcDay(at) === day ? new Date(at).getUTCHours() : 23;
+    const hour = utcDay(at) === day ? this.hourOf(at) : 23;
     totals.hours[hour] = cents((totals.hours[hour] ?? 0) + chargedUsd);
   }
 

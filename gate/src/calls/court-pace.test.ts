@@ -3,8 +3,17 @@
  * what is spent reaches it, and what it leaves alone (calls under way, text within its share).
  */
 import { describe, expect, it } from 'vitest';
+import { paceClockFrom } from '../floor/config';
 import { FIXED_LIMITS, type CourtLimits } from '../floor/court-limits';
-import { backAt, paceReport, partOf, releasedUsd } from './court-pace';
+import {
+  backAt,
+  paceHour,
+  paceReport,
+  paceTime,
+  partOf,
+  realTime,
+  releasedUsd,
+} from './court-pace';
 import { CourtState } from './court-state';
 import type { StartLedger } from './visitor-limits';
 
@@ -156,6 +165,76 @@ describe('the pace', () => {
     expect(state.request(visitor(2), at(9, 5))).toMatchObject({
       kind: 'refuse',
       code: 'court-closed',
+    });
+  });
+
+  describe('on a simulated clock (a local simulation’s day in minutes)', () => {
+    /** From real moment R the clock reads 00:00, ten times faster for 90 s, then 360 times. */
+    const R = Date.UTC(2026, 11, 2, 21, 0);
+    const CLOCK = {
+      simStartMs: DAY,
+      realStartMs: R,
+      steps: [
+        { scale: 10, seconds: 90 },
+        { scale: 360, seconds: Infinity },
+      ],
+    };
+    const PACED = { ...HOURLY, paceClock: CLOCK };
+    const real = (seconds: number) => R + seconds * 1000;
+
+    it('reads the simulated time step by step, and stops at the simulated day’s last moment', () => {
+      expect(paceTime(CLOCK, R - 5000)).toBe(DAY);
+      expect(paceTime(CLOCK, real(60))).toBe(at(0, 10));
+      // 90 s at ten times (15 min), then 10 s at 360 times (an hour).
+      expect(paceTime(CLOCK, real(100))).toBe(at(1, 15));
+      expect(paceHour(CLOCK, real(100))).toBe(1);
+      expect(paceTime(CLOCK, real(100_000))).toBe(at(24) - 1);
+      expect(paceTime(undefined, real(100))).toBe(real(100));
+    });
+
+    it('finds the real moment the clock reads a simulated time', () => {
+      for (const seconds of [0, 30, 90, 100, 250]) {
+        expect(realTime(CLOCK, paceTime(CLOCK, real(seconds)))).toBe(real(seconds));
+      }
+    });
+
+    it('releases the simulated hours’ shares, and says when Pepa is back in real time', () => {
+      expect(releasedUsd(PACED, real(60))).toBe(1);
+      expect(releasedUsd(PACED, real(100))).toBe(2);
+      // At 00:10 simulated, USD 2.5 waits for 02:00: 75 real seconds at ten times (to 00:15),
+      // then 105 simulated minutes at 360 times (17.5 s).
+      expect(backAt(PACED, 2.5, real(60))).toBe(real(107.5));
+    });
+
+    it('is read from GATE_PACE_CLOCK on this machine only, and refused when malformed', () => {
+      const local = { GATE_SITE_ORIGIN: 'http://127.0.0.1:8787' };
+      expect(
+        paceClockFrom({ ...local, GATE_PACE_CLOCK: `2030-01-15T00:00:00Z@${R} 10:90 360` }),
+      ).toEqual({ paceClock: CLOCK });
+      expect(paceClockFrom({ ...local, GATE_PACE_CLOCK: '' })).toEqual({});
+      expect(() =>
+        paceClockFrom({
+          GATE_SITE_ORIGIN: 'https://pepa.example.org',
+          GATE_PACE_CLOCK: `2030-01-15T00:00:00Z@${R} 360`,
+        }),
+      ).toThrow(/^GATE_PACE_CLOCK is a local simulation's clock/);
+      for (const bad of [
+        '360',
+        `2030-01-15T00:00:00Z@${R}`,
+        `2030-01-15T00:00:00Z@${R} 10 360`,
+        `2030-01-15T00:00:00Z@${R} 10:90 0`,
+        `noon@${R} 360`,
+      ]) {
+        expect(() => paceClockFrom({ ...local, GATE_PACE_CLOCK: bad })).toThrow(
+          /^GATE_PACE_CLOCK /,
+        );
+      }
+    });
+
+    it('counts each cost in the simulated hour it settled in', () => {
+      const state = court({ paceClock: CLOCK });
+      spend(state, 1, real(1), real(100), 0.45);
+      expect(state.report(real(100), 1)[0]?.hours.slice(0, 2)).toEqual([0, 0.45]);
     });
   });
 });

@@ -10,10 +10,50 @@
  * is spent stands in the way, Pepa is resting: newcomers and tickets checking in are told when she
  * is back (the part whose release covers one more call or reply), and calls under way go on.
  */
-import type { CourtLimits } from '../floor/court-limits';
+import type { CourtLimits, PaceClock } from '../floor/court-limits';
 import { DAY_MS } from '../floor/day';
 
-export type PaceLimits = Pick<CourtLimits, 'dailyBudgetUsd' | 'paceReleases' | 'paceBurstShares'>;
+export type PaceLimits = Pick<
+  CourtLimits,
+  'dailyBudgetUsd' | 'paceReleases' | 'paceBurstShares' | 'paceClock'
+>;
+
+/**
+ * What the pace's clock reads at the real moment `at`: the real time, or with a simulated clock
+ * (a local simulation's, `GATE_PACE_CLOCK`) the simulated time, which stops at the last moment of
+ * the day it starts on.
+ */
+export function paceTime(clock: PaceClock | undefined, at: number): number {
+  if (!clock) return at;
+  let real = clock.realStartMs;
+  let sim = clock.simStartMs;
+  for (const { scale, seconds } of clock.steps) {
+    const span = Math.min(Math.max(0, at - real), seconds * 1000);
+    sim += span * scale;
+    real += span;
+    if (at <= real) break;
+  }
+  return Math.min(sim, dayStart(clock.simStartMs) + DAY_MS - 1);
+}
+
+/** The real moment the pace's clock reads `sim` (the first, when it reads it for a while). */
+export function realTime(clock: PaceClock | undefined, sim: number): number {
+  if (!clock) return sim;
+  let real = clock.realStartMs;
+  let read = clock.simStartMs;
+  for (const { scale, seconds } of clock.steps) {
+    const span = Math.min(Math.max(0, sim - read) / scale, seconds * 1000);
+    real += span;
+    read += span * scale;
+    if (sim <= read) break;
+  }
+  return Math.ceil(real);
+}
+
+/** The hour of the day (0 to 23) the pace's clock reads at the real moment `at`. */
+export function paceHour(clock: PaceClock | undefined, at: number): number {
+  return new Date(paceTime(clock, at)).getUTCHours();
+}
 
 function dayStart(at: number): number {
   const date = new Date(at);
@@ -39,16 +79,17 @@ function releasedBy(limits: PaceLimits, part: number): number {
 
 /** What of the day's budget is released at `at`: what may be spent and reserved by then. */
 export function releasedUsd(limits: PaceLimits, at: number): number {
-  return releasedBy(limits, partOf(limits, at));
+  return releasedBy(limits, partOf(limits, paceTime(limits.paceClock, at)));
 }
 
 /**
  * When the day's release first reaches `targetUsd` (what is spent plus one more call or reply):
- * the start of that part, in epoch milliseconds. Null when it is released already, or when not
+ * the real moment that part begins, in epoch milliseconds. Null when it is released already, or when not
  * even the whole day's budget reaches it (the court is closed, not resting).
  */
-export function backAt(limits: PaceLimits, targetUsd: number, at: number): number | null {
-  if (releasedUsd(limits, at) + 1e-9 >= targetUsd) return null;
+export function backAt(limits: PaceLimits, targetUsd: number, real: number): number | null {
+  if (releasedUsd(limits, real) + 1e-9 >= targetUsd) return null;
+  const at = paceTime(limits.paceClock, real);
   if (limits.dailyBudgetUsd + 1e-9 < targetUsd) return null;
   const shares = (targetUsd / limits.dailyBudgetUsd) * limits.paceReleases;
   // The first part whose release covers the target; never the part we are in (it does not).
@@ -57,7 +98,7 @@ export function backAt(limits: PaceLimits, targetUsd: number, at: number): numbe
     Math.ceil(shares - 1 - limits.paceBurstShares - 1e-9),
   );
   if (part >= limits.paceReleases) return null;
-  return dayStart(at) + part * partMs(limits);
+  return realTime(limits.paceClock, dayStart(at) + part * partMs(limits));
 }
 
 /** The pace's settings and the money it has released so far today, for the owner's report. */

@@ -7,7 +7,7 @@
  */
 import type { CourtLimits } from '../floor/court-limits';
 import { DayBook, worstCaseUsd, type DayTotals } from './court-money';
-import { backAt, releasedUsd } from './court-pace';
+import { backAt, paceHour, releasedUsd } from './court-pace';
 import { DAY_MS, nextUtcMidnight, utcDay } from '../floor/day';
 import { Leases, type CallRecord, type Lease, type StoredLeases } from './court-leases';
 import { estimateWait, hiddenGrace, Line, LIVE_SLACK_MS, retryAfterFor, type Ticket } from './line';
@@ -78,7 +78,7 @@ export class CourtState {
     private readonly ledger: StartLedger,
     snapshot?: CourtSnapshot,
   ) {
-    this.days = new DayBook(snapshot?.days);
+    this.days = new DayBook(snapshot?.days, (at) => paceHour(limits.paceClock, at));
     this.leases = new Leases(
       this.days,
       ledger,

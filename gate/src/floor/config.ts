@@ -5,7 +5,7 @@
  * defaults of its own, and a missing or bad one, like a missing secret, makes it refuse starts
  * (fails closed) while `npm run doctor` names what is wrong.
  */
-import { FIXED_LIMITS, type CourtLimits } from './court-limits';
+import { FIXED_LIMITS, type CourtLimits, type PaceClock } from './court-limits';
 
 /**
  * The Worker's secrets: what `wrangler types` types as plain `string` (it types each of `vars`
@@ -39,6 +39,7 @@ type NumberVar = Exclude<
   | 'GATE_TEXT_ENGINE'
   | 'GATE_MODEL_API_URL'
   | 'GATE_CHAT_OPENINGS'
+  | 'GATE_PACE_CLOCK'
 >;
 /**
  * The model engine's key: a secret only that engine needs, so not one of wrangler.jsonc's
@@ -90,6 +91,7 @@ export function limitsFrom(env: Settings): CourtLimits {
     textShare: number(env, 'GATE_TEXT_SHARE', { min: 0, max: 1, integer: false }),
     paceReleases: number(env, 'GATE_PACE_RELEASES', { min: 1, max: 96, integer: true }),
     paceBurstShares: number(env, 'GATE_PACE_BURST_SHARES', { min: 0, max: 96, integer: false }),
+    ...paceClockFrom(env),
     costPerMinuteUsd: number(env, 'GATE_COST_PER_MINUTE_USD', {
       min: 0,
       max: 100,
@@ -238,6 +240,62 @@ export function cardLimitsFrom(env: Settings): CardLimits {
 
 /** Hosts a local run may serve the site from over plain HTTP. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The most times faster than real time a simulated clock may run. */
+const MAX_CLOCK_SCALE = 100_000;
+
+/**
+ * The pace's simulated clock (`GATE_PACE_CLOCK`), with which `npm run surge` plays a whole day in
+ * minutes: empty for the real clock, as on every deployed site. It reads `<simulated start>@<real
+ * start> <scale>:<seconds> … <scale>`, e.g. `2030-01-15T00:00:00Z@1764633600000 10:90 360`: from
+ * the real moment 1764633600000 (epoch ms) the pace's clock reads 00:00 of 2030-01-15 and runs
+ * ten times faster than real time for 90 real seconds, then 360 times faster. It is refused
+ * unless GATE_SITE_ORIGIN is this machine's loopback, so a deployed pace never runs fast.
+ */
+export function paceClockFrom(env: Settings): { paceClock?: PaceClock } {
+  const raw = env.GATE_PACE_CLOCK?.trim() ?? '';
+  if (!raw) return {};
+  let origin: URL | null = null;
+  try {
+    origin = new URL(env.GATE_SITE_ORIGIN ?? '');
+  } catch {
+    // No origin: refused below.
+  }
+  if (origin?.protocol !== 'http:' || !LOOPBACK.has(origin.hostname)) {
+    throw new GateConfigError(
+      "GATE_PACE_CLOCK is a local simulation's clock: it may be set only where GATE_SITE_ORIGIN is this machine's loopback, never on a deployed site",
+    );
+  }
+  const bad = (why: string) => new GateConfigError(`GATE_PACE_CLOCK ${why} (got "${raw}")`);
+  const [start = '', ...written] = raw.split(/\s+/);
+  const at = /^(.+)@(\d+)$/.exec(start);
+  const simStartMs = at?.[1] ? Date.parse(at[1]) : NaN;
+  const realStartMs = Number(at?.[2]);
+  if (!Number.isFinite(simStartMs) || !Number.isFinite(realStartMs)) {
+    throw bad(
+      'must begin with the simulated start and the real one, as 2030-01-15T00:00:00Z@1764633600000',
+    );
+  }
+  const steps = written.map((step, i) => {
+    const [scaleText = '', secondsText] = step.split(':');
+    const scale = Number(scaleText);
+    const last = i === written.length - 1;
+    const seconds = last ? Infinity : Number(secondsText);
+    if (
+      !Number.isFinite(scale) ||
+      scale < 1 ||
+      scale > MAX_CLOCK_SCALE ||
+      (last ? secondsText !== undefined : !(seconds > 0 && Number.isFinite(seconds)))
+    ) {
+      throw bad(
+        `steps must each be <scale>:<real seconds>, the last a scale alone, each scale from 1 to ${MAX_CLOCK_SCALE}`,
+      );
+    }
+    return { scale, seconds };
+  });
+  if (steps.length === 0) throw bad('needs at least one scale after its start');
+  return { paceClock: { simStartMs, realStartMs, steps } };
+}
 
 /**
  * The site's own origin (`GATE_SITE_ORIGIN`), the one a card prints and links to whatever host a

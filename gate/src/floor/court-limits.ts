@@ -43,6 +43,12 @@ export interface CourtLimits extends VisitorLimitSettings {
   paceReleases: number;
   /** Shares released ahead of their part, so a burst may draw on the next part's money. */
   paceBurstShares: number;
+  /**
+   * A local simulation's clock for the pace alone (`GATE_PACE_CLOCK`, honoured only on this
+   * machine's loopback): the hours the pace releases pass faster than real ones, so a whole day
+   * can be played in minutes. Absent everywhere else: the pace follows the real UTC day.
+   */
+  paceClock?: PaceClock;
   costPerMinuteUsd: number;
   /** A ticket not checked in within its Retry-After plus this is dropped. */
   checkInGraceSeconds: number;
@@ -50,6 +56,17 @@ export interface CourtLimits extends VisitorLimitSettings {
   hiddenCheckInGraceSeconds: number;
   /** The longest estimated wait a newcomer is given a ticket for; past it the court is full. */
   maxWaitMinutes: number;
+}
+
+/**
+ * A simulated clock: real time from `realStartMs` on is read as simulated time from `simStartMs`,
+ * each step running `scale` times faster than real time for `seconds` real seconds (the last step
+ * for ever). It stops at the last moment of the simulated day it starts on.
+ */
+export interface PaceClock {
+  simStartMs: number;
+  realStartMs: number;
+  steps: readonly { scale: number; seconds: number }[];
 }
 
 /** The limits that are the court's own design, not the owner's to set. */
