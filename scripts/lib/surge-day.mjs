@@ -6,7 +6,7 @@
 // calls spend against the hour's release; then much faster, while a steady stream of visitors
 // comes through the rest of the day. The table says, hour by simulated hour, what was released,
 // what was spent, who came and who heard Pepa, and what the others were told.
-import { numberFrom } from './surge-options.mjs';
+import { FIRST_WORDS_WITHIN_MS, numberFrom } from './surge-options.mjs';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -76,11 +76,11 @@ export function dayClock(options, { arrivalMs, timeScale, realStartMs }) {
  * @param {{
  *   cap: number, releases: number, burstShares: number,
  *   hoursSpent: number[],
- *   arrivals: { simAt: number, asked: boolean, heard: boolean }[],
+ *   arrivals: { simAt: number, asked: boolean, heard: boolean, fast: boolean }[],
  *   told: { simAt: number, code: string }[],
  *   callsAt: number[],
  * }} day the report's spend per hour; each visitor of the day's stream (when they arrived on the
- *   simulated clock, whether they asked for Pepa by voice or text, and whether they heard her
+ *   simulated clock, whether they asked for Pepa by voice or text, heard her, and heard her
  *   within 5 s); what visitors were told, and when calls were admitted (simulated)
  */
 export function hourRows(day) {
@@ -103,6 +103,7 @@ export function hourRows(day) {
       arrived: came.length,
       asked: came.filter((a) => a.asked).length,
       heard: came.filter((a) => a.heard).length,
+      fast: came.filter((a) => a.fast).length,
       calls: day.callsAt.filter(inHour).length,
       told,
     };
@@ -185,10 +186,10 @@ export function surgeDay(options, run) {
      * The table's lines and the day's failures.
      * @param {{
      *   today: { [key: string]: unknown }, startedAtMs: number, arrivals: number[],
-     *   textSurge: { askedBy: (n: number) => boolean, heardFast: (n: number) => boolean },
+     *   textSurge: { askedBy: (n: number) => boolean, firstWordsOf: (n: number) => number | null },
      *   records: { placesTaken: { answeredAt: number }[] },
      * }} surge the day's report, when the run began (epoch ms) and each visitor arrived (ms from
-     *   then), who asked and who heard Pepa within 5 s, and when each place was taken
+     *   then), who asked for Pepa and how soon each heard her, and when each place was taken
      */
     outcome: (surge) => {
       if (!options.on) return { lines: [], failures: [] };
@@ -198,7 +199,7 @@ export function surgeDay(options, run) {
         viralVisitors: run.VISITORS,
         arrivedAt: (/** @type {number} */ n) => surge.startedAtMs + (surge.arrivals[n] ?? 0),
         asked: surge.textSurge.askedBy,
-        heard: surge.textSurge.heardFast,
+        firstWords: surge.textSurge.firstWordsOf,
         callsAt: surge.records.placesTaken.map((p) => p.answeredAt),
       };
       const viralEnd = realStartMs + clock.viralMs;
@@ -206,11 +207,12 @@ export function surgeDay(options, run) {
         n,
         at: day.arrivedAt(n),
       }));
-      const visitor = (/** @type {{ n: number, at: number }} */ v) => ({
-        simAt: clock.simAt(v.at),
-        asked: day.asked(v.n),
-        heard: day.heard(v.n),
-      });
+      const visitor = (/** @type {{ n: number, at: number }} */ v) => {
+        const ms = day.firstWords(v.n);
+        const heard = day.asked(v.n) && ms !== null;
+        const fast = heard && ms <= FIRST_WORDS_WITHIN_MS;
+        return { simAt: clock.simAt(v.at), asked: day.asked(v.n), heard, fast };
+      };
       const viral = all.filter((v) => v.n < day.viralVisitors).map(visitor);
       const rows = hourRows({
         cap: day.cap,
@@ -226,22 +228,23 @@ export function surgeDay(options, run) {
         toldInViral.filter((t) => t.code === code).length;
       const asked = viral.filter((v) => v.asked).length;
       const heard = viral.filter((v) => v.heard).length;
+      const fast = viral.filter((v) => v.fast).length;
       const hhmm = (/** @type {number} */ at) => new Date(at).toISOString().slice(11, 16);
       const viralHour = new Date(clock.simStartMs).getUTCHours();
       const lines = [
         `  Simulated day: pace ${options.releases} releases, burst ${options.burstShares}; the clock ` +
           `×${timeScale} from ${hhmm(clock.simStartMs)} for ${clock.viralMs / 1000} s, then ×${clock.fast}`,
         `  Viral minute (${hhmm(clock.simStartMs)}–${hhmm(clock.simAt(viralEnd))}): ` +
-          `${viral.length} arrived, ${heard} of ${asked} who asked heard Pepa within 5 s ` +
-          `(${asked ? ((100 * heard) / asked).toFixed(1) : '–'} %); told ` +
+          `${viral.length} arrived; of ${asked} who asked, ${fast} heard Pepa within 5 s ` +
+          `(${asked ? ((100 * fast) / asked).toFixed(1) : '–'} %) and ${heard} at all; told ` +
           TOLD.map((code) => `${code} ${count(code)}`).join(', '),
-        '  hour  released by end  spent  spent by end  arrived  asked  heard ≤5 s  calls  resting  full  closed',
+        '  hour  released by end  spent  spent by end  arrived  asked  heard  ≤5 s  calls  resting  full  closed',
         ...rows.map(
           (r) =>
             `  ${String(r.hour).padStart(2, '0')}    ${r.releasedBy.toFixed(2).padStart(15)}` +
             `  ${r.spent.toFixed(2).padStart(5)}  ${r.spentBy.toFixed(2).padStart(12)}` +
             `  ${String(r.arrived).padStart(7)}  ${String(r.asked).padStart(5)}` +
-            `  ${String(r.heard).padStart(10)}  ${String(r.calls).padStart(5)}` +
+            `  ${String(r.heard).padStart(5)}  ${String(r.fast).padStart(4)}  ${String(r.calls).padStart(5)}` +
             `  ${String(r.told['court-resting']).padStart(7)}  ${String(r.told['court-full']).padStart(4)}` +
             `  ${String(r.told['court-closed']).padStart(6)}`,
         ),

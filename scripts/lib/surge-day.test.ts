@@ -37,9 +37,9 @@ describe('the surge’s simulated day', () => {
       burstShares: 1,
       hoursSpent: [1.5, 0.9, 1.2],
       arrivals: [
-        { simAt: at(0, 5), asked: true, heard: true },
-        { simAt: at(1, 5), asked: true, heard: false },
-        { simAt: at(1, 6), asked: false, heard: false },
+        { simAt: at(0, 5), asked: true, heard: true, fast: true },
+        { simAt: at(1, 5), asked: true, heard: false, fast: false },
+        { simAt: at(1, 6), asked: false, heard: false, fast: false },
       ],
       told: [
         { simAt: at(1, 10), code: 'court-resting' },
@@ -70,6 +70,7 @@ describe('the surge’s simulated day', () => {
       arrived: asked,
       asked,
       heard,
+      fast: heard,
       calls: 0,
       told: {},
     });

@@ -1,6 +1,9 @@
 // @ts-check
 // The surge's options from its environment.
 
+/** Pepa's first words within this long count as a visitor served. */
+export const FIRST_WORDS_WITHIN_MS = 5000;
+
 /**
  * The positive number in the environment variable `name`, or `fallback` when it is unset or
  * empty; anything else ends the run with a line that names the variable.

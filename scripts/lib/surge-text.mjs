@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { firstMessage, LATER_MESSAGES } from './surge-openings.mjs';
+import { FIRST_WORDS_WITHIN_MS } from './surge-options.mjs';
 
 /**
  * @typedef {{
@@ -343,8 +344,6 @@ const VOICE_GREETING_MS =
   (FIELD.roomJoinMs ?? 0) +
   (FIELD.assistantJoinMs ?? 0) +
   (FIELD.greetingFirstAudioMs ?? 0);
-/** Pepa's first words within this long count as a visitor served. */
-const FIRST_WORDS_WITHIN_MS = 5000;
 
 /**
  * Text with Pepa in one surge: when it is offered (`mode`: alternate windows of `windowMs`, on,
@@ -443,7 +442,6 @@ export function textDay(day) {
     asked: () => askers.size,
     servedFast: () => [...firstWords.values()].filter((ms) => ms <= FIRST_WORDS_WITHIN_MS).length,
     askedBy: (/** @type {number} */ n) => askers.has(n),
-    heardFast: (/** @type {number} */ n) =>
-      (firstWords.get(n) ?? Infinity) <= FIRST_WORDS_WITHIN_MS,
+    firstWordsOf: (/** @type {number} */ n) => firstWords.get(n) ?? null,
   };
 }
