@@ -1,8 +1,8 @@
 /**
  * The gate's side of the provider's chat: `POST /chat` streamed for one turn, with bounded,
  * jittered retries of the answers that say "not now" (429, 5xx) and honour their Retry-After;
- * and `GET /chat/{id}` for what the turn cost (chats send no end-of-call report). Through the
- * provider's generated client, as calls are.
+ * and `GET /chat/{id}` for what the turn cost (provider chats send no end-of-call report). Through
+ * the provider's generated client, as calls are.
  */
 import { createClient, createConfig } from '../../../generated/client';
 import { chatControllerCreateChat, chatControllerGetChat } from '../../../generated/sdk.gen';
@@ -89,8 +89,8 @@ export function openChatStream(
 }
 
 /**
- * One `data:` line of the provider's chat stream (`{ id, path, delta }`): the chat's id and
- * Pepa's next words; null when it is not such a piece. The provider reports no usage here.
+ * One `data:` line of the provider's chat stream (`{ id, path, delta }`): the provider chat's id
+ * and Pepa's next words; null when it is not such a piece. The provider reports no usage here.
  */
 export function providerPiece(data: string): ReplyPiece | null {
   let piece: { id?: unknown; delta?: unknown };
@@ -107,7 +107,7 @@ export function providerPiece(data: string): ReplyPiece | null {
   };
 }
 
-/** `GET /chat/{id}`: what the chat cost in USD, or null when it cannot be read. */
+/** `GET /chat/{id}`: what the provider chat cost in USD, or null when it cannot be read. */
 export async function chatCost(settings: ChatSettings, id: string): Promise<number | null> {
   try {
     const { data, response } = await chatControllerGetChat({

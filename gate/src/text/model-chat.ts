@@ -51,8 +51,8 @@ export function modelRequest(
   user: string,
 ): ChatCompletionRequest {
   const messages: ChatMessage[] = [{ role: 'system', content: PEPA_CHAT.systemPrompt }];
-  for (const line of before) {
-    messages.push({ role: line.who === 'pepa' ? 'assistant' : 'user', content: line.text });
+  for (const entry of before) {
+    messages.push({ role: entry.who === 'pepa' ? 'assistant' : 'user', content: entry.text });
   }
   messages.push({ role: 'user', content: input });
   return {

@@ -23,7 +23,7 @@ import {
   turnRequest,
   type ChatSettings,
 } from '../provider/provider-chat';
-import type { SaidLine } from './text-records';
+import type { SaidEntry } from './text-records';
 import type { PieceReader, ReplyOutcome } from './reply/text-relay';
 import type { ChatOpening, RetryClock } from '../floor/turn-retries';
 import { replayedPiece, replayedStream } from './openings/opening-replay';
@@ -33,7 +33,7 @@ export interface EngineTurn {
   /** The visitor's words. */
   text: string;
   /** What the desk kept of the chat before, oldest first. */
-  before: readonly SaidLine[];
+  before: readonly SaidEntry[];
   /** The provider's chat the last reply was (the provider's chat engine continues it). */
   providerChat: string | null;
   /** The visitor's opaque key. */
@@ -52,7 +52,7 @@ export interface TextEngine {
   /** What the reply cost in USD; null when it cannot be known (the worst case is charged). */
   cost(outcome: ReplyOutcome): Promise<number | null>;
   /** What the record keeps of a finished reply beside its words and place; null: nothing to. */
-  finished(outcome: ReplyOutcome, at: number): Pick<SaidLine, 'providerChat' | 'at'> | null;
+  finished(outcome: ReplyOutcome, at: number): Pick<SaidEntry, 'providerChat' | 'at'> | null;
 }
 
 /** The provider's chat: it keeps the history itself, and says the cost when asked. */
@@ -77,7 +77,7 @@ export function modelEngine(setting: Extract<TextEngineSetting, { kind: 'model' 
   const settings = { apiUrl: setting.apiUrl, apiKey: setting.apiKey, prices: setting.prices };
   const request = (turn: EngineTurn) =>
     modelRequest(
-      turn.before.map((line) => ({ who: line.who, text: line.text })),
+      turn.before.map((entry) => ({ who: entry.who, text: entry.text })),
       turn.text,
       turn.visitor,
     );

@@ -1,6 +1,6 @@
 /**
- * What a line means, judged once. After the structural checks pass, the judge (card-judge.ts)
- * reads the line; its verdict is kept in R2 under the hash of the words folded as every check
+ * What a remark means, judged once. After the structural checks pass, the judge (card-judge.ts)
+ * reads the remark; its verdict is kept in R2 under the hash of the words folded as every check
  * reads them (`card-verdicts/{sha256}`), so the same words, however spelt, are judged once and a
  * second ask costs no model call.
  *

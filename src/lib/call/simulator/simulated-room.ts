@@ -76,7 +76,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
   private readonly onRoomJoined: SimulatorOptions['onRoomJoined'];
   private readonly onSpoken: SimulatorOptions['onSpoken'];
   private readonly openingFor: SimulatorOptions['openingFor'];
-  /** Pepa's first line here when the provider's model wrote it (a chat handed over). */
+  /** Pepa's first remark here when the provider's model wrote it (a chat handed over). */
   private opening: string | null = null;
 
   constructor(
