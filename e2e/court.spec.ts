@@ -157,10 +157,10 @@ test.describe("Pepa's court", () => {
     await expect(pond).not.toHaveAttribute('data-pepa-shown');
     await expect
       .poll(async () => {
-        const lines = await captions.allTextContents();
+        const shown = await captions.allTextContents();
         const forming = await talk(page).captions.getByTestId('partial-caption').count();
-        const pepa = lines.filter((line) => line.startsWith('Pepa: ')).length;
-        const visitor = lines.filter((line) => line.startsWith('You: ')).length;
+        const pepa = shown.filter((entry) => entry.startsWith('Pepa: ')).length;
+        const visitor = shown.filter((entry) => entry.startsWith('You: ')).length;
         return forming === 0 && (await talk(page).status.textContent()) === 'Listening...'
           ? pepa - 1 - visitor
           : 'still talking';

@@ -26,10 +26,10 @@ async function tab(context: BrowserContext): Promise<Page> {
 async function threadTexts(region: Locator): Promise<string[]> {
   return region
     .locator('[data-thread-entry]:not([aria-hidden])')
-    .evaluateAll((lines) =>
-      lines.map(
-        (line) =>
-          `${line.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${line.textContent ?? ''}`,
+    .evaluateAll((entries) =>
+      entries.map(
+        (entry) =>
+          `${entry.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${entry.textContent ?? ''}`,
       ),
     );
 }
@@ -80,7 +80,7 @@ test('typed while in line, the chat comes into the call: the typed turns above t
   // In the call: one thread, the typed turns first, then Pepa's first spoken remark, from the chat.
   const captions = talk(visitor).captions;
   await expect
-    .poll(async () => (await threadTexts(captions)).some((line) => line.startsWith('spoken')), {
+    .poll(async () => (await threadTexts(captions)).some((entry) => entry.startsWith('spoken')), {
       timeout: 30_000,
     })
     .toBe(true);

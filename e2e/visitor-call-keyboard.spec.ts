@@ -80,9 +80,9 @@ test.describe('a call that respects the visitor', () => {
     await expect
       .poll(
         async () => {
-          const lines = await captionTexts(page);
-          return lines
-            .slice(lines.indexOf('You: Hello Pepa') + 1)
+          const shown = await captionTexts(page);
+          return shown
+            .slice(shown.indexOf('You: Hello Pepa') + 1)
             .some((l) => l.startsWith('Pepa: '));
         },
         { timeout: 15_000 },

@@ -122,23 +122,25 @@ test.describe("the visitor's Pepa", () => {
     // shown first. In the fast room an entry's partial comes 300-600 ms before its final, and a
     // renderer the busy machine holds back that long draws only the final, so the check takes
     // every remark she has said by now (the greeting, her answers), not the greeting alone.
-    const pepaRemarks = (await captionTexts(page)).filter((line) => line.startsWith('Pepa: '));
+    const pepaRemarks = (await captionTexts(page)).filter((remark) => remark.startsWith('Pepa: '));
     const formed = (
       await page.evaluate(() => (window as unknown as { __partials: string[] }).__partials)
     )
       .filter((text) => text.startsWith('Pepa: ') && text.endsWith('…'))
       .map((text) => text.slice(0, -1));
     expect(
-      formed.some((start) => pepaRemarks.some((line) => line.startsWith(start) && line !== start)),
-      `partials ${JSON.stringify(formed)}; lines ${JSON.stringify(pepaRemarks)}`,
+      formed.some((start) =>
+        pepaRemarks.some((remark) => remark.startsWith(start) && remark !== start),
+      ),
+      `partials ${JSON.stringify(formed)}; remarks ${JSON.stringify(pepaRemarks)}`,
     ).toBe(true);
     // Phone first: the status, the controls and the latest caption fit on one screen below the
     // navigation bar (4rem), so a visitor never scrolls to follow the call.
     const span = await page.evaluate(() => {
       const talkSection = document.querySelector('#talk');
       const top = talkSection?.querySelector('[role="status"]')?.getBoundingClientRect().top ?? 0;
-      const lines = talkSection?.querySelectorAll('[role="log"] p') ?? [];
-      const last = lines[lines.length - 1]?.getBoundingClientRect();
+      const entries = talkSection?.querySelectorAll('[role="log"] p') ?? [];
+      const last = entries[entries.length - 1]?.getBoundingClientRect();
       const log = talkSection?.querySelector('[role="log"]')?.getBoundingClientRect();
       // The newest entry as shown: the log scrolls, so it ends at the log's bottom at most.
       const bottom = Math.min(last?.bottom ?? 0, log?.bottom ?? 0);

@@ -51,7 +51,7 @@ function statusesSeen() {
 /** The captions, as the visitor reads them. */
 function captionTexts() {
   return [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].map(
-    (line) => line.textContent ?? '',
+    (entry) => entry.textContent ?? '',
   );
 }
 
@@ -216,8 +216,8 @@ describe.each(ENGINES)('in %s', (engine) => {
       await page.waitFor(
         'the greeting',
         () =>
-          [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].some((line) =>
-            line.textContent?.includes('Ribbit! Welcome to my court'),
+          [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].some((entry) =>
+            entry.textContent?.includes('Ribbit! Welcome to my court'),
           ),
         [],
       );
@@ -267,7 +267,7 @@ describe.each(ENGINES)('in %s', (engine) => {
         [],
       );
       const thread = await page.evaluate(captionThread);
-      const firstSpoken = thread.findIndex((line) => line.startsWith('spoken '));
+      const firstSpoken = thread.findIndex((entry) => entry.startsWith('spoken '));
       expect(thread.slice(0, firstSpoken)).toEqual([
         expect.stringMatching(/^typed Pepa: Ribbit! Welcome to my court/),
         'typed You: Who rules the pond?',
@@ -295,8 +295,8 @@ function captionThread() {
       '#talk [role="log"][aria-label="Captions"] [data-thread-entry]:not([aria-hidden])',
     ),
   ].map(
-    (line) =>
-      `${line.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${line.textContent?.replace(/\s+/g, ' ').trim() ?? ''}`,
+    (entry) =>
+      `${entry.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${entry.textContent?.replace(/\s+/g, ' ').trim() ?? ''}`,
   );
 }
 

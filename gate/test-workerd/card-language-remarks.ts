@@ -193,7 +193,7 @@ export const DRAWN_REMARKS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-/** Languages in a script the card cannot draw yet: each line is refused for its script. */
+/** Languages in a script the card cannot draw yet: each remark is refused for its script. */
 export const UNDRAWN_REMARKS: Readonly<Record<string, readonly string[]>> = {
   Chinese: [
     '呱！宫廷向每一只善良的青蛙敞开。',

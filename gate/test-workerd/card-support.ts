@@ -81,7 +81,7 @@ export function cardOfChat(
   });
 }
 
-/** The answer to a card of `words`, said by Pepa as the first line of a new call. */
+/** The answer to a card of `words`, said by Pepa as the first remark of a new call. */
 export async function askCardOf(words: string): Promise<Response> {
   const callId = await admit(addr(1));
   recordCall(callId, pepaSays([words]));

@@ -55,7 +55,7 @@ export function leaseTagOf(call: unknown): string | null {
 
 const PROVIDER_TIMEOUT_MS = 10_000;
 
-/** How a call handed a chat opens: with a first line the model writes from the prompt. */
+/** How a call handed a chat opens: with a first remark the model writes from the prompt. */
 export const HANDOVER_OPENING = 'assistant-speaks-first-with-model-generated-message';
 
 function clientFor(settings: ProviderSettings) {

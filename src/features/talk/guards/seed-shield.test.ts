@@ -84,8 +84,8 @@ describe('the seed-phrase shield', () => {
   });
 
   it("leaves Pepa's own remarks alone", () => {
-    const line =
+    const remark =
       'A royal frog never gives financial advice, my friend. $PEPA is a meme token, made for fun.';
-    expect(redactSecrets(line)).toEqual({ text: line, redacted: false });
+    expect(redactSecrets(remark)).toEqual({ text: remark, redacted: false });
   });
 });

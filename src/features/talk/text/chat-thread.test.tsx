@@ -92,7 +92,7 @@ describe('the chat as it opens', () => {
     await user.click(screen.getByRole('button', { name: 'Who are you?' }));
     await flush();
     expect(door.said).toEqual(['Who are you?']);
-    expect(logEntries().map((line) => line.text)).toEqual([
+    expect(logEntries().map((entry) => entry.text)).toEqual([
       `Pepa: ${PEPA_FIRST_MESSAGE}`,
       'You: Who are you?',
       'Pepa: Answer to Who are you?',

@@ -38,13 +38,13 @@ async function firstRemarkWith(openingFor: SimulatorOptions['openingFor']) {
   void h.call.start('assistant-1');
   await vi.advanceTimersByTimeAsync(800 + 300 + 2000 + 100);
   await h.call.stop();
-  const [room, line] = (onSpoken.mock.calls[0] ?? []) as [
+  const [room, said] = (onSpoken.mock.calls[0] ?? []) as [
     string,
     { role: string; message: string },
   ];
   expect(room).toBe(ROOM);
-  expect(line.role).toBe('bot');
-  return line.message;
+  expect(said.role).toBe('bot');
+  return said.message;
 }
 
 describe("the simulated room's first remark", () => {
