@@ -23,7 +23,7 @@ import { shelfFor, type CardAsk, type Claim, type LimitScope } from './card-shel
 import { cardKey, cardUrls, downKey, imageKey, type StoredCard } from './card-store';
 import { forgetCardWords, noteCardWords, wordsTakenDown } from './card-takedown';
 import { callRemark, chatRemark, type RemarkWords } from './card-source';
-import { chatSettingsFrom } from '../provider/provider-chat';
+import { providerChatSettingsFrom } from '../provider/provider-chat';
 import { blocklistFrom, cardWords, REFUSAL_REASONS, type CardRefusal } from './words/card-words';
 import type { HarmKind } from './judge/card-judge';
 import { meaningOf } from './judge/card-meaning';
@@ -75,7 +75,7 @@ async function remarkReader(
   if (from === 'call') {
     const given = cookie(request, CARD_COOKIE);
     if (!(await proves(env, 'card-call', cardCallMessage(id, visitor.key), given))) return null;
-    return () => callRemark(chatSettingsFrom(env), id, remark);
+    return () => callRemark(providerChatSettingsFrom(env), id, remark);
   }
   const headers = judge(vMakeCardHeaders, headersOf(request, vMakeCardHeaders));
   const secret = headers.ok ? headers.value['Chat-Secret'] : undefined;
@@ -89,7 +89,7 @@ async function remarkReader(
     if (reply.from === 'record') {
       return { ok: true, words: reply.words, saidAt: new Date(reply.saidAt), heard: reply.heard };
     }
-    return chatRemark(chatSettingsFrom(env), reply.providerChat, reply.heard);
+    return chatRemark(providerChatSettingsFrom(env), reply.providerChat, reply.heard);
   };
 }
 

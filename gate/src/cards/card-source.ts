@@ -12,7 +12,7 @@
  * so a card is never made of Pepa repeating them.
  */
 import { callControllerFindOne, chatControllerGetChat } from '../../../generated/sdk.gen';
-import { clientFor, type ChatSettings } from '../provider/provider-chat';
+import { clientFor, type ProviderChatSettings } from '../provider/provider-chat';
 
 /** How long a card's provider read may take. */
 const READ_TIMEOUT_MS = 8_000;
@@ -67,7 +67,7 @@ function pepaRemarks(call: Record<string, unknown>): CallRemark[] {
 
 /** Remark `remark` (1 for her first) of what Pepa said in call `callId`. */
 export async function callRemark(
-  settings: ChatSettings,
+  settings: ProviderChatSettings,
   callId: string,
   remark: number,
 ): Promise<RemarkWords> {
@@ -100,7 +100,7 @@ export async function callRemark(
  * what the desk kept of the visitor's messages before it.
  */
 export async function chatRemark(
-  settings: ChatSettings,
+  settings: ProviderChatSettings,
   providerChatId: string,
   heard: readonly string[] = [],
 ): Promise<RemarkWords> {

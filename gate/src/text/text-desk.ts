@@ -15,7 +15,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { textLimitsFrom, type TextLimits } from '../floor/config';
 import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
 import { receiveTurn, type DeskTurn, type WhenGone } from './desk-turn';
-import { realClock, type ChatFailure, type RetryClock } from '../floor/turn-retries';
+import { realClock, type TurnFailure, type RetryClock } from '../floor/turn-retries';
 import { recordEngine, textEngineOf, type TextEngine } from './text-engines';
 import { OpeningBook } from './openings/opening-book';
 import {
@@ -360,7 +360,7 @@ export class TextDesk extends DurableObject<Env> {
     return held ?? { code: 'text-busy', retryAfterSeconds: 5 };
   }
 
-  private async failureResponse(failure: ChatFailure, now: number): Promise<Response> {
+  private async failureResponse(failure: TurnFailure, now: number): Promise<Response> {
     if (failure.kind === 'billing') {
       // The provider will not bill chats: text stops for the day, here and at the court.
       this.closedDay = utcDay(now);

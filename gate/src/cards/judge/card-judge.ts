@@ -10,7 +10,7 @@
  * explanation, a refusal to answer, words a remark talked the model into) is no verdict: no card.
  */
 import { chatControllerCreateChat } from '../../../../generated/sdk.gen';
-import { clientFor, type ChatSettings } from '../../provider/provider-chat';
+import { clientFor, type ProviderChatSettings } from '../../provider/provider-chat';
 import { judgeRequest, parseVerdict, type HarmKind } from './card-judge-prompt';
 
 export {
@@ -67,7 +67,10 @@ function newNonce(): string {
  * Asks the judge about `words`; never throws. A timeout, a fault or an answer that is not one of
  * the valid forms is a failure, with what it cost when the provider said.
  */
-export async function askJudge(settings: ChatSettings, words: string): Promise<JudgeAnswer> {
+export async function askJudge(
+  settings: ProviderChatSettings,
+  words: string,
+): Promise<JudgeAnswer> {
   const stop = new AbortController();
   // A timer rather than AbortSignal.timeout, so a test's fake clock can run the bound out.
   const timer = setTimeout(() => stop.abort(), JUDGE_TIMEOUT_MS);
