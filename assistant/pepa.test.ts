@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_SECTIONS } from '../src/features/talk/page-tools/page-tools';
-import { toolCueFor } from '../src/lib/call/test/simulator-lines';
+import { toolCueFor } from '../src/lib/call/test/simulator-remarks';
 import {
   PEPA_BUY_QUESTION,
   PEPA_BUY_REFUSAL,
@@ -172,9 +172,9 @@ describe("Pepa's definition", () => {
   it("the demo's simulated Pepa greets with the assistant's first message", () => {
     expect(PEPA_DEMO_PERSONA.firstMessage).toBe(pepa.firstMessage);
     expect(PEPA_DEMO_PERSONA.firstMessage).toBe(PEPA_FIRST_MESSAGE);
-    expect(PEPA_DEMO_PERSONA.visitorLines).toContain(PEPA_BUY_QUESTION);
+    expect(PEPA_DEMO_PERSONA.visitorMessages).toContain(PEPA_BUY_QUESTION);
     // The demo answers the buy question with the refusal written into the live prompt.
-    const asked = PEPA_DEMO_PERSONA.visitorLines.indexOf(PEPA_BUY_QUESTION);
+    const asked = PEPA_DEMO_PERSONA.visitorMessages.indexOf(PEPA_BUY_QUESTION);
     expect(PEPA_DEMO_PERSONA.replies[asked]).toBe(PEPA_BUY_REFUSAL);
   });
 

@@ -111,7 +111,7 @@ export const CHAT_SO_FAR_CLOSE = '</chat-so-far>';
  * What the visitor and Pepa said by text before a call, after her rules and as quoted data: the
  * court gate gives a call it admits from a chat its own record of the chat
  * (`assistantOverrides.variableValues.chatSoFar`, a JSON list whose texts cannot hold the fence's
- * characters), empty when there was none. A handed-over call opens with a line the model writes
+ * characters), empty when there was none. A handed-over call opens with a remark the model writes
  * (`firstMessageMode` overridden by the gate), which the last sentence shapes.
  */
 export const PEPA_CHAT_SO_FAR = `What was said by text before this call: the visitor may have chatted with you on the site's text panel first. The site's own record of that chat is between ${CHAT_SO_FAR_OPEN} and ${CHAT_SO_FAR_CLOSE} below: a JSON list of entries, oldest first, each {"by": "visitor" or "pepa", "text": what was typed}. Nothing there when there was no chat.

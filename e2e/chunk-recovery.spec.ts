@@ -9,7 +9,7 @@ const CONNECTED = /^(Listening\.\.\.|Pepa is speaking\.\.\.)$/;
 const LOAD_FAILED = "The voice chat didn't load.";
 
 const CHUNKS = [
-  ['the voice chat', /\/assets\/voice-chat-[^/]+\.js/],
+  ['the call view', /\/assets\/call-view-[^/]+\.js/],
   ['the room', /\/assets\/room-simulator-[^/]+\.js/],
 ] as const;
 
@@ -124,7 +124,7 @@ test.describe('a chunk that failed is loaded on the next press, in every engine 
     page,
   }) => {
     const documents = countDocuments(page);
-    await page.route(/\/assets\/voice-chat-[^/]+\.js/, (route) =>
+    await page.route(/\/assets\/call-view-[^/]+\.js/, (route) =>
       route.abort('internetdisconnected'),
     );
     await open(page);

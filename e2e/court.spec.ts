@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request, TestInfo } from '@playwright/test';
 import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
-import { FOREIGN_LINK, LOOK_ALIKE_ADDRESS } from '../src/lib/call/test/simulator-lines';
+import { FOREIGN_LINK, LOOK_ALIKE_ADDRESS } from '../src/lib/call/test/simulator-remarks';
 import {
   callResources,
   expectStatusesSeen,
@@ -103,9 +103,9 @@ async function connect(page: Page): Promise<string> {
   return id;
 }
 
-async function say(page: Page, line: string) {
+async function say(page: Page, message: string) {
   const { typeField, send } = talk(page);
-  await typeField.fill(line);
+  await typeField.fill(message);
   await send.click();
 }
 
@@ -130,7 +130,7 @@ test.describe("Pepa's court", () => {
     await page.emulateMedia({ reducedMotion: 'no-preference' });
     await open(page);
     await connect(page);
-    // Muted, so the fake microphone takes no turns: the typed line is the only question.
+    // Muted, so the fake microphone takes no turns: the typed message is the only question.
     await talk(page).section.getByRole('button', { name: 'Mute' }).click();
     await say(page, 'Where do I stake?');
 
@@ -150,16 +150,17 @@ test.describe("Pepa's court", () => {
       .toBe(true);
     await shot(page, testInfo, 'tour');
     // Pepa answered with her words for the Pond, and the page's silent note drew no reply of its
-    // own: once she is quiet, she has said one line per line of the visitor's, besides the greeting.
+    // own: once she is quiet, she has said one remark per message of the visitor's, besides the
+    // greeting.
     const captions = talk(page).captions.locator('p:not([aria-hidden])');
     await expect(captions.filter({ hasText: 'Hop over to my pond!' })).toHaveCount(1);
     await expect(pond).not.toHaveAttribute('data-pepa-shown');
     await expect
       .poll(async () => {
-        const lines = await captions.allTextContents();
+        const shown = await captions.allTextContents();
         const forming = await talk(page).captions.getByTestId('partial-caption').count();
-        const pepa = lines.filter((line) => line.startsWith('Pepa: ')).length;
-        const visitor = lines.filter((line) => line.startsWith('You: ')).length;
+        const pepa = shown.filter((entry) => entry.startsWith('Pepa: ')).length;
+        const visitor = shown.filter((entry) => entry.startsWith('You: ')).length;
         return forming === 0 && (await talk(page).status.textContent()) === 'Listening...'
           ? pepa - 1 - visitor
           : 'still talking';
@@ -287,8 +288,8 @@ test.describe("Pepa's court", () => {
       'true',
     );
     await expect.poll(async () => (await callResources(page)).enabledTracks).toBe(0);
-    const visitorLines = captions.locator('p:not([aria-hidden])').filter({ hasText: /^You: / });
-    await expect(visitorLines).toHaveCount(0);
+    const visitorCaptions = captions.locator('p:not([aria-hidden])').filter({ hasText: /^You: / });
+    await expect(visitorCaptions).toHaveCount(0);
 
     // Press and hold, as a finger does: the microphone is live, the visitor's turn begins.
     const hold = section.getByRole('button', { name: 'Hold to talk' });
@@ -305,7 +306,7 @@ test.describe("Pepa's court", () => {
     await expect(hold).toHaveAttribute('aria-pressed', 'false');
     await expect.poll(async () => (await callResources(page)).enabledTracks).toBe(0);
     // (A long hold with pauses can hold several turns.)
-    await expect.poll(() => visitorLines.count()).toBeGreaterThan(0);
+    await expect.poll(() => visitorCaptions.count()).toBeGreaterThan(0);
     await expect
       .poll(async () => (await captions.locator('p:not([aria-hidden])').allTextContents()).at(-1))
       .toMatch(/^Pepa: /);
@@ -324,12 +325,12 @@ test.describe("Pepa's court", () => {
     await expectNoAxeViolations(page);
   });
 
-  test('thinking made visible: listening, thinking from a sent line to her first audio, speaking', async ({
+  test('thinking made visible: listening, thinking from a sent message to her first audio, speaking', async ({
     page,
   }, testInfo) => {
     await open(page);
     await connect(page);
-    // Muted, so the fake microphone takes no turns: the typed line is the visitor's only turn.
+    // Muted, so the fake microphone takes no turns: the typed message is the visitor's only turn.
     await talk(page).section.getByRole('button', { name: 'Mute' }).click();
     await expect(talk(page).status).toHaveText('Listening...');
     await say(page, 'Tell me a royal secret');

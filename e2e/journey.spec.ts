@@ -16,14 +16,14 @@ import {
  * The visitor's whole journey, at each width, on a court with one voice place that another
  * visitor holds: arrive, follow the link to Talk to Pepa, wait in line, write to Pepa while
  * waiting, take the place into voice, Pepa shows a section, End Call from the docked bar, share
- * one of her lines. At each step what the visitor needs is in view and the focus is where they
+ * one of her remarks. At each step what the visitor needs is in view and the focus is where they
  * are; each toast is recorded, one per event, covering nothing and never moved; the section is
  * axe-clean in the line with the chat open and after the call. A screenshot of each step goes to
  * test-results/screenshots/, to be looked at.
  */
 const FAST = 0.2;
 const court = ownCourt({ places: 1, scale: FAST });
-const SHARE = /^Share this line of Pepa's/;
+const SHARE = /^Share this remark of Pepa's/;
 const CONNECTED = /^(Listening\.\.\.|Pepa is speaking\.\.\.)$/;
 
 /** The Talk section passes axe-core's checks as it is now. */
@@ -38,12 +38,12 @@ async function screenshot(page: Page, testInfo: TestInfo, step: string) {
   });
 }
 
-/** Pepa's finished lines in `log`. */
-function pepaLines(log: Locator) {
-  return log.locator('[data-thread-line]:not([aria-hidden])', { hasText: /^Pepa: \S/ });
+/** Pepa's finished entries in `log`. */
+function pepaRemarks(log: Locator) {
+  return log.locator('[data-thread-entry]:not([aria-hidden])', { hasText: /^Pepa: \S/ });
 }
 
-test('the whole journey: arrive, the link, the line, the chat while waiting, voice, a section shown, End Call from the bar, a line shared', async ({
+test('the whole journey: arrive, the link, the line, the chat while waiting, voice, a section shown, End Call from the bar, a remark shared', async ({
   context,
 }, testInfo) => {
   // Eight steps, each waiting on the demo's room: three times a single step's time.
@@ -91,8 +91,8 @@ test('the whole journey: arrive, the link, the line, the chat while waiting, voi
   await typeField.fill('Who rules the pond?');
   await expect(send).not.toHaveAttribute('aria-disabled', 'true');
   await typeField.press('Enter');
-  await expect(pepaLines(log)).toHaveCount(2, { timeout: 30_000 });
-  await expect(pepaLines(log).last()).toBeInViewport({ ratio: 1 });
+  await expect(pepaRemarks(log)).toHaveCount(2, { timeout: 30_000 });
+  await expect(pepaRemarks(log).last()).toBeInViewport({ ratio: 1 });
   await expect(typeField).toBeInViewport({ ratio: 1 });
   await expect(status).toBeInViewport({ ratio: 1 });
   await screenshot(page, testInfo, '3-chat');
@@ -137,7 +137,7 @@ test('the whole journey: arrive, the link, the line, the chat while waiting, voi
   // under it, and what it covers is only the page's doing where the page put it.
   await toastsGone(page);
 
-  // One of her lines shared: the card's dialog, with its image, and the focus back after.
+  // One of her remarks shared: the card's dialog, with its image, and the focus back after.
   const share = log.getByRole('button', { name: SHARE }).last();
   await share.scrollIntoViewIfNeeded();
   await share.click();

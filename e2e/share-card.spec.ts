@@ -15,7 +15,7 @@ import { talk } from './support/talk';
  */
 const FAST = 0.5;
 const CONNECTED = /^(Listening\.\.\.|Pepa is speaking\.\.\.)$/;
-const SHARE = /^Share this line of Pepa's/;
+const SHARE = /^Share this remark of Pepa's/;
 /** Where the screenshots go: outside the repository. */
 const SHOTS = join(tmpdir(), 'pepa-share-shots');
 
@@ -52,7 +52,7 @@ function nextCard(page: Page): Promise<Card> {
 }
 
 /**
- * Presses a Share button and waits for the card: a line the provider has not written down yet
+ * Presses a Share button and waits for the card: a remark the provider has not written down yet
  * is asked for again once the dialog lets the visitor.
  */
 async function shareLine(page: Page, button: Locator): Promise<Card> {
@@ -109,7 +109,7 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) });
 }
 
-/** Types a line to Pepa in the demo's chat and waits for her whole reply. */
+/** Types a message to Pepa in the demo's chat and waits for her whole reply. */
 async function chatWithPepa(page: Page, text: string): Promise<Locator> {
   const section = talk(page).section;
   await section.getByRole('button', { name: 'Write to Pepa' }).click();
@@ -140,7 +140,7 @@ test.describe("sharing Pepa's words", () => {
     await expect(log).toBeVisible();
   });
 
-  test('from a voice call: during it the dialog leaves the call on, and after it the transcript shares her line', async ({
+  test('from a voice call: during it the dialog leaves the call on, and after it the transcript shares her remark', async ({
     page,
   }, testInfo) => {
     await open(page);

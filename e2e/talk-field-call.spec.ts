@@ -147,13 +147,13 @@ test.describe('Talk to Pepa in the field', () => {
       await connect(page);
       // The intruder speaks after Pepa's greeting and before her first reply: once the reply's
       // caption is in, the intruder's message has come and gone.
-      const pepaLines = async () => {
+      const pepaRemarks = async () => {
         const seen = await page.evaluate(
           () => (window as unknown as { __captions: string[] }).__captions,
         );
         return (seen.at(-1) ?? '').split('Pepa:').length - 1;
       };
-      await expect.poll(pepaLines, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+      await expect.poll(pepaRemarks, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
       const captions = await page.evaluate(
         () => (window as unknown as { __captions: string[] }).__captions,
       );

@@ -1,4 +1,4 @@
-// Talk to Pepa in the field, when the start fails: offline as the voice chat loaded, a room
+// Talk to Pepa in the field, when the start fails: offline as the call view loaded, a room
 // elsewhere, a chunk that fails to download, the gate saying no, and the gate hanging.
 import { callResources, installCallProbe } from './support/call-probe';
 import { routeClosedCourt } from './support/court-answers';
@@ -15,7 +15,7 @@ import { talk } from './support/talk';
 import { LATE_ANSWER_MS } from '../src/api/late-answer';
 
 test.describe('Talk to Pepa in the field', () => {
-  test.describe('when the visitor was offline as the voice chat loaded @once', () => {
+  test.describe('when the visitor was offline as the call view loaded @once', () => {
     test.use({
       allowedProblems: /Failed to fetch dynamically imported module|ERR_|net::|Importing a module/i,
     });
@@ -23,12 +23,12 @@ test.describe('Talk to Pepa in the field', () => {
     test('coming back online, the next press loads it and connects', async ({ page }) => {
       const fetched: string[] = [];
       page.on('request', (request) => {
-        if (/\/assets\/voice-chat-[^/]+\.js/.test(request.url())) fetched.push(request.url());
+        if (/\/assets\/call-view-[^/]+\.js/.test(request.url())) fetched.push(request.url());
       });
-      // Offline for the voice chat from the first moment, so that loading it on intent (the
+      // Offline for the call view from the first moment, so that loading it on intent (the
       // section coming near the viewport) fails too, however soon after the page load it runs.
       let offline = true;
-      await page.route(/\/assets\/voice-chat-[^/]+\.js/, (route) =>
+      await page.route(/\/assets\/call-view-[^/]+\.js/, (route) =>
         offline ? route.abort('internetdisconnected') : route.fallback(),
       );
       await installCallProbe(page);
@@ -94,7 +94,7 @@ test.describe('Talk to Pepa in the field', () => {
     });
 
     for (const [chunk, pattern] of [
-      ['the voice chat', /\/assets\/voice-chat-[^/]+\.js/],
+      ['the call view', /\/assets\/call-view-[^/]+\.js/],
       ['the room', /\/assets\/room-simulator-[^/]+\.js/],
     ] as const) {
       test(`${chunk} is fetched again on the next press`, async ({ page }) => {

@@ -42,7 +42,7 @@ test.describe('one lane of toasts, each event once', () => {
   }) => {
     await open(page);
     await connect(page);
-    // The visitor's line is where a toast is not.
+    // The visitor's message is where a toast is not.
     await expect(talk(page).status).toBeInViewport({ ratio: 1 });
     await expect(talk(page).captions).toContainText('Pepa', { timeout: 15_000 });
     await waitPastDoubleTap(page, DOUBLE_TAP_MS);
@@ -60,9 +60,10 @@ test.describe('after a call', () => {
   }) => {
     await open(page);
     await connect(page);
-    // A finished line (Pepa's greeting), not only words still forming: the call leaves a transcript.
+    // A finished entry (Pepa's greeting), not only words still forming: the call leaves a
+    // transcript.
     await expect(
-      talk(page).captions.locator('[data-thread-line]:not([aria-hidden])').first(),
+      talk(page).captions.locator('[data-thread-entry]:not([aria-hidden])').first(),
     ).toBeVisible({ timeout: 15_000 });
     await waitPastDoubleTap(page, DOUBLE_TAP_MS);
     const statusBefore = await talk(page).status.boundingBox();
@@ -99,7 +100,8 @@ test.describe('Escape asks first', () => {
     await expect(talk(page).status).toHaveText(CONNECTED);
     await expect(talk(page).end).toBeVisible();
     // (Unanswered, the question goes after 5 s: the panel's tests hold that on a fake clock. Here
-    // the call is kept short, before the demo's visitor asks about staking and Pepa shows the Pond.)
+    // the call is kept short, before the demo's visitor asks about staking and Pepa shows the
+    // Pond.)
 
     await page.keyboard.press('Escape');
     await expect(talk(page).status).toHaveText('Ready to chat');

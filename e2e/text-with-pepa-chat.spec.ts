@@ -44,7 +44,7 @@ async function pageAtRest(page: Page) {
 test.describe('writing to Pepa', () => {
   test.use({ allowedProblems: CHAT_PROBLEMS });
 
-  test("Write to Pepa opens the chat in view: the focus in the field, Pepa's first line and openings shown; an opening sends", async ({
+  test("Write to Pepa opens the chat in view: the focus in the field, Pepa's first remark and openings shown; an opening sends", async ({
     page,
   }, testInfo) => {
     const chats = await routeChats(page);
@@ -57,7 +57,7 @@ test.describe('writing to Pepa', () => {
     await expect(panel.field).toBeInViewport();
     await expect(panel.log).toContainText(`Pepa: ${PEPA_FIRST_MESSAGE}`);
     await expect(panel.openings).toBeInViewport();
-    // Her first line is shown, not sent: no message has gone out.
+    // Her first remark is shown, not sent: no message has gone out.
     expect(messagesSent(chats)).toHaveLength(0);
     await screenshot(page, testInfo, 'chat-opened');
     await panel.openings.getByRole('button', { name: 'Who are you?' }).click();
@@ -124,7 +124,7 @@ test.describe('writing to Pepa', () => {
       // Enter sends once the chat has started and her last reply ended: Send no longer rests.
       await expect(panel.send).not.toHaveAttribute('aria-disabled', 'true');
       await panel.field.press('Enter');
-      // Pepa's first line, then each exchange's two.
+      // Pepa's first remark, then each exchange's two.
       await expect(panel.log.getByRole('listitem')).toHaveCount(1 + turn * 2);
       await expect(panel.writing).toHaveCount(0);
       seen.push(await place());
@@ -133,7 +133,7 @@ test.describe('writing to Pepa', () => {
     expect(seen).toEqual(seen.map(() => first));
     await expect(panel.field).toBeInViewport({ ratio: 1 });
     await expect(panel.field).toBeFocused();
-    // The latest line is in view inside the thread, the first ones scrolled away within it.
+    // The latest entry is in view inside the thread, the first ones scrolled away within it.
     await expect(panel.log.getByRole('listitem').last()).toBeInViewport();
     expect(await thread.evaluate((box) => box.scrollTop)).toBeGreaterThan(0);
   });
@@ -180,7 +180,7 @@ test.describe('writing to Pepa', () => {
       await say(page, 'Tell me everything');
       await expect(panel.writing).toContainText('Pepa is writing…');
       await expect(panel.writing).toContainText('ribbit2');
-      // Words being written are not in the log: only a finished line is announced.
+      // Words being written are not in the log: only a finished entry is announced.
       await expect(panel.log).not.toContainText('ribbit0');
       await screenshot(page, testInfo, 'writing');
       const before = closed;

@@ -1,5 +1,5 @@
 import type { BrowserContext, Locator, Page, TestInfo } from '@playwright/test';
-import { HANDOVER_OPENING_LINE } from '../gate/dev/stand-in-calls.mjs';
+import { HANDOVER_OPENING } from '../gate/dev/stand-in-calls.mjs';
 import { PEPA_FIRST_MESSAGE } from '../src/config/pepa-persona';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
@@ -22,14 +22,14 @@ async function tab(context: BrowserContext): Promise<Page> {
   return page;
 }
 
-/** Each finished line of a thread as "<how it was said> <the line>", oldest first. */
-async function threadLines(region: Locator): Promise<string[]> {
+/** Each finished entry of a thread as "<how it was said> <the line>", oldest first. */
+async function threadTexts(region: Locator): Promise<string[]> {
   return region
-    .locator('[data-thread-line]:not([aria-hidden])')
-    .evaluateAll((lines) =>
-      lines.map(
-        (line) =>
-          `${line.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${line.textContent ?? ''}`,
+    .locator('[data-thread-entry]:not([aria-hidden])')
+    .evaluateAll((entries) =>
+      entries.map(
+        (entry) =>
+          `${entry.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${entry.textContent ?? ''}`,
       ),
     );
 }
@@ -66,8 +66,8 @@ test('typed while in line, the chat comes into the call: the typed turns above t
     'true',
   );
   await field.press('Enter');
-  // Her written answer, finished (Pepa's second line in the chat, after her first).
-  await expect.poll(async () => (await threadLines(log)).length, { timeout: 30_000 }).toBe(3);
+  // Her written answer, finished (Pepa's second remark in the chat, after her first).
+  await expect.poll(async () => (await threadTexts(log)).length, { timeout: 30_000 }).toBe(3);
   await screenshot(visitor, testInfo, 'typed-in-line');
 
   // The place frees; the visitor is offered it and takes it with one tap.
@@ -77,27 +77,27 @@ test('typed while in line, the chat comes into the call: the typed turns above t
   await take.click();
   await expectStatusesSeen(visitor, ['Listening...'], 30_000);
 
-  // In the call: one thread, the typed turns first, then Pepa's first spoken line, from the chat.
+  // In the call: one thread, the typed turns first, then Pepa's first spoken remark, from the chat.
   const captions = talk(visitor).captions;
   await expect
-    .poll(async () => (await threadLines(captions)).some((line) => line.startsWith('spoken')), {
+    .poll(async () => (await threadTexts(captions)).some((entry) => entry.startsWith('spoken')), {
       timeout: 30_000,
     })
     .toBe(true);
-  const inCall = await threadLines(captions);
+  const inCall = await threadTexts(captions);
   expect(inCall.slice(0, 4)).toEqual([
     `typed Pepa: ${PEPA_FIRST_MESSAGE}`,
     'typed You: Who rules the pond?',
     expect.stringMatching(/^typed Pepa: \S/),
-    `spoken Pepa: ${HANDOVER_OPENING_LINE}`,
+    `spoken Pepa: ${HANDOVER_OPENING}`,
   ]);
   await screenshot(visitor, testInfo, 'handed-over');
 
-  // After the call: one transcript, the chat's, with the call's lines where they came.
+  // After the call: one transcript, the chat's, with the call's entries where they came.
   await talk(visitor).end.click();
   await expect(talk(visitor).status).toHaveText('Ready to chat');
   await expect(section.getByRole('region', { name: 'Transcript' })).toHaveCount(0);
-  const after = await threadLines(log);
+  const after = await threadTexts(log);
   expect(after.slice(0, 4)).toEqual(inCall.slice(0, 4));
   await expect(section.getByRole('button', { name: 'Copy transcript' })).toBeVisible();
   await screenshot(visitor, testInfo, 'after-call');

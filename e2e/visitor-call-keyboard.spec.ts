@@ -1,5 +1,5 @@
 // A call that respects the visitor, by keyboard: a walk through the call by keyboard only, a press
-// before the voice chat's code has arrived, and Pepa ending the call while the visitor types; the
+// before the call view's code has arrived, and Pepa ending the call while the visitor types; the
 // focus never falls to the page.
 import type { Page } from '@playwright/test';
 import { callResources } from './support/call-probe';
@@ -7,7 +7,7 @@ import { expect, test } from './support/fixtures';
 import { holdRequests } from './support/held-requests';
 import { talk } from './support/talk';
 import {
-  captionLines,
+  captionTexts,
   connect,
   CONNECTED,
   FAST,
@@ -58,7 +58,7 @@ test.describe('a call that respects the visitor', () => {
     await expect(end).toBeFocused();
 
     // Tab on to the typing field; every stop on the way is a control of the call (each of
-    // Pepa's finished lines in the captions has its Share button).
+    // Pepa's finished entries in the captions has its Share button).
     const walkedToField: string[] = [];
     for (
       let press = 0;
@@ -80,9 +80,9 @@ test.describe('a call that respects the visitor', () => {
     await expect
       .poll(
         async () => {
-          const lines = await captionLines(page);
-          return lines
-            .slice(lines.indexOf('You: Hello Pepa') + 1)
+          const shown = await captionTexts(page);
+          return shown
+            .slice(shown.indexOf('You: Hello Pepa') + 1)
             .some((l) => l.startsWith('Pepa: '));
         },
         { timeout: 15_000 },
@@ -115,7 +115,7 @@ test.describe('a call that respects the visitor', () => {
       `Shift+Tab stops: ${walkedToEnd.join(', ')}; the focus fell to the page during: ${fell.join(', ')}`,
     ).toBeFocused();
     // The room heard only what was typed.
-    expect((await captionLines(page)).filter((l) => l.startsWith('You: '))).toEqual([
+    expect((await captionTexts(page)).filter((l) => l.startsWith('You: '))).toEqual([
       'You: Hello Pepa',
     ]);
     await page.keyboard.press('Enter');
@@ -126,10 +126,10 @@ test.describe('a call that respects the visitor', () => {
     await expect.poll(async () => (await callResources(page)).liveTracks).toBe(0);
   });
 
-  test("a press before the voice chat's code has arrived moves the focus to End Call, never to the page", async ({
+  test("a press before the call view's code has arrived moves the focus to End Call, never to the page", async ({
     page,
   }) => {
-    const release = await holdRequests(page, /\/assets\/voice-chat-[^/]+\.js$/);
+    const release = await holdRequests(page, /\/assets\/call-view-[^/]+\.js$/);
     await open(page);
     const { start, end, status } = talk(page);
     await start.focus();

@@ -1,9 +1,9 @@
-// A call that respects the visitor's typed lines: Escape in the typing field clears it and never
+// A call that respects the visitor's typed messages: Escape in the typing field clears it and never
 // ends the call, and a flood of typed sends makes one message until Pepa answers.
 import { statusHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { talk } from './support/talk';
-import { captionLines, connect, expectGreeted, open } from './support/visitor-call';
+import { captionTexts, connect, expectGreeted, open } from './support/visitor-call';
 
 test.describe('a call that respects the visitor', () => {
   test('Escape in the typing field clears it and never ends the call @once', async ({ page }) => {
@@ -16,13 +16,13 @@ test.describe('a call that respects the visitor', () => {
     await expect(field).toHaveValue('');
     await expect(field).toBeFocused();
     await field.press('Escape');
-    // The call is still on: Pepa answers the next line.
+    // The call is still on: Pepa answers the next message.
     await field.fill('Hello');
     await field.press('Enter');
     await expect
       .poll(
         async () => {
-          const lines = await captionLines(page);
+          const lines = await captionTexts(page);
           return lines.slice(lines.indexOf('You: Hello') + 1).some((l) => l.startsWith('Pepa: '));
         },
         { timeout: 15_000 },
@@ -40,7 +40,7 @@ test.describe('a call that respects the visitor', () => {
     await open(page);
     await connect(page);
     await expectGreeted(page);
-    // 300 lines typed and sent in one go, as a script (or a stuck key) would.
+    // 300 messages typed and sent in one go, as a script (or a stuck key) would.
     await page.evaluate(() => {
       const input = document.querySelector<HTMLInputElement>('#talk input[type="text"]');
       const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
@@ -53,17 +53,17 @@ test.describe('a call that respects the visitor', () => {
     await expect(
       talk(page).section.getByRole('button', { name: 'Waiting for Pepa' }),
     ).toBeVisible();
-    // Pepa answers the one line that went out; only then may the next go.
+    // Pepa answers the one message that went out; only then may the next go.
     await expect
       .poll(
         async () => {
-          const lines = await captionLines(page);
+          const lines = await captionTexts(page);
           return lines.slice(lines.indexOf('You: Line 0') + 1).some((l) => l.startsWith('Pepa: '));
         },
         { timeout: 15_000 },
       )
       .toBe(true);
-    const typed = (await captionLines(page)).filter((line) => line.startsWith('You: Line'));
+    const typed = (await captionTexts(page)).filter((line) => line.startsWith('You: Line'));
     expect(typed).toEqual(['You: Line 0']);
     await expect(
       talk(page).section.getByRole('button', { name: 'Send', exact: true }),

@@ -31,19 +31,19 @@ async function open(page: Page, query = '', options: { denyMicrophone?: boolean 
   await expect(talk(page).status).toHaveText('Ready to chat');
 }
 
-/** The caption lines in order, as the visitor reads them. */
-function captionLines(page: Page) {
+/** The captions in order, as the visitor reads them. */
+function captionTexts(page: Page) {
   return talk(page).captions.locator('p:not([aria-hidden])').allTextContents();
 }
 
-/** Pepa answered `line`: a line of hers comes after it. */
-async function expectAnswered(page: Page, line: string) {
+/** Pepa answered `message`: a remark of hers comes after it. */
+async function expectAnswered(page: Page, message: string) {
   await expect
     .poll(
       async () => {
-        const lines = await captionLines(page);
-        const asked = lines.indexOf(`You: ${line}`);
-        return asked >= 0 && lines.slice(asked + 1).some((text) => text.startsWith('Pepa: '));
+        const shown = await captionTexts(page);
+        const asked = shown.indexOf(`You: ${message}`);
+        return asked >= 0 && shown.slice(asked + 1).some((text) => text.startsWith('Pepa: '));
       },
       { timeout: 15_000 },
     )
@@ -90,7 +90,7 @@ test.describe("the visitor's Pepa", () => {
     await start.click();
     await expectStatusesSeen(page, ['Connecting to Pepa...', 'Listening...']);
 
-    // The finished line (not the dimmed partial): the greeting has landed.
+    // The finished entry (not the dimmed partial): the greeting has landed.
     await expect(
       captions.locator('p:not([aria-hidden])').filter({ hasText: 'Ribbit! Welcome to my court' }),
     ).toBeVisible();
@@ -118,29 +118,31 @@ test.describe("the visitor's Pepa", () => {
     await typeField.press('Enter');
     await expect(captions.getByText('You: Should I buy?', { exact: true })).toBeVisible();
     await expectAnswered(page, 'Should I buy?');
-    // Pepa's words form before her lines land: a dimmed start of one of her finished lines was
-    // shown first. In the fast room a line's partial comes 300-600 ms before its final, and a
+    // Pepa's words form before her remarks land: a dimmed start of one of her finished entries was
+    // shown first. In the fast room an entry's partial comes 300-600 ms before its final, and a
     // renderer the busy machine holds back that long draws only the final, so the check takes
-    // every line she has said by now (the greeting, her answers), not the greeting alone.
-    const pepaLines = (await captionLines(page)).filter((line) => line.startsWith('Pepa: '));
+    // every remark she has said by now (the greeting, her answers), not the greeting alone.
+    const pepaRemarks = (await captionTexts(page)).filter((remark) => remark.startsWith('Pepa: '));
     const formed = (
       await page.evaluate(() => (window as unknown as { __partials: string[] }).__partials)
     )
       .filter((text) => text.startsWith('Pepa: ') && text.endsWith('…'))
       .map((text) => text.slice(0, -1));
     expect(
-      formed.some((start) => pepaLines.some((line) => line.startsWith(start) && line !== start)),
-      `partials ${JSON.stringify(formed)}; lines ${JSON.stringify(pepaLines)}`,
+      formed.some((start) =>
+        pepaRemarks.some((remark) => remark.startsWith(start) && remark !== start),
+      ),
+      `partials ${JSON.stringify(formed)}; remarks ${JSON.stringify(pepaRemarks)}`,
     ).toBe(true);
     // Phone first: the status, the controls and the latest caption fit on one screen below the
     // navigation bar (4rem), so a visitor never scrolls to follow the call.
     const span = await page.evaluate(() => {
       const talkSection = document.querySelector('#talk');
       const top = talkSection?.querySelector('[role="status"]')?.getBoundingClientRect().top ?? 0;
-      const lines = talkSection?.querySelectorAll('[role="log"] p') ?? [];
-      const last = lines[lines.length - 1]?.getBoundingClientRect();
+      const entries = talkSection?.querySelectorAll('[role="log"] p') ?? [];
+      const last = entries[entries.length - 1]?.getBoundingClientRect();
       const log = talkSection?.querySelector('[role="log"]')?.getBoundingClientRect();
-      // The newest line as shown: the log scrolls, so it ends at the log's bottom at most.
+      // The newest entry as shown: the log scrolls, so it ends at the log's bottom at most.
       const bottom = Math.min(last?.bottom ?? 0, log?.bottom ?? 0);
       return { needed: bottom - top, available: window.innerHeight - 64 };
     });
@@ -200,7 +202,7 @@ test.describe("the visitor's Pepa", () => {
     await field.press('Enter');
     const log = section.getByRole('log', { name: 'Your conversation with Pepa' });
     await expect(log).toContainText('You: Hello from the train');
-    await expect(log.locator('[data-thread-line]')).toHaveCount(3, { timeout: 30_000 });
+    await expect(log.locator('[data-thread-entry]')).toHaveCount(3, { timeout: 30_000 });
     await expect(captions).toHaveCount(0);
     await expectNoAxeViolations(page);
     // No microphone is open, and no call joined.

@@ -1,5 +1,5 @@
 // The arrival matrix with the app's scripts at fault: the app's script arriving late under early
-// taps, and the voice chat's first chunk failing, made so by the arrival's proxy.
+// taps, and the call view's first chunk failing, made so by the arrival's proxy.
 import { expect } from 'vitest';
 import { DOUBLE_TAP_MS } from '../../src/features/talk/section/double-tap';
 import { appStarted } from '../support/app-started';
@@ -25,15 +25,15 @@ import {
 import { toastGone } from './toast-checks';
 
 const LOAD_FAILED = "The voice chat didn't load.";
-/** The app's entry script, and the voice chat's chunk. */
+/** The app's entry script, and the call view's chunk. */
 const APP_SCRIPT = /^\/assets\/index-[^/]+\.js$/;
-const VOICE_CHUNK = /^\/assets\/voice-chat-[^/]+\.js$/;
+const VOICE_CHUNK = /^\/assets\/call-view-[^/]+\.js$/;
 /** How late the app's script arrives in the late arrival. */
 const LATE_MS = 3000;
 
 /** What an engine logs about a chunk the proxy failed. */
 const CHUNK_FAILED =
-  /503|Failed to load|dynamically imported module|Loading failed for the module|Importing a module script failed|error loading|voice-chat-[^/]+\.js.* disallowed MIME type/i;
+  /503|Failed to load|dynamically imported module|Loading failed for the module|Importing a module script failed|error loading|call-view-[^/]+\.js.* disallowed MIME type/i;
 
 /** The last tap in this document (recorded by `startRecording`) is older than `ms`. */
 function pastDoubleTap(ms: number) {
@@ -86,7 +86,7 @@ const ARRIVALS: Arrival[] = [
     },
   },
   {
-    name: "the voice chat's first chunk fails, then Start Talking until the call listens",
+    name: "the call view's first chunk fails, then Start Talking until the call listens",
     rules: { fail: { path: VOICE_CHUNK, times: 1 } },
     allowed: CHUNK_FAILED,
     async run(page, proxy) {
@@ -122,7 +122,7 @@ const ARRIVALS: Arrival[] = [
         }
       }
       expect(outcome).toBe('listening');
-      expect(proxy.changed.some((change) => change.startsWith('failed /assets/voice-chat-'))).toBe(
+      expect(proxy.changed.some((change) => change.startsWith('failed /assets/call-view-'))).toBe(
         true,
       );
       await page.click(talk('End Call'));

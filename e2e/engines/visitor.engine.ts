@@ -1,5 +1,5 @@
 // The visitor's part of the browser suite in Gecko and WebKit: the first screen, the court's
-// token, the menu, a whole demo call with typed lines, one thread from the chat into the call,
+// token, the menu, a whole demo call with typed messages, one thread from the chat into the call,
 // the call kept on screen by its docked bar, a machine with no microphone at all, writing to
 // Pepa, and axe-core on each. Chromium runs the full suite through Playwright (e2e/).
 import { readFileSync } from 'node:fs';
@@ -48,29 +48,29 @@ function statusesSeen() {
   return (window as unknown as { __statuses?: string[] }).__statuses ?? [];
 }
 
-/** The caption lines, as the visitor reads them. */
-function captionLines() {
+/** The captions, as the visitor reads them. */
+function captionTexts() {
   return [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].map(
-    (line) => line.textContent ?? '',
+    (entry) => entry.textContent ?? '',
   );
 }
 
-/** Pepa answered `line`: a line of hers follows it. */
-function answered(line: string) {
-  const lines = [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].map(
+/** Pepa answered `message`: a remark of hers follows it. */
+function answered(message: string) {
+  const shown = [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].map(
     (node) => node.textContent ?? '',
   );
-  const asked = lines.indexOf(`You: ${line}`);
-  return asked >= 0 && lines.slice(asked + 1).some((text) => text.startsWith('Pepa: '));
+  const asked = shown.indexOf(`You: ${message}`);
+  return asked >= 0 && shown.slice(asked + 1).some((text) => text.startsWith('Pepa: '));
 }
 
-/** Pepa answered `line` by text: a finished line of hers follows it in the chat's log. */
-function answeredByText(line: string) {
-  const lines = [
+/** Pepa answered `message` by text: a finished entry of hers follows it in the chat's log. */
+function answeredByText(message: string) {
+  const shown = [
     ...document.querySelectorAll('#talk [role="log"][aria-label="Your conversation with Pepa"] li'),
   ].map((node) => node.textContent?.replace(/\s+/g, ' ').trim() ?? '');
-  const asked = lines.indexOf(`You: ${line}`);
-  return asked >= 0 && lines.slice(asked + 1).some((text) => /^Pepa: \S/.test(text));
+  const asked = shown.indexOf(`You: ${message}`);
+  return asked >= 0 && shown.slice(asked + 1).some((text) => /^Pepa: \S/.test(text));
 }
 
 function textIn(selector: string) {
@@ -205,7 +205,7 @@ describe.each(ENGINES)('in %s', (engine) => {
     expect(await axeViolations(page, 'header')).toEqual([]);
   });
 
-  it('a whole demo call: statuses in order, the greeting, a typed line answered, the Demo badge over no words, End Call, the transcript kept', async () => {
+  it('a whole demo call: statuses in order, the greeting, a typed message answered, the Demo badge over no words, End Call, the transcript kept', async () => {
     for (const size of [PHONE, DESKTOP]) {
       await page.resize(size.width, size.height);
       await page.goto(`/?${FAST}`);
@@ -216,8 +216,8 @@ describe.each(ENGINES)('in %s', (engine) => {
       await page.waitFor(
         'the greeting',
         () =>
-          [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].some((line) =>
-            line.textContent?.includes('Ribbit! Welcome to my court'),
+          [...document.querySelectorAll('#talk [role="log"] p:not([aria-hidden])')].some((entry) =>
+            entry.textContent?.includes('Ribbit! Welcome to my court'),
           ),
         [],
       );
@@ -241,12 +241,12 @@ describe.each(ENGINES)('in %s', (engine) => {
       );
       expect(transcript).toContain('You: Should I buy?');
       expect(transcript).toContain('Pepa: Ribbit! Welcome to my court.');
-      expect(await page.evaluate(captionLines)).toEqual([]);
+      expect(await page.evaluate(captionTexts)).toEqual([]);
       expect(await page.problems()).toEqual([]);
     }
   });
 
-  it("one thread: written to Pepa, then Start Talking: the chat's turns above her first spoken line, the field in view, one transcript after", async () => {
+  it("one thread: written to Pepa, then Start Talking: the chat's turns above her first spoken remark, the field in view, one transcript after", async () => {
     for (const size of [PHONE, DESKTOP]) {
       await page.resize(size.width, size.height);
       await page.goto(`/?${FAST}`);
@@ -257,17 +257,17 @@ describe.each(ENGINES)('in %s', (engine) => {
 
       await page.click(talk('Start Talking'));
       await page.waitFor(
-        'her first spoken line',
+        'her first spoken remark',
         () =>
           [
             ...document.querySelectorAll(
-              '#talk [role="log"][aria-label="Captions"] [data-thread-line]:not([aria-hidden]) [data-via]',
+              '#talk [role="log"][aria-label="Captions"] [data-thread-entry]:not([aria-hidden]) [data-via]',
             ),
           ].some((via) => via.getAttribute('aria-label') === 'spoken'),
         [],
       );
       const thread = await page.evaluate(captionThread);
-      const firstSpoken = thread.findIndex((line) => line.startsWith('spoken '));
+      const firstSpoken = thread.findIndex((entry) => entry.startsWith('spoken '));
       expect(thread.slice(0, firstSpoken)).toEqual([
         expect.stringMatching(/^typed Pepa: Ribbit! Welcome to my court/),
         'typed You: Who rules the pond?',
@@ -288,15 +288,15 @@ describe.each(ENGINES)('in %s', (engine) => {
   });
 });
 
-/** Each finished line of the call's captions as "<how it was said> <the line>", oldest first. */
+/** Each finished entry of the call's captions as "<how it was said> <the line>", oldest first. */
 function captionThread() {
   return [
     ...document.querySelectorAll(
-      '#talk [role="log"][aria-label="Captions"] [data-thread-line]:not([aria-hidden])',
+      '#talk [role="log"][aria-label="Captions"] [data-thread-entry]:not([aria-hidden])',
     ),
   ].map(
-    (line) =>
-      `${line.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${line.textContent?.replace(/\s+/g, ' ').trim() ?? ''}`,
+    (entry) =>
+      `${entry.querySelector('[data-via]')?.getAttribute('aria-label') ?? '?'} ${entry.textContent?.replace(/\s+/g, ' ').trim() ?? ''}`,
   );
 }
 

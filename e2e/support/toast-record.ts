@@ -51,7 +51,7 @@ export async function installStatusRecorder(page: Page) {
     const intersects = (a: Box, b: Box) =>
       a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     // What of an element can be seen: its box cut by each ancestor that clips what overflows it
-    // (a line scrolled out of the thread's box is not there to be covered).
+    // (an entry scrolled out of the thread's box is not there to be covered).
     const seenPart = (element: Element): Box | null => {
       const rect = element.getBoundingClientRect();
       if (rect.width === 0 || rect.height === 0) return null;

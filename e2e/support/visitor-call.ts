@@ -1,7 +1,7 @@
 // A call that respects the visitor, for the visitor-call specs: the page opened on the demo's room
 // with the call probe and a recorder of where the keyboard focus fell, when the typing field left
 // and which microphones were opened (one can be made to fail, or all made quiet); a call
-// connected; the captions' finished lines, and Pepa's greeting among them.
+// connected; the captions' finished entries, and Pepa's greeting among them.
 import type { Page } from '@playwright/test';
 import { installCallProbe } from './call-probe';
 import { expect } from './fixtures';
@@ -129,8 +129,8 @@ export async function connect(page: Page) {
   await expect(talk(page).status).toHaveText(CONNECTED, { timeout: 15_000 });
 }
 
-/** The finished caption lines, in order. */
-export function captionLines(page: Page) {
+/** The finished captions, in order. */
+export function captionTexts(page: Page) {
   return talk(page).captions.locator('p:not([aria-hidden])').allTextContents();
 }
 

@@ -1,13 +1,14 @@
-// The demo's stand-in for the provider, in front of the Prism mock of its API (scripts/lib/prism.mjs).
-// Prism answers every request from the vendored spec's examples (and still validates each one),
-// but it cannot keep calls or send the provider's server messages. The stand-in does what Prism
-// cannot: each `POST /call/web` answer gets a fresh call id and its own room on the demo host;
-// `GET /call/{id}` and `GET /call` answer from the stand-in's records. A call is `queued` until its
-// visitor joins (the demo page says its room was joined, or a line was said there), then the gate
-// hears a `status-update` `in-progress`, as from the provider; a call nobody joins within its
-// `customerJoinTimeoutSeconds` (the provider's default 15 s when unset) ends by itself. When a call
-// ends (its room left, its join timeout or its maximum duration passed) the gate hears what it
-// would from the provider: a `status-update` with status `ended`, then an `end-of-call-report` with the cost.
+// The demo's stand-in for the provider, in front of the Prism mock of its API
+// (scripts/lib/prism.mjs). Prism answers every request from the vendored spec's examples (and still
+// validates each one), but it cannot keep calls or send the provider's server messages. The
+// stand-in does what Prism cannot: each `POST /call/web` answer gets a fresh call id and its own
+// room on the demo host; `GET /call/{id}` and `GET /call` answer from the stand-in's records. A
+// call is `queued` until its visitor joins (the demo page says its room was joined, or a message
+// was said there), then the gate hears a `status-update` `in-progress`, as from the provider; a
+// call nobody joins within its `customerJoinTimeoutSeconds` (the provider's default 15 s when
+// unset) ends by itself. When a call ends (its room left, its join timeout or its maximum duration
+// passed) the gate hears what it would from the provider: a `status-update` with status `ended`,
+// then an `end-of-call-report` with the cost.
 //
 // It also stands in for Cloudflare Turnstile's siteverify (turnstile-stand-in.mjs).
 //

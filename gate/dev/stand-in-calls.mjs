@@ -20,14 +20,15 @@ import { randomUUID } from 'node:crypto';
  *   assistantOverrides: KeptOverrides | null,
  *   messagesLost: boolean,
  *   gateToldAt: number | null,
- *   messages: { role: 'bot' | 'user', message: string, time: number, endTime: number, secondsFromStart: number }[],
- * }} StandInCall
+ *   messages: { role: 'bot' | 'user', message: string, time: number, endTime: number,
+ * secondsFromStart: number }[], }} StandInCall
  */
 
 /**
  * What the stand-in keeps of a call's overrides, as the provider keeps them with the call: the
  * gate's tag, the chat handed over and how the call opens.
- * @typedef {{ metadata?: object, variableValues?: Record<string, unknown>, firstMessageMode?: string }} KeptOverrides
+ * @typedef {{ metadata?: object, variableValues?: Record<string, unknown>, firstMessageMode?:
+ * string }} KeptOverrides
  */
 
 /**
@@ -56,7 +57,7 @@ export const MODEL_WRITES_OPENING = 'assistant-speaks-first-with-model-generated
  * The stand-in's model, opening a call handed a chat: it reads the quoted chat as data and picks
  * up from it. Like the prompt asks of Pepa, it repeats nothing the visitor typed.
  */
-export const HANDOVER_OPENING_LINE =
+export const HANDOVER_OPENING =
   'Ribbit, now we can talk by voice, honoured guest! Carrying on from our chat: where were we?';
 
 /**
@@ -104,13 +105,13 @@ export function chatHandedTo(call) {
 }
 
 /**
- * Pepa's first line in a call, when the model writes it (a call handed a chat); null: the
+ * Pepa's first remark in a call, when the model writes it (a call handed a chat); null: the
  * assistant's stored first message.
  * @param {StandInCall} call
  */
 export function openingOf(call) {
   if (call.assistantOverrides?.firstMessageMode !== MODEL_WRITES_OPENING) return null;
-  return chatHandedTo(call)?.length ? HANDOVER_OPENING_LINE : null;
+  return chatHandedTo(call)?.length ? HANDOVER_OPENING : null;
 }
 
 /** A short, URL-safe room name. */

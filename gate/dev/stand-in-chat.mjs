@@ -1,9 +1,10 @@
 // @ts-check
 // The provider stand-in's chat: `POST /chat` (whole, or streamed as server-sent events),
 // `GET /chat/{id}` with the chat's cost, and `POST /session` / `GET /session/{id}`, in the shapes
-// of the provider's published document (`Chat`, `ChatCost`, `ModelCost`, `CreateChatStreamResponse`,
-// `Session`). Prism has already validated the request against the vendored spec when these run;
-// what Prism cannot do (keep chats, continue one, stream its words, price it) is done here.
+// of the provider's published document (`Chat`, `ChatCost`, `ModelCost`,
+// `CreateChatStreamResponse`, `Session`). Prism has already validated the request against the
+// vendored spec when these run; what Prism cannot do (keep chats, continue one, stream its words,
+// price it) is done here.
 //
 // As the provider documents its chat (POST /chat with stream: true): a stream is `data:` lines
 // only, each `{ id, path: "chat.output[0].content", delta }`, ended by `data: [DONE]`; no event
@@ -12,7 +13,7 @@
 // its `messages` the history it was given plus that output.
 import { randomUUID } from 'node:crypto';
 import { send } from './stand-in-http.mjs';
-import { judgedLine, standInVerdict } from './stand-in-judge.mjs';
+import { judgedWords, standInVerdict } from './stand-in-judge.mjs';
 
 const CHAT_PATH = /^\/chat\/([^/?]+)$/;
 const SESSION_PATH = /^\/session\/([^/?]+)$/;
@@ -218,7 +219,7 @@ export function createChatStandIn({ orgId = 'pepa-demo-org', latency = null, log
     const said = [...input].reverse().find((message) => message.role === 'user')?.content ?? '';
     const turns = prompt.filter((message) => message.role === 'assistant').length;
     // A quote card's judge (a transient assistant with the judge's rubric) answers in its place.
-    const judged = judgedLine(body);
+    const judged = judgedWords(body);
     const rubric = judged === null ? null : String(body.assistant.model.messages[0].content);
     const reply = judged === null ? pepaReply(said, turns) : standInVerdict(judged);
     const now = new Date().toISOString();

@@ -1,8 +1,8 @@
 // @ts-check
 // The stand-in's card judge: what the provider's chat answers when the gate asks it to judge a
-// line for a quote card (a `POST /chat` whose transient assistant carries the card judge's
+// remark for a quote card (a `POST /chat` whose transient assistant carries the card judge's
 // rubric). The gate's prompt and its parsing of the answer are the real ones; only the model is
-// stood in for. It reads the line from between the marks the gate's input names, and decides by
+// stood in for. It reads the remark from between the marks the gate's input names, and decides by
 // a short table of meanings, in the languages the demo and the tests use:
 //   promise        riches, profit, gains or returns promised (also in Polish, Dutch, Indonesian,
 //                  Ukrainian, Romanian and unaccented Vietnamese), an airdrop, a "lambo";
@@ -15,7 +15,7 @@
 /** The rubric's name as its first line says it: how the stand-in knows a judge's request. */
 const RUBRIC_MARK = /rubric (pepa-card-judge\/\d+)/u;
 
-/** The line between the marks the input names: `<<<line-{nonce}` … `line-{nonce}>>>`. */
+/** The remark between the marks the input names: `<<<line-{nonce}` … `line-{nonce}>>>`. */
 const QUOTED = /<<<line-([0-9a-f]+)\n([\s\S]*)\nline-\1>>>/u;
 
 /** Each harm, and the folded words that mean it here (whole words, lower case, no accents). */
@@ -70,11 +70,11 @@ const MEANINGS = /** @type {const} */ ([
 ]);
 
 /**
- * The line a judge's request asks about, or null when the request is not the card judge's.
+ * The remark a judge's request asks about, or null when the request is not the card judge's.
  * @param {any} body the `POST /chat` body
  * @returns {string | null}
  */
-export function judgedLine(body) {
+export function judgedWords(body) {
   const messages = body?.assistant?.model?.messages;
   const rubric = Array.isArray(messages) ? messages[0]?.content : undefined;
   if (typeof rubric !== 'string' || !RUBRIC_MARK.test(rubric)) return null;
@@ -83,12 +83,12 @@ export function judgedLine(body) {
 }
 
 /**
- * The stand-in's answer about `line`, in the rubric's words.
- * @param {string} line
+ * The stand-in's answer about `remark`, in the rubric's words.
+ * @param {string} remark
  * @returns {string}
  */
-export function standInVerdict(line) {
-  const folded = line
+export function standInVerdict(remark) {
+  const folded = remark
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .replace(/ł/gu, 'l')

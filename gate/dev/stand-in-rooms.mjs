@@ -1,9 +1,9 @@
 // @ts-check
 // What the demo's simulated rooms tell the stand-in provider, as the real provider would know it
 // of its own rooms: that the visitor joined (the call is in progress), that the visitor left (the
-// call ends), and each line said (the call's record, which `GET /call/{id}` answers with and
-// cards are made from; a line said is a room joined, too); and what they ask of it: how Pepa
-// opens the call (a line the model writes from a chat handed over, as the provider's would).
+// call ends), and each message said (the call's record, which `GET /call/{id}` answers with and
+// cards are made from; a message said is a room joined, too); and what they ask of it: how Pepa
+// opens the call (a remark the model writes from a chat handed over, as the provider's would).
 import { openingOf } from './stand-in-calls.mjs';
 import { CORS, send } from './stand-in-http.mjs';
 
@@ -67,7 +67,7 @@ export function roomRoutes({ calls, callsByRoom, endCall, joinCall }) {
       return send(res, 204, undefined, CORS);
     },
     /**
-     * `GET /__demo/rooms/opening?roomUrl=…`: `{ firstMessage }`, Pepa's first line in that room
+     * `GET /__demo/rooms/opening?roomUrl=…`: `{ firstMessage }`, Pepa's first remark in that room
      * when the model writes it (the call was handed a chat), or null for the stored one.
      * @param {import('node:http').ServerResponse} res
      * @param {string | undefined} method
@@ -81,7 +81,8 @@ export function roomRoutes({ calls, callsByRoom, endCall, joinCall }) {
       return send(res, 200, { firstMessage: openingOf(call) }, CORS);
     },
     /**
-     * `POST /__demo/rooms/said` `{ roomUrl, role, message, time }`: a line for the call's record.
+     * `POST /__demo/rooms/said` `{ roomUrl, role, message, time }`: a message for the call's
+     * record.
      * @param {import('node:http').ServerResponse} res
      * @param {Buffer} body
      */

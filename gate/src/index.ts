@@ -89,7 +89,7 @@ async function toResponse(
         'set-cookie': `${RATING_COOKIE}=${token}; Path=/api/ratings; Max-Age=86400; HttpOnly; SameSite=Strict${secure}`,
       },
     );
-    // The right to make cards of this call's lines, sent only to /api/cards.
+    // The right to make cards of Pepa's remarks in this call, sent only to /api/cards.
     admitted.headers.append('set-cookie', await cardCookieFor(env, answer.call.id, visitor, https));
     return admitted;
   }

@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import { REPLY_MAX_CHARS, REPLY_MAX_MS } from '../src/text/reply/text-relay';
-import type { SaidLine } from '../src/text/text-records';
+import type { SaidEntry } from '../src/text/text-records';
 import { addr, advance, inspect } from './bench';
 import { body, events, type ProblemBody } from './gate-fetch';
 import { world } from './outside-world';
@@ -20,12 +20,12 @@ async function committedOnceSettled(address: string): Promise<number> {
 }
 
 /** What the desk recorded as said in a chat. */
-async function saidIn(address: string, chatId: string): Promise<SaidLine[]> {
+async function saidIn(address: string, chatId: string): Promise<SaidEntry[]> {
   return runInDurableObject(await deskOf(address), (_desk, state) => {
     const row = state.storage.sql
       .exec<{ said: string }>(`SELECT said FROM chats WHERE id = ?`, chatId)
       .toArray()[0];
-    return JSON.parse(row?.said ?? '[]') as SaidLine[];
+    return JSON.parse(row?.said ?? '[]') as SaidEntry[];
   });
 }
 
@@ -91,7 +91,7 @@ describe('a reply longer than the gate’s bound', () => {
     // Charged at what the provider says it cost, as any reply.
     expect(world.chat.lookedUp).toEqual(['chat-1']);
     expect(await committedOnceSettled(addr(1))).toBeCloseTo(0.0071, 6);
-    // What is kept of it is what was relayed, and it is no finished line a card may be made of.
+    // What is kept of it is what was relayed, and it is no finished remark a card may be made of.
     const said = await saidIn(addr(1), chat);
     expect(said.at(-1)).toEqual({ who: 'pepa', text: relayed });
   });
@@ -113,7 +113,7 @@ describe('a reply longer than the gate’s bound', () => {
     expect(await events(await say(chat, 'Short, please'))).toContainEqual({
       type: 'done',
       turnsLeft: 39,
-      line: 1,
+      remark: 1,
     });
   });
 
@@ -122,7 +122,7 @@ describe('a reply longer than the gate’s bound', () => {
     const chat = await openChat(addr(1));
     const got = await events(await say(chat, 'Just enough'));
     expect(wordsOf(got)).toHaveLength(REPLY_MAX_CHARS);
-    expect(got.at(-1)).toMatchObject({ type: 'done', turnsLeft: 39, line: 1 });
+    expect(got.at(-1)).toMatchObject({ type: 'done', turnsLeft: 39, remark: 1 });
   });
 });
 
@@ -146,7 +146,7 @@ describe('a reply that runs past the gate’s time', () => {
     const chat = await openChat(addr(1));
     const got = await events(await say(chat, 'Quickly'));
     expect(wordsOf(got)).toBe('piece 1. piece 2. ');
-    expect(got.at(-1)).toMatchObject({ type: 'done', turnsLeft: 39, line: 1 });
+    expect(got.at(-1)).toMatchObject({ type: 'done', turnsLeft: 39, remark: 1 });
   });
 });
 
@@ -171,7 +171,7 @@ describe('a message with nothing to see', () => {
     expect(await events(await say(chat, 'Hello'))).toContainEqual({
       type: 'done',
       turnsLeft: 39,
-      line: 1,
+      remark: 1,
     });
     // One reply, the one that was said: nothing else was reserved or charged.
     expect(await committedOnceSettled(addr(1))).toBeCloseTo(0.0071, 6);

@@ -1,5 +1,5 @@
 /**
- * Lines a card must refuse: the plain cases, and the same secrets, contacts, promises and words
+ * Remarks a card must refuse: the plain cases, and the same secrets, contacts, promises and words
  * disguised the ways an attacker who can make Pepa repeat words would try (zero-width and
  * soft-hyphen characters, look-alike letters, accents, fullwidth forms, spelt-out and split
  * forms, leetspeak, other languages). Shared by the unit tests and the workerd suite.
@@ -213,8 +213,8 @@ export const PROMISES_BY_LANGUAGE: readonly RefusedCase[] = [
   ['Korean', '원금 보장, 지금 사세요, 무조건 오른다'],
   ['Arabic', 'ربح مضمون، اشتر الآن، إلى القمر'],
   ['Hindi', 'गारंटी है, अभी खरीदें, कीमत बढ़ेगी'],
-].map(([language = '', line = '']) => ({
+].map(([language = '', remark = '']) => ({
   name: `a promise in ${language}`,
-  words: line,
+  words: remark,
   refusal: 'financial-promise' as const,
 }));

@@ -1,5 +1,5 @@
 /**
- * The disguise set: 150 lines a card must refuse (25 secrets, contacts, promises and blocked
+ * The disguise set: 150 remarks a card must refuse (25 secrets, contacts, promises and blocked
  * words, each plain and in five disguises), each asked for through the real `POST /api/cards`:
  * at most 1 % may become a card.
  */
@@ -13,17 +13,17 @@ import { admit } from './visitor-calls';
 beforeEach(emptyCards);
 
 describe('the disguise set', () => {
-  it('holds 150 lines, at most 1 % of which the checks would card', () => {
+  it('holds 150 remarks, at most 1 % of which the checks would card', () => {
     expect(DISGUISE_SET.length).toBeGreaterThanOrEqual(150);
     const blocklist = blocklistFrom('');
     const made = DISGUISE_SET.filter(
       ({ words }) => cardWords(words, blocklist, [], 'pepa.test').ok,
     );
-    console.info(`disguise set: ${DISGUISE_SET.length} lines, ${made.length} carded`);
+    console.info(`disguise set: ${DISGUISE_SET.length} remarks, ${made.length} carded`);
     expect(made.length / DISGUISE_SET.length).toBeLessThanOrEqual(0.01);
   });
 
-  it.each(DISGUISE_SET.map((line) => [line.name, line.words] as const))(
+  it.each(DISGUISE_SET.map((remark) => [remark.name, remark.words] as const))(
     'no card is made of %s',
     async (_name, words) => {
       const callId = await admit(addr(1));

@@ -1,11 +1,11 @@
 /**
- * A disguise set: lines a card must refuse (secrets, contacts, promises, blocked words), each
+ * A disguise set: remarks a card must refuse (secrets, contacts, promises, blocked words), each
  * written plain and in the disguises an attacker who can make Pepa repeat words would try: a sign
  * the card cannot draw inside each word, look-alike letters, fullwidth forms, a zero-width space
  * inside each word, a line break between words, and the words spaced wide.
  */
 
-/** The lines, plain. */
+/** The remarks, plain. */
 const BASES: readonly string[] = [
   'legal winner thank year wave sausage worth useful legal winner thank yellow',
   'legal winner thank year wave sausage worth useful legal winner thank',
@@ -46,25 +46,26 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
 };
 
 /** Each disguise, by name. */
-const DISGUISES: Readonly<Record<string, (line: string) => string>> = {
-  plain: (line) => line,
-  'a 🐸 inside each word': (line) =>
-    line.replace(WORD, (word) => `${word.slice(0, 2)}🐸${word.slice(2)}`),
-  'Cyrillic look-alikes': (line) => line.replace(/[aeocpxy]/g, (char) => LOOK_ALIKES[char] ?? char),
-  'fullwidth forms': (line) =>
-    line.replace(/[!-~]/g, (char) => String.fromCodePoint((char.codePointAt(0) ?? 0) + 0xfee0)),
-  'a zero-width space inside each word': (line) =>
-    line.replace(WORD, (word) => `${word.slice(0, 2)}\u200b${word.slice(2)}`),
-  'a line break between words': (line) => line.replaceAll(' ', '\n'),
+const DISGUISES: Readonly<Record<string, (remark: string) => string>> = {
+  plain: (remark) => remark,
+  'a 🐸 inside each word': (remark) =>
+    remark.replace(WORD, (word) => `${word.slice(0, 2)}🐸${word.slice(2)}`),
+  'Cyrillic look-alikes': (remark) =>
+    remark.replace(/[aeocpxy]/g, (char) => LOOK_ALIKES[char] ?? char),
+  'fullwidth forms': (remark) =>
+    remark.replace(/[!-~]/g, (char) => String.fromCodePoint((char.codePointAt(0) ?? 0) + 0xfee0)),
+  'a zero-width space inside each word': (remark) =>
+    remark.replace(WORD, (word) => `${word.slice(0, 2)}\u200b${word.slice(2)}`),
+  'a line break between words': (remark) => remark.replaceAll(' ', '\n'),
 };
 
-export interface DisguisedLine {
+export interface DisguisedRemark {
   name: string;
   words: string;
 }
 
-/** Every line in every disguise: 25 × 6 = 150 lines. */
-export const DISGUISE_SET: readonly DisguisedLine[] = BASES.flatMap((base) =>
+/** Every remark in every disguise: 25 × 6 = 150 remarks. */
+export const DISGUISE_SET: readonly DisguisedRemark[] = BASES.flatMap((base) =>
   Object.entries(DISGUISES).map(([disguise, apply]) => ({
     name: `${base} (${disguise})`,
     words: apply(base),

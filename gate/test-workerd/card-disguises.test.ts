@@ -1,6 +1,6 @@
 /**
  * The checks see what a reader sees: each plain case and each of its disguises is refused
- * through the real `POST /api/cards`, with the reason the visitor is shown; a line that hides
+ * through the real `POST /api/cards`, with the reason the visitor is shown; a remark that hides
  * nothing is carded with its invisible characters gone, in its words and in its share page.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ describe('promises of price or return in each language', () => {
   );
 });
 
-describe('a line that hides nothing', () => {
+describe('a remark that hides nothing', () => {
   it('is carded without its invisible and direction characters, in its words and its tags', async () => {
     const card = await madeCard(
       await askCardOf('Rib\u200bbit!\u202e The court\u00ad is  open\u2066 to\u200d all.'),

@@ -1,8 +1,8 @@
 /**
  * The card draws exactly what was checked: signs its font cannot draw are left out before the
- * checks read the line, a sign that would join two words or two digits refuses the line, a break
- * stays a break, and a line longer than the card is cut only at a sentence's end and checked as
- * cut; a takedown folds the words the card would draw.
+ * checks read the remark, a sign that would join two words or two digits refuses the remark, a
+ * break stays a break, and a remark longer than the card is cut only at a sentence's end and
+ * checked as cut; a takedown folds the words the card would draw.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
@@ -94,7 +94,7 @@ describe('line breaks', () => {
   });
 });
 
-describe('a line longer than the card', () => {
+describe('a remark longer than the card', () => {
   const song = 'The royal choir sings of lily pads and of the dragonflies at dusk. ';
 
   it('is cut only at a sentence’s end, and the card carries the sentences that fit', async () => {

@@ -1,7 +1,7 @@
 /**
- * Pepa repeating a visitor is no quote: a line that holds a run of the visitor's earlier words, or
- * a long token (an address, a handle, a link, a number run) they said first, is refused, in a call
- * (the visitor's lines in the provider's record) and in a chat (the desk's record and the
+ * Pepa repeating a visitor is no quote: a remark that holds a run of the visitor's earlier words,
+ * or a long token (an address, a handle, a link, a number run) they said first, is refused, in a
+ * call (the visitor's remarks in the provider's record) and in a chat (the desk's record and the
  * provider chat's input); her own words around a visitor's question are carded.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ async function refusedAsEcho(answer: Response): Promise<void> {
   expect((await body<Problem>(answer)).detail).toBe(REFUSAL_REASONS.repeated);
 }
 
-/** Pepa's second line of a call in which the visitor said `visitor` after her first. */
+/** Pepa's second remark of a call in which the visitor said `visitor` after her first. */
 async function echoInCall(visitor: string, pepa: string): Promise<Response> {
   const callId = await admit(addr(1));
   recordCall(callId, ['Welcome to my court, dear guest.', visitor, pepa]);
@@ -38,7 +38,7 @@ describe('in a call', () => {
     );
   });
 
-  it('a short line that is all the visitor’s words is refused', async () => {
+  it('a short remark that is all the visitor’s words is refused', async () => {
     await refusedAsEcho(await echoInCall('Say "airdrop is live"', 'Airdrop is live!'));
   });
 
@@ -92,7 +92,7 @@ describe('in a call', () => {
     expect(card.words).toBe(pepa);
   });
 
-  it('words the visitor said only after her line do not make it an echo', async () => {
+  it('words the visitor said only after her remark do not make it an echo', async () => {
     const callId = await admit(addr(1));
     const pepa = 'The lily pads shine brightest on a quiet evening.';
     recordCall(callId, [pepa, pepa]);

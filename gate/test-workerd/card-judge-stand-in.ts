@@ -1,13 +1,13 @@
 /**
  * The card judge as the tests' provider answers it: a `POST /chat` carrying the judge's rubric is
  * answered here, the rest of the provider by the support kit's stub. The answer comes from the
- * stand-in judge the demo uses (gate/dev/stand-in-judge.mjs), which reads the line from the
+ * stand-in judge the demo uses (gate/dev/stand-in-judge.mjs), which reads the remark from the
  * gate's real request; a test may make the judge fail instead, in each way a provider can.
  */
 import { vi } from 'vitest';
-import { judgedLine, standInVerdict } from '../dev/stand-in-judge.mjs';
+import { judgedWords, standInVerdict } from '../dev/stand-in-judge.mjs';
 
-/** How the judge answers: by reading the line, or not at all in one of the ways it can fail. */
+/** How the judge answers: by reading the remark, or not at all in one of the ways it can fail. */
 export type JudgeMode =
   | 'read'
   /** No answer: the connection fails. */
@@ -21,7 +21,7 @@ export interface JudgeWorld {
   mode: JudgeMode;
   /** What the judge says a judgement cost; null: the answer carries no cost. */
   cost: number | null;
-  /** The lines the judge was asked about, in order. */
+  /** The remarks the judge was asked about, in order. */
   asked: string[];
   /** The judge's requests as sent, for what the prompt says. */
   requests: Record<string, unknown>[];
@@ -51,22 +51,22 @@ function answered(words: string): Response {
   );
 }
 
-async function answerJudge(line: string): Promise<Response> {
-  judge.asked.push(line);
+async function answerJudge(remark: string): Promise<Response> {
+  judge.asked.push(remark);
   switch (judge.mode) {
     case 'down':
       throw new TypeError('fetch failed: connection reset');
     case 'error':
       return Response.json({ message: 'unavailable' }, { status: 503 });
     case 'rambles':
-      return answered('This line seems fine to me, mostly, although it depends on context.');
+      return answered('This remark seems fine to me, mostly, although it depends on context.');
     case 'read':
-      return answered(standInVerdict(line));
+      return answered(standInVerdict(remark));
   }
 }
 
 /**
- * Each test: a judge that reads the line, in front of the provider's stub the support kit put
+ * Each test: a judge that reads the remark, in front of the provider's stub the support kit put
  * on `fetch` (run after it).
  */
 export function standInJudge(): void {
@@ -79,10 +79,10 @@ export function standInJudge(): void {
     const request = new Request(input, init);
     if (request.method === 'POST' && new URL(request.url).pathname === '/chat') {
       const body = (await request.clone().json()) as Record<string, unknown>;
-      const line = judgedLine(body);
-      if (line !== null) {
+      const remark = judgedWords(body);
+      if (remark !== null) {
         judge.requests.push(body);
-        return answerJudge(line);
+        return answerJudge(remark);
       }
     }
     return provider(request);

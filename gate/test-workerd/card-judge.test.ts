@@ -1,9 +1,10 @@
 /**
- * Meaning judged by a model: a line every pattern passes is read by the card judge (the provider's
- * chat with the judge's rubric). Its refusal is shown with its reason; its approval is kept by
- * the folded words, so the same words are judged once; when it cannot answer (no answer, an
+ * Meaning judged by a model: a remark every pattern passes is read by the card judge (the
+ * provider's chat with the judge's rubric). Its refusal is shown with its reason; its approval is
+ * kept by the folded words, so the same words are judged once; when it cannot answer (no answer, an
  * error, an answer that is no verdict; its time bound is card-judge.test.ts's) no card is made,
- * the visitor is told, and the failure is counted in the court's day. Every judgement is metered in the day's budget.
+ * the visitor is told, and the failure is counted in the court's day. Every judgement is metered in
+ * the day's budget.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
@@ -24,7 +25,7 @@ beforeEach(emptyCards);
 
 const blocklist = blocklistFrom('');
 
-/** A card asked of `words`, Pepa's first line of a new call from visitor `n`. */
+/** A card asked of `words`, Pepa's first remark of a new call from visitor `n`. */
 async function cardOf(words: string, n = 1): Promise<Response> {
   const callId = await admit(addr(n));
   recordCall(callId, pepaSays([words]));
@@ -87,7 +88,7 @@ describe('the judge’s refusal', () => {
     },
   );
 
-  it('asks with the fixed rubric and the line quoted between marks no line can forge', async () => {
+  it('asks with the fixed rubric and the remark quoted between marks no remark can forge', async () => {
     const words = 'Every holder will be rich by summer, darlings.';
     await refusedAs(await cardOf(words), 'financial-promise');
     const [request] = judge.requests;
@@ -147,7 +148,8 @@ describe('the judge’s failure: no card, the visitor told, the failure counted'
       await refusedAs(await cardOf(words), 'judge-unavailable');
       expect(await cardsStored()).toBe(0);
       expect((await today()).failures).toEqual({ [counted]: 1 });
-      // Nothing was kept of a judgement that gave no verdict: asked again, the judge is asked again.
+      // Nothing was kept of a judgement that gave no verdict: asked again, the judge is asked
+      // again.
       judge.mode = 'read';
       expect((await madeCard(await cardOf(words, 2))).words).toBe(words);
       expect(judge.asked).toEqual([words, words]);
@@ -155,7 +157,8 @@ describe('the judge’s failure: no card, the visitor told, the failure counted'
   );
 
   it('a judgement the day’s budget cannot hold is never asked: no card, and it is counted', async () => {
-    // One call's worst case (3 minutes at 0.15 USD) fits; a message's worst case beside it does not.
+    // One call's worst case (3 minutes at 0.15 USD) fits; a message's worst case beside it does
+    // not.
     setVars({ GATE_DAILY_BUDGET_USD: '0.46' });
     await refusedAs(await cardOf('The moon shines on my pond tonight.'), 'judge-unavailable');
     expect(judge.asked).toEqual([]);

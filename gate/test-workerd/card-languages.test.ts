@@ -1,5 +1,5 @@
 /**
- * Ordinary lines in each language Pepa may be asked in: those in a script the card draws become
+ * Ordinary remarks in each language Pepa may be asked in: those in a script the card draws become
  * cards and are drawn with real glyphs; the others are refused for their script, with that
  * reason, rather than drawn as boxes.
  */
@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../generated/gate/types.gen';
 import { renderCard } from '../src/cards/card-render';
 import { blocklistFrom, cardWords, REFUSAL_REASONS } from '../src/cards/words/card-words';
-import { DRAWN_LINES, UNDRAWN_LINES } from './card-language-lines';
+import { DRAWN_REMARKS, UNDRAWN_REMARKS } from './card-language-remarks';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
 import { addr } from './bench';
 import { body } from './gate-fetch';
@@ -17,27 +17,27 @@ beforeEach(emptyCards);
 
 const blocklist = blocklistFrom('');
 
-describe('lines in a script the card draws', () => {
-  it.each(Object.entries(DRAWN_LINES))(
-    'every ordinary line in %s becomes a card, unchanged',
-    (language, lines) => {
-      expect(lines.length).toBeGreaterThanOrEqual(20);
-      const refused = lines.filter((line) => !cardWords(line, blocklist).ok);
-      console.info(`${language}: ${lines.length} lines, ${refused.length} refused`);
+describe('remarks in a script the card draws', () => {
+  it.each(Object.entries(DRAWN_REMARKS))(
+    'every ordinary remark in %s becomes a card, unchanged',
+    (language, remarks) => {
+      expect(remarks.length).toBeGreaterThanOrEqual(20);
+      const refused = remarks.filter((remark) => !cardWords(remark, blocklist).ok);
+      console.info(`${language}: ${remarks.length} remarks, ${refused.length} refused`);
       expect(refused).toEqual([]);
-      for (const line of lines)
-        expect(cardWords(line, blocklist)).toEqual({ ok: true, words: line });
+      for (const remark of remarks)
+        expect(cardWords(remark, blocklist)).toEqual({ ok: true, words: remark });
     },
   );
 
-  it.each(Object.entries(DRAWN_LINES))(
-    'a line in %s is made a card through the Worker, drawn',
-    async (_language, lines) => {
+  it.each(Object.entries(DRAWN_REMARKS))(
+    'a remark in %s is made a card through the Worker, drawn',
+    async (_language, remarks) => {
       const callId = await admit(addr(1));
-      recordCall(callId, pepaSays([lines[0] ?? '', lines[1] ?? '']));
-      for (const line of [1, 2]) {
-        const card = await madeCard(await cardOfCall(callId, line));
-        expect(card.words).toBe(lines[line - 1]);
+      recordCall(callId, pepaSays([remarks[0] ?? '', remarks[1] ?? '']));
+      for (const remark of [1, 2]) {
+        const card = await madeCard(await cardOfCall(callId, remark));
+        expect(card.words).toBe(remarks[remark - 1]);
         expect(card.drawn).toBe(true);
       }
     },
@@ -62,19 +62,21 @@ describe('lines in a script the card draws', () => {
   });
 });
 
-describe('lines in a script the card cannot draw', () => {
-  it.each(Object.entries(UNDRAWN_LINES))(
-    'every line in %s is refused for its script, through the Worker',
-    async (language, lines) => {
+describe('remarks in a script the card cannot draw', () => {
+  it.each(Object.entries(UNDRAWN_REMARKS))(
+    'every remark in %s is refused for its script, through the Worker',
+    async (language, remarks) => {
       const callId = await admit(addr(1));
-      recordCall(callId, pepaSays([...lines]));
-      for (const [n, line] of lines.entries()) {
-        expect(cardWords(line, blocklist)).toEqual({ ok: false, refusal: 'script' });
+      recordCall(callId, pepaSays([...remarks]));
+      for (const [n, remark] of remarks.entries()) {
+        expect(cardWords(remark, blocklist)).toEqual({ ok: false, refusal: 'script' });
         const answer = await cardOfCall(callId, n + 1);
         expect(answer.status).toBe(422);
         expect((await body<Problem>(answer)).detail).toBe(REFUSAL_REASONS.script);
       }
-      console.info(`${language}: ${lines.length} lines, ${lines.length} refused for their script`);
+      console.info(
+        `${language}: ${remarks.length} remarks, ${remarks.length} refused for their script`,
+      );
     },
   );
 });

@@ -1,12 +1,12 @@
 /**
- * No false refusals: 40 ordinary lines in each language the card draws (the moon, numbers,
+ * No false refusals: 40 ordinary remarks in each language the card draws (the moon, numbers,
  * measures, dates, prices of things, "guaranteed fun", her own disclaimer) become cards, at most
- * 1 % refused per language; the lines the promise lists used to refuse are carded through the
+ * 1 % refused per language; the remarks the promise lists used to refuse are carded through the
  * Worker.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { blocklistFrom, cardWords } from '../src/cards/words/card-words';
-import { ORDINARY_LINES } from './card-ordinary-lines';
+import { ORDINARY_REMARKS } from './card-ordinary-remarks';
 import { cardOfCall, emptyCards, madeCard, pepaSays, recordCall } from './card-support';
 import { addr } from './bench';
 import { admit } from './visitor-calls';
@@ -15,14 +15,14 @@ beforeEach(emptyCards);
 
 const blocklist = blocklistFrom('');
 
-describe('ordinary lines', () => {
-  it.each(Object.entries(ORDINARY_LINES))(
-    'forty ordinary lines in %s become cards, at most one in a hundred refused',
-    (language, lines) => {
-      expect(lines.length).toBeGreaterThanOrEqual(40);
-      const refused = lines.filter((line) => !cardWords(line, blocklist, [], 'pepa.test').ok);
-      console.info(`${language}: ${lines.length} ordinary lines, ${refused.length} refused`);
-      expect(refused.length / lines.length).toBeLessThanOrEqual(0.01);
+describe('ordinary remarks', () => {
+  it.each(Object.entries(ORDINARY_REMARKS))(
+    'forty ordinary remarks in %s become cards, at most one in a hundred refused',
+    (language, remarks) => {
+      expect(remarks.length).toBeGreaterThanOrEqual(40);
+      const refused = remarks.filter((remark) => !cardWords(remark, blocklist, [], 'pepa.test').ok);
+      console.info(`${language}: ${remarks.length} ordinary remarks, ${refused.length} refused`);
+      expect(refused.length / remarks.length).toBeLessThanOrEqual(0.01);
     },
   );
 

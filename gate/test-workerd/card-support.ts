@@ -1,6 +1,6 @@
 /**
  * The quote cards' test kit: a call's record at the provider, the asks for a card of a call's or
- * a chat's line (and of words Pepa said, with the refusal expected), the owner's takedowns, an
+ * a chat's remark (and of words Pepa said, with the refusal expected), the owner's takedowns, an
  * empty bucket for each test, and a race of asks run to its end.
  */
 import { SELF } from 'cloudflare:test';
@@ -16,10 +16,10 @@ import { chatHeaders } from './visitor-chats';
 /** The owner's address, for the owner's paths (which pass the edge limiter like any). */
 export const OWNER_ADDRESS = '203.0.113.200';
 
-/** The provider's record of call `callId`: `lines` as said, in turn, Pepa's first. */
+/** The provider's record of call `callId`: `remarks` as said, in turn, Pepa's first. */
 export function recordCall(
   callId: string,
-  lines: string[],
+  remarks: string[],
   status: 'ended' | 'in-progress' = 'ended',
 ): void {
   const call = world.provider.calls.get(callId);
@@ -28,7 +28,7 @@ export function recordCall(
   call.artifact = {
     messages: [
       { role: 'system', message: 'You are Pepa.', time: 1, secondsFromStart: 0 },
-      ...lines.map((message, n) => ({
+      ...remarks.map((message, n) => ({
         role: n % 2 === 0 ? 'bot' : 'user',
         message,
         time: Date.UTC(2030, 0, 15, 12, 0, n),
@@ -39,18 +39,18 @@ export function recordCall(
   };
 }
 
-/** A call's record in which Pepa says `pepa`, line by line, the visitor answering each. */
+/** A call's record in which Pepa says `pepa`, remark by remark, the visitor answering each. */
 export function pepaSays(pepa: string[]): string[] {
-  return pepa.flatMap((line, n) => (n === 0 ? [line] : ['Go on.', line]));
+  return pepa.flatMap((remark, n) => (n === 0 ? [remark] : ['Go on.', remark]));
 }
 
 /**
- * `POST /api/cards` for a line of a call, from the address the call was given to and with its
+ * `POST /api/cards` for a remark of a call, from the address the call was given to and with its
  * card cookie, unless told otherwise; `host` names another site than the tests' own.
  */
 export function cardOfCall(
   callId: string,
-  line: number,
+  remark: number,
   as: { address?: string; cookie?: string; host?: string } = {},
 ): Promise<Response> {
   const known = cardCookies.get(callId);
@@ -63,25 +63,25 @@ export function cardOfCall(
       'cf-connecting-ip': address,
       ...(cookie ? { cookie: `pepa_card=${cookie}` } : {}),
     },
-    body: JSON.stringify({ from: 'call', conversationId: callId, line }),
+    body: JSON.stringify({ from: 'call', conversationId: callId, remark }),
   };
   return as.host ? SELF.fetch(`https://${as.host}/api/cards`, init) : api('/api/cards', init);
 }
 
-/** `POST /api/cards` for reply `line` of a chat, with its secret from its visitor's address. */
+/** `POST /api/cards` for reply `remark` of a chat, with its secret from its visitor's address. */
 export function cardOfChat(
   chatId: string,
-  line: number,
+  remark: number,
   headers: Record<string, string> = chatHeaders(chatId),
 ): Promise<Response> {
   return api('/api/cards', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ from: 'chat', conversationId: chatId, line }),
+    body: JSON.stringify({ from: 'chat', conversationId: chatId, remark }),
   });
 }
 
-/** The answer to a card of `words`, said by Pepa as the first line of a new call. */
+/** The answer to a card of `words`, said by Pepa as the first remark of a new call. */
 export async function askCardOf(words: string): Promise<Response> {
   const callId = await admit(addr(1));
   recordCall(callId, pepaSays([words]));

@@ -1,6 +1,6 @@
 /**
  * Takedowns that stick: words the owner took down (folded, as every check reads them) are never
- * carded again, by any visitor, from any line, call or chat, however they are spelt to the eye;
+ * carded again, by any visitor, from any remark, call or chat, however they are spelt to the eye;
  * taking words down takes every card of them down; and a card cookie makes cards only for the
  * visitor the call was given to.
  */
@@ -72,12 +72,12 @@ describe('a takedown', () => {
     });
   });
 
-  it('refuses the same words afterwards from another /64, another line and a chat', async () => {
+  it('refuses the same words afterwards from another /64, another remark and a chat', async () => {
     const callId = await admit(HOME);
     recordCall(callId, pepaSays([SCAM, 'Ribbit.', SCAM]));
     const card = await madeCard(await cardOfCall(callId, 1));
     await takenDown(await takeDown(card.id));
-    // Another line of the same call.
+    // Another remark of the same call.
     await refusedAsTakenDown(await cardOfCall(callId, 3));
     // Another visitor of the same /48, in a call of their own.
     const neighbours = await admit(NEIGHBOUR);
@@ -138,7 +138,7 @@ describe('words taken down before any card of them', () => {
     const card = await cardOf(HOME, SCAM);
     expect((await takenDown(await takeDownWords(SCAM))).cards).toEqual([card.id]);
     expect((await api(`/q/${card.id}`)).status).toBe(410);
-    // Asked again, the line's card is the one taken down.
+    // Asked again, the remark's card is the one taken down.
     await refusedAsTakenDown(await cardOfCall([...cardCookies.keys()][0] ?? '', 1));
   });
 

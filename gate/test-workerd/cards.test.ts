@@ -32,7 +32,7 @@ function meta(html: string, name: string): string | null {
 }
 
 describe('a card of a call', () => {
-  it('carries the line the provider recorded Pepa saying, not one of the visitor’s', async () => {
+  it('carries the remark the provider recorded Pepa saying, not one of the visitor’s', async () => {
     const callId = await admit(addr(1));
     recordCall(callId, ['Ribbit, welcome to court!', 'Hello Pepa', 'The ballroom never sleeps.']);
     const card = await madeCard(await cardOfCall(callId, 2));
@@ -43,7 +43,7 @@ describe('a card of a call', () => {
     expect(card.imageUrl).toBe(`https://pepa.test/q/${card.id}/card.png`);
   });
 
-  it('is refused for a line Pepa did not say', async () => {
+  it('is refused for a remark Pepa did not say', async () => {
     const callId = await admit(addr(1));
     recordCall(callId, ['Ribbit!', 'Say I promised you a fortune']);
     const answer = await cardOfCall(callId, 2);
@@ -77,7 +77,7 @@ describe('a card of a call', () => {
     expect((await madeCard(await cardOfCall(callId, 1))).words).toBe('Ribbit, darling.');
   });
 
-  it('is the same card when the same line is asked for again', async () => {
+  it('is the same card when the same remark is asked for again', async () => {
     const callId = await admit(addr(1));
     recordCall(callId, ['Ribbit, darling.']);
     const first = await madeCard(await cardOfCall(callId, 1));
@@ -99,9 +99,9 @@ describe('a card of a chat', () => {
   it('carries the output of the provider’s chat the gate made for that reply', async () => {
     const chat = await openChat(addr(1));
     const said = await events(await say(chat, 'Who are you?'));
-    expect(said.at(-1)).toEqual({ type: 'done', turnsLeft: 39, line: 1 });
+    expect(said.at(-1)).toEqual({ type: 'done', turnsLeft: 39, remark: 1 });
     world.chat.reply = ['The court ', 'is yours.'];
-    expect((await events(await say(chat, 'And now?'))).at(-1)).toMatchObject({ line: 2 });
+    expect((await events(await say(chat, 'And now?'))).at(-1)).toMatchObject({ remark: 2 });
     const card = await madeCard(await cardOfChat(chat, 2));
     expect(card.words).toBe('The court is yours.');
   });
@@ -163,7 +163,7 @@ describe('the check before anything is published', () => {
     expect((await cardOfCall(callId, 1)).status).toBe(422);
   });
 
-  it('cuts a long line at a sentence to fit the card', async () => {
+  it('cuts a long remark at a sentence to fit the card', async () => {
     const callId = await admit(addr(1));
     const long = `Welcome to court. ${'The chandeliers are made of morning dew. '.repeat(8)}`;
     recordCall(callId, [long]);
@@ -297,7 +297,7 @@ describe('a card that cannot be drawn', () => {
 });
 
 describe('the owner’s takedown', () => {
-  it('makes the page 410, the image gone, the cached copies purged and the line unsharable', async () => {
+  it('makes the page 410, the image gone, the cached copies purged and the remark unsharable', async () => {
     const callId = await admit(addr(1));
     recordCall(callId, ['Ribbit! The court is open.']);
     const card = await madeCard(await cardOfCall(callId, 1));

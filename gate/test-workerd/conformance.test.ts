@@ -133,7 +133,7 @@ describe('the contract check of a stream', () => {
         path,
         stream([
           { type: 'words', text: 'Ribbit' },
-          { type: 'done', turnsLeft: 3, line: 2 },
+          { type: 'done', turnsLeft: 3, remark: 2 },
         ]),
       ),
     ).toEqual([]);
@@ -145,7 +145,7 @@ describe('the contract check of a stream', () => {
         'POST',
         path,
         stream([
-          { type: 'done', turnsLeft: -1, line: 1 },
+          { type: 'done', turnsLeft: -1, remark: 1 },
           { type: 'words', text: 'a', mood: 'glad' },
         ]),
       ),

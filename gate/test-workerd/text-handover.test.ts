@@ -56,7 +56,7 @@ describe('a chat handed to the call', () => {
     });
   });
 
-  it('gives forged "Pepa:" and "[SYSTEM]" lines only as the visitor’s quoted words', async () => {
+  it('gives forged "Pepa:" and "[SYSTEM]" entries only as the visitor’s quoted words', async () => {
     const chat = await openChat(addr(1));
     await events(await say(chat, FORGED));
     expect((await startWithChat(addr(1), chat)).status).toBe(201);
@@ -75,7 +75,7 @@ describe('a chat handed to the call', () => {
     expect(JSON.stringify(rest)).not.toMatch(/SYSTEM|airdrop|Ribbit/);
   });
 
-  it('has Pepa open a handed-over call with a line of her own about the chat, not the cold welcome', async () => {
+  it('has Pepa open a handed-over call with a remark of her own about the chat, not the cold welcome', async () => {
     const chat = await openChat(addr(1));
     await events(await say(chat, 'Who are you?'));
     await startWithChat(addr(1), chat);
@@ -96,7 +96,7 @@ describe('a chat handed to the call', () => {
     expect(lastVariables()).toBeUndefined();
   });
 
-  it('keeps what is handed over bounded: the newest lines', async () => {
+  it('keeps what is handed over bounded: the newest entries', async () => {
     world.chat.reply = ['x'.repeat(900)];
     const chat = await openChat(addr(1));
     for (let n = 1; n <= 8; n += 1) await events(await say(chat, `message ${n}`));

@@ -33,7 +33,7 @@ describe('text through the model engine', () => {
       { type: 'words', text: 'Ribbit! ' },
       { type: 'words', text: 'A royal ' },
       { type: 'words', text: 'hello.' },
-      { type: 'done', turnsLeft: 39, line: 1 },
+      { type: 'done', turnsLeft: 39, remark: 1 },
     ]);
     expect(world.model.requests).toHaveLength(1);
     const [asked] = world.model.requests;
@@ -116,7 +116,7 @@ describe('text through the model engine', () => {
     expect(await events(await say(chat, 'Again'))).toContainEqual({
       type: 'done',
       turnsLeft: 39,
-      line: 1,
+      remark: 1,
     });
   });
 
@@ -142,7 +142,7 @@ describe('text through the model engine', () => {
     expect(await events(await say(chat, 'Hello again'))).toContainEqual({
       type: 'done',
       turnsLeft: 39,
-      line: 1,
+      remark: 1,
     });
   });
 
@@ -152,7 +152,7 @@ describe('text through the model engine', () => {
     const card = await madeCard(await cardOfChat(chat, 1));
     expect(card).toMatchObject({ words: 'Ribbit! A royal hello.' });
     expect(world.chat.lookedUp).toEqual([]);
-    // A line the record does not hold is no card.
+    // A remark the record does not hold is no card.
     expect((await cardOfChat(chat, 2)).status).toBe(404);
   });
 });

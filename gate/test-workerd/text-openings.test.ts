@@ -49,7 +49,7 @@ describe('openings Pepa has already answered today', () => {
       { type: 'words', text: 'A ' },
       { type: 'words', text: 'royal ' },
       { type: 'words', text: 'hello.' },
-      { type: 'done', turnsLeft: 39, line: 1 },
+      { type: 'done', turnsLeft: 39, remark: 1 },
     ]);
     expect(world.model.requests).toHaveLength(1);
     // Nothing was reserved for it: the desk holds what it held for the first reply alone.

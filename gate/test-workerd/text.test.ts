@@ -70,7 +70,7 @@ describe('a message and its reply', () => {
       { type: 'words', text: 'Ribbit! ' },
       { type: 'words', text: 'A fine ' },
       { type: 'words', text: 'question.' },
-      { type: 'done', turnsLeft: 39, line: 1 },
+      { type: 'done', turnsLeft: 39, remark: 1 },
     ]);
     expect(world.chat.requests[0]).toEqual({
       body: { assistantId: 'test-pepa-assistant', input: 'Who are you?', stream: true },
@@ -364,7 +364,7 @@ describe('the provider’s refusals', () => {
     expect(await events(await say(chat, 'Again'))).toContainEqual({
       type: 'done',
       turnsLeft: 39,
-      line: 1,
+      remark: 1,
     });
   });
 });

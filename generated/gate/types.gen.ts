@@ -264,7 +264,7 @@ export type ChatDone = {
     /**
      * This reply's place in the chat (the number of the message it answered), by which a card of its words is asked for.
      */
-    line: number;
+    remark: number;
 };
 
 export type ChatFailed = {
@@ -293,9 +293,9 @@ export type MakeCardRequest = {
      */
     conversationId: string;
     /**
-     * Which of Pepa's lines: in a call, the number of her line among those the provider recorded her saying (1 for the first); in a chat, the `line` of the reply's `done` event.
+     * Which of Pepa's remarks: in a call, the number of her remark among those the provider recorded her saying (1 for the first); in a chat, the `remark` of the reply's `done` event.
      */
-    line: number;
+    remark: number;
 };
 
 export type Card = {
@@ -340,7 +340,7 @@ export type Takedown = {
      */
     words: string;
     /**
-     * Whether the words' near relatives (the same words with one word or number changed) are blocked too: lines of four words or more.
+     * Whether the words' near relatives (the same words with one word or number changed) are blocked too: they are when the words number four or more.
      */
     nearRelatives: boolean;
     /**
@@ -881,11 +881,11 @@ export type MakeCardErrors = {
      */
     400: Problem;
     /**
-     * No card can be made of that line: the conversation is unknown or not this visitor's, or the provider has no line of Pepa's in that place (one answer for all, code `not-found`).
+     * No card can be made of that remark: the conversation is unknown or not this visitor's, or the provider has no remark of Pepa's in that place (one answer for all, code `not-found`).
      */
     404: Problem;
     /**
-     * The provider has not yet recorded that line (it writes a call's record down as the call ends): ask again after `retryAfterSeconds` (code `card-not-ready`).
+     * The provider has not yet recorded that remark (it writes a call's record down as the call ends): ask again after `retryAfterSeconds` (code `card-not-ready`).
      */
     409: Problem;
     /**
@@ -910,7 +910,7 @@ export type MakeCardError = MakeCardErrors[keyof MakeCardErrors];
 
 export type MakeCardResponses = {
     /**
-     * The card, made before of the same line.
+     * The card, made before of the same remark.
      */
     200: Card;
     /**

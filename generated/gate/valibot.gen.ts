@@ -172,7 +172,7 @@ export const vChatWords = v.strictObject({
 export const vChatDone = v.strictObject({
     type: v.picklist(['done']),
     turnsLeft: v.pipe(v.number(), v.integer(), v.minValue(0)),
-    line: v.pipe(v.number(), v.integer(), v.minValue(1))
+    remark: v.pipe(v.number(), v.integer(), v.minValue(1))
 });
 
 export const vChatFailed = v.strictObject({
@@ -198,7 +198,7 @@ export const vChatStreamEvent = v.union([
 export const vMakeCardRequest = v.strictObject({
     from: v.picklist(['call', 'chat']),
     conversationId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)),
-    line: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))
+    remark: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000))
 });
 
 export const vCard = v.strictObject({
@@ -400,7 +400,7 @@ export const vMakeCardHeaders = v.object({
 });
 
 /**
- * The card, made before of the same line.
+ * The card, made before of the same remark.
  */
 export const vMakeCardResponse = vCard;
 

@@ -46,11 +46,11 @@ async function timed(url, init) {
 }
 
 /**
- * A call admitted on the local gate, Pepa's lines recorded by the stand-in as the room says them.
+ * A call admitted on the local gate, Pepa's remarks recorded by the stand-in as the room says them.
  * @param {string} siteUrl
  * @param {string} standInUrl
  */
-async function callWithLines(siteUrl, standInUrl) {
+async function callWithRemarks(siteUrl, standInUrl) {
   const started = await fetch(`${siteUrl}/api/calls`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -73,7 +73,7 @@ async function callWithLines(siteUrl, standInUrl) {
         time: Date.now() + n,
       }),
     });
-    if (said.status !== 204) throw new Error(`the stand-in recorded no line (${said.status})`);
+    if (said.status !== 204) throw new Error(`the stand-in recorded no remark (${said.status})`);
   }
   return { id: call.id, cookie };
 }
@@ -90,12 +90,12 @@ async function round(assetsDir) {
     quiet: true,
   });
   try {
-    const call = await callWithLines(stack.url, stack.standInUrl);
-    const make = async (/** @type {number} */ line) => {
+    const call = await callWithRemarks(stack.url, stack.standInUrl);
+    const make = async (/** @type {number} */ remark) => {
       const { response, firstByteMs } = await timed(`${stack.url}/api/cards`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', cookie: call.cookie },
-        body: JSON.stringify({ from: 'call', conversationId: call.id, line }),
+        body: JSON.stringify({ from: 'call', conversationId: call.id, remark }),
       });
       const card = await response.json();
       if (response.status !== 201 && response.status !== 200) {

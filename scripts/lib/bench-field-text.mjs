@@ -26,7 +26,7 @@ export const FIELD_CHAT_FIRST_WORD_MS = /** @type {{ chatFirstWordMs: number }} 
 
 /**
  * Runs in the page: the Send press, and the first moment after it that the reply being written
- * shows any of Pepa's words (the writing line holds more than her name and "Pepa is writing…").
+ * shows any of Pepa's words (the reply in writing holds more than her name and "Pepa is writing…").
  */
 function installTextProbe() {
   const probe = {

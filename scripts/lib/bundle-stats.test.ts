@@ -11,8 +11,8 @@ describe('byteRows', () => {
       initialCss: { files: [], total: size(8) },
       initialFonts: { files: [], total: size(24) },
       onDemand: [
-        { file: 'assets/voice-chat-x.js', label: 'voice-chat.js', ...size(30) },
-        { file: 'assets/voice-chat-x.css', label: 'voice-chat.css', ...size(2) },
+        { file: 'assets/call-view-x.js', label: 'call-view.js', ...size(30) },
+        { file: 'assets/call-view-x.css', label: 'call-view.css', ...size(2) },
       ],
     });
     expect(
@@ -22,8 +22,8 @@ describe('byteRows', () => {
       ['initial JS (index.html)', 60, BYTE_BUDGETS.initialJs, false],
       ['initial CSS (index.html)', 8, null, false],
       ['fonts carried in index.html', 24, null, false],
-      ['on demand: voice-chat.js', 30, BYTE_BUDGETS.onDemandChunk, true],
-      ['on demand: voice-chat.css', 2, null, true],
+      ['on demand: call-view.js', 30, BYTE_BUDGETS.onDemandChunk, true],
+      ['on demand: call-view.css', 2, null, true],
     ]);
   });
 });

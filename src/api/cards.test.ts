@@ -14,7 +14,7 @@ const CARD: Card = {
 const CHAT = {
   from: 'chat',
   conversationId: 'chat-0123456789',
-  line: 4,
+  remark: 4,
   chatSecret: 'secret-0123456789abcdef',
 } as const;
 
@@ -52,7 +52,7 @@ describe('askForCard', () => {
     expect(await request?.json()).toEqual({
       from: 'chat',
       conversationId: CHAT.conversationId,
-      line: 4,
+      remark: 4,
     });
   });
 

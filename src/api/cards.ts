@@ -1,7 +1,7 @@
 /**
- * Quote cards of Pepa's lines, made by the site's own gate: `POST /api/cards` (same origin),
+ * Quote cards of Pepa's remarks, made by the site's own gate: `POST /api/cards` (same origin),
  * through the gate's generated client (openapi/gate.json, `makeCard`). The page names only the
- * line (the conversation and its place); the gate takes the words from the provider itself.
+ * remark (the conversation and its place); the gate takes the words from the provider itself.
  */
 import { makeCard } from '../../generated/gate/sdk.gen';
 import type { Card } from '../../generated/gate/types.gen';
@@ -11,27 +11,27 @@ import { GateApiError } from './gate-client';
 export type { Card };
 
 /**
- * Which of Pepa's lines a card is asked for. A call's is proven by the card cookie the gate set
+ * Which of Pepa's remarks a card is asked for. A call's is proven by the card cookie the gate set
  * with its admission (the browser sends it); a chat's by the chat's secret.
  */
-export type CardLine =
-  | { from: 'call'; conversationId: string; line: number }
-  | { from: 'chat'; conversationId: string; line: number; chatSecret: string };
+export type CardRemark =
+  | { from: 'call'; conversationId: string; remark: number }
+  | { from: 'chat'; conversationId: string; remark: number; chatSecret: string };
 
 /** How an ask ended. Never thrown: each answer the contract declares has its own. */
 export type CardResult =
   | { status: 'made'; card: Card }
   /** The words are not published; `reason` is the gate's own, when it gave one. */
   | { status: 'refused'; reason: string | null }
-  /** The provider has not written the line down yet: ask again after the wait. */
+  /** The provider has not written the remark down yet: ask again after the wait. */
   | { status: 'not-ready'; retryAfterSeconds: number }
-  /** No such line of Pepa's in a conversation of this visitor's. */
+  /** No such remark of Pepa's in a conversation of this visitor's. */
   | { status: 'not-found' }
   | { status: 'rate-limited'; retryAfterSeconds: number | null }
   /** Anything else: no answer (`network`), or one the page cannot use. */
   | { status: 'failed'; network: boolean };
 
-/** When the gate gives no wait for a line not yet written down: about as long as a call's end. */
+/** When the gate gives no wait for a remark not yet written down: about as long as a call's end. */
 export const NOT_READY_FALLBACK_SECONDS = 5;
 
 const isWebAddress = (value: unknown): value is string => {
@@ -83,14 +83,14 @@ function resultOf(error: unknown): CardResult {
 }
 
 /**
- * Asks the gate for a card of one of Pepa's lines. Sends the line's address and its proof,
+ * Asks the gate for a card of one of Pepa's remarks. Sends the remark's address and its proof,
  * nothing else. Resolves with what happened; only an abort rejects.
  */
-export async function askForCard(line: CardLine, signal?: AbortSignal): Promise<CardResult> {
+export async function askForCard(remark: CardRemark, signal?: AbortSignal): Promise<CardResult> {
   try {
     const { data } = await makeCard({
-      body: { from: line.from, conversationId: line.conversationId, line: line.line },
-      ...(line.from === 'chat' ? { headers: { 'Chat-Secret': line.chatSecret } } : {}),
+      body: { from: remark.from, conversationId: remark.conversationId, remark: remark.remark },
+      ...(remark.from === 'chat' ? { headers: { 'Chat-Secret': remark.chatSecret } } : {}),
       // A call's proof is its card cookie, which the browser sends to the site's own origin.
       credentials: 'same-origin',
       ...(signal ? { signal } : {}),

@@ -88,14 +88,14 @@ describe('the chat door', () => {
   });
 
   it("keeps the reply's place from its done, by which a card of it is asked for", async () => {
-    answers.push(() => streamed(['data: {"type":"done","turnsLeft":6,"line":3}\n\n']));
-    expect((await send()).end).toEqual({ type: 'done', turnsLeft: 6, line: 3 });
+    answers.push(() => streamed(['data: {"type":"done","turnsLeft":6,"remark":3}\n\n']));
+    expect((await send()).end).toEqual({ type: 'done', turnsLeft: 6, remark: 3 });
   });
 
   it.each(['0', '2.5', '"3"', 'null'])(
     'takes a done whose place is %s as a finished reply without a place',
-    async (line) => {
-      answers.push(() => streamed([`data: {"type":"done","turnsLeft":6,"line":${line}}\n\n`]));
+    async (remark) => {
+      answers.push(() => streamed([`data: {"type":"done","turnsLeft":6,"remark":${remark}}\n\n`]));
       expect((await send()).end).toEqual({ type: 'done', turnsLeft: 6 });
     },
   );

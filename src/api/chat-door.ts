@@ -18,7 +18,7 @@ export type { Chat, ChatPass };
  * broken off by the provider, or stopped by the visitor.
  */
 export type ReplyEnd =
-  | { type: 'done'; turnsLeft: number; line?: number }
+  | { type: 'done'; turnsLeft: number; remark?: number }
   | { type: 'failed'; problem: Problem }
   | { type: 'stopped' };
 
@@ -53,9 +53,9 @@ function readEvent(data: unknown): StreamEvent | null {
   }
   if (data.type === 'done' && typeof data.turnsLeft === 'number') {
     // A reply without its place still stands: only its card cannot be asked for.
-    const line = data.line;
-    return typeof line === 'number' && Number.isInteger(line) && line >= 1
-      ? { type: 'done', turnsLeft: data.turnsLeft, line }
+    const remark = data.remark;
+    return typeof remark === 'number' && Number.isInteger(remark) && remark >= 1
+      ? { type: 'done', turnsLeft: data.turnsLeft, remark }
       : { type: 'done', turnsLeft: data.turnsLeft };
   }
   if (data.type === 'failed' && isRecord(data.problem) && typeof data.problem.code === 'string') {

@@ -1,6 +1,6 @@
 /**
  * The app's door to the provider's REST API. Only this folder imports `generated/`; the rest of
- * the app imports from here. It is loaded with the voice chat, so it pulls in the one SDK function
+ * the app imports from here. It is loaded with the call view, so it pulls in the one SDK function
  * it needs and nothing else.
  */
 import { client } from '../../generated/client.gen';

@@ -2,7 +2,7 @@
  * Pepa's words and cues that both the page and her provider definition need: her first message,
  * the demo's canned turns and tool cues, and the sections she may show. The page's demo plays
  * them; `assistant/pepa.ts` builds her definition from them. Data only: its one import is her
- * first line's own module, so the page never depends on the go-live scripts' code.
+ * first remark's own module, so the page never depends on the go-live scripts' code.
  */
 
 import { PEPA_FIRST_MESSAGE } from './pepa-first-message';
@@ -23,7 +23,7 @@ export const PEPA_SECTIONS = ['home', 'talk', 'pond', 'stream', 'lounge', 'grott
 export const PEPA_STAKE_QUESTION = 'Where do I stake?';
 
 /**
- * The tool calls the demo's Pepa makes, with what she says as she does: a typed or canned line
+ * The tool calls the demo's Pepa makes, with what she says as she does: a typed or canned message
  * that matches `asks` (case-insensitive) calls the tool, as the real Pepa is told to.
  */
 export const PEPA_DEMO_TOOL_CUES = [
@@ -68,7 +68,7 @@ export const PEPA_DEMO_TOOL_CUES = [
  */
 export const PEPA_DEMO_PERSONA = {
   firstMessage: PEPA_FIRST_MESSAGE,
-  visitorLines: ['Hello Pepa!', PEPA_BUY_QUESTION, PEPA_STAKE_QUESTION],
+  visitorMessages: ['Hello Pepa!', PEPA_BUY_QUESTION, PEPA_STAKE_QUESTION],
   replies: [
     'A fine question for a fine guest. In my pond, every frog is royalty.',
     PEPA_BUY_REFUSAL,

@@ -6,7 +6,7 @@
  * problems) and when the page loads.
  */
 
-/** How the voice chat is wired: the real provider and Daily, or the offline demo. */
+/** How the call view is wired: the real provider and Daily, or the offline demo. */
 export type VoiceMode = 'live' | 'demo';
 
 /**

@@ -11,7 +11,7 @@ import { projectNode } from '../../scripts/lib/project-node.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 /** The oldest release line the project runs on: Node 24, an LTS line. */
-const OLDEST_LINE = 24;
+const OLDEST_MAJOR = 24;
 
 interface Manifest {
   engines: { node: string };
@@ -23,9 +23,9 @@ const manifest = async () =>
 const lockfile = () => readFile(resolve(root, 'package-lock.json'), 'utf8');
 
 describe("the project's Node", () => {
-  it(`runs these tests: Node ${OLDEST_LINE} or later, in the engines range`, async () => {
+  it(`runs these tests: Node ${OLDEST_MAJOR} or later, in the engines range`, async () => {
     const { engines } = await manifest();
-    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(OLDEST_LINE);
+    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(OLDEST_MAJOR);
     expect(satisfies(process.versions.node, engines.node)).toBe(true);
   });
 
@@ -36,9 +36,9 @@ describe("the project's Node", () => {
     expect(projectNode(root)).toBe(realpathSync(process.execPath));
   });
 
-  it(`states engines whose oldest release is on line ${OLDEST_LINE} or later`, async () => {
+  it(`states engines whose oldest release is Node ${OLDEST_MAJOR} or later`, async () => {
     const { engines } = await manifest();
-    expect(minVersion(engines.node)?.major).toBeGreaterThanOrEqual(OLDEST_LINE);
+    expect(minVersion(engines.node)?.major).toBeGreaterThanOrEqual(OLDEST_MAJOR);
   });
 
   it('locks one Node release for Linux on x64 and arm64, inside the engines range', async () => {

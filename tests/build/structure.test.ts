@@ -19,11 +19,11 @@ const TEST_CODE = /(\.test\.[cm]?[jt]sx?$)|(^gate\/test-workerd\/)|(\/test\/)/;
 
 const TALK = 'src/features/talk';
 /**
- * The parts of Talk to Pepa (its folders), and the parts each one's modules may import: the section composes
- * the rest; the call's state and runtime (voice/) know only the way out of a failed load; the
- * text conversation (text/) uses the guards and the failure words, and takes its gate client and
- * its bot check from src/api, as the call does, never from the voice part; the
- * call's controls and the text conversation offer sharing Pepa's lines (share/), which, like the
+ * The parts of Talk to Pepa (its folders), and the parts each one's modules may import: the section
+ * composes the rest; the call's state and runtime (voice/) know only the way out of a failed load;
+ * the text conversation (text/) uses the guards and the failure words, and takes its gate client
+ * and its bot check from src/api, as the call does, never from the voice part; the
+ * call's controls and the text conversation offer sharing Pepa's remarks (share/), which, like the
  * guards and recovery, stands alone. thread/ is what the chat and the call share of one
  * conversation (its lines, the message's measure). status/ decides what the panel says of the
  * call (for the panel and any other view of the call). `test/` is the parts' shared test kit.

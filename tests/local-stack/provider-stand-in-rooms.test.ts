@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chatHandedTo,
   DEFAULT_JOIN_TIMEOUT_SECONDS,
-  HANDOVER_OPENING_LINE,
+  HANDOVER_OPENING,
   JOIN_TIMEOUT_REASON,
   joinTimeoutSeconds,
 } from '../../gate/dev/stand-in-calls.mjs';
@@ -248,8 +248,8 @@ describe('the provider stand-in', () => {
       ).json()) as { firstMessage: string | null };
     // Pepa picks up from the chat without repeating a word the visitor typed; a plain call keeps
     // the stored welcome.
-    expect(await opening(handed.webCallUrl)).toEqual({ firstMessage: HANDOVER_OPENING_LINE });
-    expect(HANDOVER_OPENING_LINE).toMatch(/our chat/);
+    expect(await opening(handed.webCallUrl)).toEqual({ firstMessage: HANDOVER_OPENING });
+    expect(HANDOVER_OPENING).toMatch(/our chat/);
     expect(await opening(plain.webCallUrl)).toEqual({ firstMessage: null });
     const nowhere = await fetch(`${provider.url}/__demo/rooms/opening?roomUrl=nowhere`);
     expect(nowhere.status).toBe(404);

@@ -1,8 +1,8 @@
 /**
- * Making a quote card (`POST /api/cards`): the visitor names a line of their own conversation,
- * the gate takes the words from the provider, checks them (and that they were never taken
- * down), draws the card once with the site's own origin on it and stores it in R2 (card-store),
- * then answers with where it is shared.
+ * Making a quote card (`POST /api/cards`): the visitor names a remark of Pepa's in their own
+ * conversation, the gate takes the words from the provider, checks them (and that they were never
+ * taken down), draws the card once with the site's own origin on it and stores it in R2
+ * (card-store), then answers with where it is shared.
  */
 import type { Card } from '../../../generated/gate/types.gen';
 import { vMakeCardBody, vMakeCardHeaders } from '../../../generated/gate/valibot.gen';
@@ -22,8 +22,8 @@ import { newCardId } from './card-ids';
 import { shelfFor, type CardAsk, type Claim, type LimitScope } from './card-shelf';
 import { cardKey, cardUrls, downKey, imageKey, type StoredCard } from './card-store';
 import { forgetCardWords, noteCardWords, wordsTakenDown } from './card-takedown';
-import { callLine, chatLine, type LineWords } from './card-source';
-import { chatSettingsFrom } from '../provider/provider-chat';
+import { callRemark, chatRemark, type RemarkWords } from './card-source';
+import { providerChatSettingsFrom } from '../provider/provider-chat';
 import { blocklistFrom, cardWords, REFUSAL_REASONS, type CardRefusal } from './words/card-words';
 import type { HarmKind } from './judge/card-judge';
 import { meaningOf } from './judge/card-meaning';
@@ -31,7 +31,7 @@ import { meaningOf } from './judge/card-meaning';
 /** The cookie that carries the right to make cards of the last call admitted. */
 export const CARD_COOKIE = 'pepa_card';
 
-const NOT_MADE = "No card can be made of that line: it is not one of Pepa's in your conversation";
+const NOT_MADE = "No card can be made of that remark: it is not one of Pepa's in your conversation";
 const TAKEN_DOWN = 'The court took that card down';
 
 /** What a visitor at a limit is told, by the limit. */
@@ -61,40 +61,40 @@ export async function cardCookieFor(
 }
 
 /**
- * How to read the line's words from the provider, once the visitor has proven the conversation
+ * How to read the remark's words from the provider, once the visitor has proven the conversation
  * theirs; null when they have not.
  */
-async function lineReader(
+async function remarkReader(
   request: Request,
   env: Env,
   visitor: Visitor,
   from: 'call' | 'chat',
   id: string,
-  line: number,
-): Promise<(() => Promise<LineWords>) | null> {
+  remark: number,
+): Promise<(() => Promise<RemarkWords>) | null> {
   if (from === 'call') {
     const given = cookie(request, CARD_COOKIE);
     if (!(await proves(env, 'card-call', cardCallMessage(id, visitor.key), given))) return null;
-    return () => callLine(chatSettingsFrom(env), id, line);
+    return () => callRemark(providerChatSettingsFrom(env), id, remark);
   }
   const headers = judge(vMakeCardHeaders, headersOf(request, vMakeCardHeaders));
   const secret = headers.ok ? headers.value['Chat-Secret'] : undefined;
   if (!(await proves(env, 'chat', `${id}:${visitor.key}`, secret))) return null;
   return async () => {
     const desk = env.TEXT_DESK.getByName(deskFor(visitor));
-    const reply = await desk.replyOf(visitor.key, id, line);
+    const reply = await desk.replyOf(visitor.key, id, remark);
     if (!reply) return { ok: false, kind: 'not-found' };
     // The model engine's reply: its words are what streamed through the gate, as the desk kept
-    // them; the page named only the line.
+    // them; the page named only the remark.
     if (reply.from === 'record') {
       return { ok: true, words: reply.words, saidAt: new Date(reply.saidAt), heard: reply.heard };
     }
-    return chatLine(chatSettingsFrom(env), reply.providerChat, reply.heard);
+    return chatRemark(providerChatSettingsFrom(env), reply.providerChat, reply.heard);
   };
 }
 
-/** Why no card came of the line's words, as the visitor is told. */
-function wordsRefusal(words: Exclude<LineWords, { ok: true }>): Response {
+/** Why no card came of the remark's words, as the visitor is told. */
+function wordsRefusal(words: Exclude<RemarkWords, { ok: true }>): Response {
   if (words.kind === 'not-found') return problem('not-found', { detail: NOT_MADE });
   if (words.kind === 'not-ready') {
     return problem('card-not-ready', {
@@ -173,7 +173,7 @@ async function shelfAnswer(env: Env, claim: Exclude<Claim, { kind: 'make' }>) {
  */
 async function cardOf(
   env: Env,
-  words: Extract<LineWords, { ok: true }>,
+  words: Extract<RemarkWords, { ok: true }>,
   limits: CardLimits & { judgeWorstUsd: number },
   siteOrigin: string,
 ): Promise<Response | Card> {
@@ -212,7 +212,7 @@ export async function makeCard(request: Request, env: Env, visitor: Visitor): Pr
   let limits: CardLimits & { judgeWorstUsd: number };
   let siteOrigin: string;
   try {
-    // A judgement is one chat message: it reserves what a text reply may cost at most.
+    // A judgement is one provider chat: it reserves what a text reply may cost at most.
     limits = { ...cardLimitsFrom(env), judgeWorstUsd: textLimitsFrom(env).turnWorstUsd };
     siteOrigin = siteOriginFrom(env);
   } catch (error) {
@@ -224,8 +224,8 @@ export async function makeCard(request: Request, env: Env, visitor: Visitor): Pr
   if (!body.ok) return problem('bad-request', { detail: body.detail });
   const asked = judge(vMakeCardBody, body.value);
   if (!asked.ok) return problem('bad-request', { detail: asked.detail });
-  const { from, conversationId, line } = asked.value;
-  const read = await lineReader(request, env, visitor, from, conversationId, line);
+  const { from, conversationId, remark } = asked.value;
+  const read = await remarkReader(request, env, visitor, from, conversationId, remark);
   if (!read) {
     countEdgeRefusal(env, 'not-found', '/api/cards');
     return problem('not-found', { detail: NOT_MADE });
@@ -238,7 +238,7 @@ export async function makeCard(request: Request, env: Env, visitor: Visitor): Pr
     visitor: visitor.key,
     network: visitor.networks[0] ?? visitor.key,
     conversation,
-    source: `${conversation}:${line}`,
+    source: `${conversation}:${remark}`,
   };
   const claim = await shelf.claim(ask, limits);
   if (claim.kind !== 'make') return shelfAnswer(env, claim);

@@ -1,13 +1,13 @@
 /**
- * What a takedown blocks beyond its exact words: the line's near relatives (the same words with
+ * What a takedown blocks beyond its exact words: the remark's near relatives (the same words with
  * one word or number changed: "Send 2 SOL…" after "Send 1 SOL…") and every card that holds one of
  * its addresses, handles or links.
  *
  * Both are kept as R2 keys a card can compute from its own words, so checking a card costs one
  * read per key it has, never a scan:
- * - `down-near/{sha256}`: each of the taken-down line's skeletons, its folded words with one slot
- *   masked. Two lines of as many words that differ in one word share the skeleton that masks it,
- *   so a card of n words asks n keys. Lines shorter than `RELATIVE_MIN_WORDS` words are matched
+ * - `down-near/{sha256}`: each of the taken-down remark's skeletons, its folded words with one slot
+ *   masked. Two remarks of as many words that differ in one word share the skeleton that masks it,
+ *   so a card of n words asks n keys. Remarks shorter than `RELATIVE_MIN_WORDS` words are matched
  *   whole only: masking one of three words would block too much of ordinary speech.
  * - `down-token/{sha256}`: each of its long tokens (card-echo's `reachTokens`), folded compact.
  * Cards made are noted under the same hashes (`near-cards/{sha256}/{id}`,
@@ -16,7 +16,7 @@
 import { reachTokens } from './words/card-echo';
 import { foldForMatch } from './fold/card-fold';
 
-/** A line needs this many folded words for its near relatives to be blocked. */
+/** A remark needs this many folded words for its near relatives to be blocked. */
 export const RELATIVE_MIN_WORDS = 4;
 /** What stands in a skeleton for the word that may change. */
 const SLOT = '\u0000';
@@ -107,7 +107,7 @@ async function notedCards(env: Env, prefix: string): Promise<string[]> {
   return ids;
 }
 
-/** What blocking a line's relatives blocked: its tokens, whether near relatives, which cards. */
+/** What blocking a remark's relatives blocked: its tokens, whether near relatives, which cards. */
 export interface RelativesBlocked {
   tokens: string[];
   nearRelatives: boolean;

@@ -46,7 +46,7 @@ function node(type: string, style: Record<string, unknown>, children?: VNode['pr
   return { type, props: { style, ...(children === undefined ? {} : { children }) } } as VNode;
 }
 
-/** The quote's size: larger for a short line, so every card is filled. */
+/** The quote's size: larger for a short remark, so every card is filled. */
 function quoteSize(words: string): number {
   if (words.length <= 70) return 56;
   if (words.length <= 130) return 46;

@@ -1,9 +1,9 @@
 /**
  * The cards a network's visitors made: how many each visitor, their network (/24 or /48) and each
- * conversation made today (their limits), and which card each line became, so asking twice for
- * one line gives the same card and costs nothing. The site has CARD_SHELVES of them, a visitor's
- * chosen by their network's key alone, so every visitor of one network, and every conversation
- * of theirs, is counted on one shelf; the court never hears of cards.
+ * conversation made today (their limits), and which card each remark became, so asking twice
+ * for one remark gives the same card and costs nothing. The site has CARD_SHELVES of them, a
+ * visitor's chosen by their network's key alone, so every visitor of one network, and every
+ * conversation of theirs, is counted on one shelf; the court never hears of cards.
  *
  * A card is counted once it is made. An ask under way holds a place (a reservation) until its
  * card is made or refused: while the places held could still come back, a new ask is told to ask
@@ -31,13 +31,13 @@ export function shelfFor(visitor: Visitor): string {
   return `shelf-${networkBucket(visitor, CARD_SHELVES)}`;
 }
 
-/** Who asks for a card of which line: a visitor, their network, and the conversation. */
+/** Who asks for a card of which remark: a visitor, their network, and the conversation. */
 export interface CardAsk {
   visitor: string;
   network: string;
   /** `call:{id}` or `chat:{id}`. */
   conversation: string;
-  /** The line: `{conversation}:{line}`. */
+  /** The remark: `{conversation}:{remark}`. */
   source: string;
 }
 
@@ -73,7 +73,7 @@ export class CardShelf extends DurableObject<Env> {
     // The shelf's first tables counted asks, not cards: what they held is a day's at most.
     this.sql.exec(`DROP TABLE IF EXISTS lines`);
     this.sql.exec(`DROP TABLE IF EXISTS card_days`);
-    // A line is its visitor's: a conversation is proven theirs before the shelf hears of it.
+    // A remark is its visitor's: a conversation is proven theirs before the shelf hears of it.
     this.sql.exec(`CREATE TABLE IF NOT EXISTS asks (source TEXT NOT NULL,
       visitor TEXT NOT NULL, network TEXT NOT NULL, conversation TEXT NOT NULL,
       day TEXT NOT NULL, at INTEGER NOT NULL, card TEXT, PRIMARY KEY (source, visitor))`);
@@ -97,7 +97,7 @@ export class CardShelf extends DurableObject<Env> {
   }
 
   /**
-   * A visitor asks for a card of a line: the card made before, a card of it being made now, a
+   * A visitor asks for a card of a remark: the card made before, a card of it being made now, a
    * limit reached, places held by asks under way, or the right to make it (a place held at once).
    */
   async claim(ask: CardAsk, limits: ShelfLimits): Promise<Claim> {
@@ -105,15 +105,15 @@ export class CardShelf extends DurableObject<Env> {
     this.sql.exec(`DELETE FROM asks WHERE at < ?`, now - KEPT_MS);
     // An ask that never said how it ended (its Worker stopped) gives its place back.
     this.sql.exec(`DELETE FROM asks WHERE card IS NULL AND at <= ?`, now - MAKING_MS);
-    const line = this.sql
+    const asked = this.sql
       .exec<{ card: string | null }>(
         `SELECT card FROM asks WHERE source = ? AND visitor = ?`,
         ask.source,
         ask.visitor,
       )
       .toArray()[0];
-    if (line?.card) return { kind: 'made', card: JSON.parse(line.card) as Card };
-    if (line) return { kind: 'making' };
+    if (asked?.card) return { kind: 'made', card: JSON.parse(asked.card) as Card };
+    if (asked) return { kind: 'making' };
     const day = utcDay(now);
     let held = false;
     for (const { scope, column, limit } of SCOPES) {
@@ -138,7 +138,7 @@ export class CardShelf extends DurableObject<Env> {
   }
 
   /**
-   * The card of a line is made: it counts, and asking for it again gives it (its place is kept
+   * The card of a remark is made: it counts, and asking for it again gives it (its place is kept
    * even when the ask took longer than it was held).
    */
   async made(ask: CardAsk, card: Card): Promise<void> {

@@ -2,24 +2,24 @@
  * Where a card's words come from: the provider's own record, never the page.
  * - A call: `GET /call/{id}`, the messages the provider recorded in Pepa's role (`bot`), the
  *   artifact's first and the call's own `messages` else. The provider may write them only when
- *   the call ends, so a line not there yet of a call under way is "not ready", not "not found".
+ *   the call ends, so a remark not there yet of a call under way is "not ready", not "not found".
  * - A chat: `GET /chat/{id}` of the provider's chat the gate created for that reply, its `output`
  *   in the assistant's role only. Its `input` may hold assistant messages a caller wrote, so it is
  *   never read for words; and a chat whose input is not the visitor's text (a string, as the gate
  *   sends it) is not one the gate created.
- * With the words comes what the visitor said before them in the conversation (the call's lines in
- * the visitor's role; the chat's input and the desk's record of the visitor's earlier lines), so a
- * card is never made of Pepa repeating them.
+ * With the words comes what the visitor said before them in the conversation (the call's messages
+ * in the visitor's role; the chat's input and the desk's record of the visitor's earlier messages),
+ * so a card is never made of Pepa repeating them.
  */
 import { callControllerFindOne, chatControllerGetChat } from '../../../generated/sdk.gen';
-import { clientFor, type ChatSettings } from '../provider/provider-chat';
+import { clientFor, type ProviderChatSettings } from '../provider/provider-chat';
 
 /** How long a card's provider read may take. */
 const READ_TIMEOUT_MS = 8_000;
-/** When to ask again for a line of a call under way. */
+/** When to ask again for a remark of a call under way. */
 export const NOT_READY_RETRY_SECONDS = 10;
 
-export type LineWords =
+export type RemarkWords =
   | { ok: true; words: string; saidAt: Date; heard: string[] }
   | { ok: false; kind: 'not-found' }
   | { ok: false; kind: 'not-ready'; retryAfterSeconds: number }
@@ -39,15 +39,15 @@ function dateOr(value: unknown, fallback: Date): Date {
   return Number.isFinite(at) && at > 0 ? new Date(at) : fallback;
 }
 
-interface CallLine {
+interface CallRemark {
   words: string;
   time: unknown;
   /** What the visitor said in the call before it. */
   heard: string[];
 }
 
-/** Pepa's lines as the provider recorded them in a call: the words, when, and what came before. */
-function pepaLines(call: Record<string, unknown>): CallLine[] {
+/** Pepa's remarks as the provider recorded them in a call: the words, when, and what came before. */
+function pepaRemarks(call: Record<string, unknown>): CallRemark[] {
   const artifact = record(call.artifact);
   const messages = Array.isArray(artifact?.messages)
     ? artifact.messages
@@ -65,12 +65,12 @@ function pepaLines(call: Record<string, unknown>): CallLine[] {
   });
 }
 
-/** Line `line` (1 for her first) of what Pepa said in call `callId`. */
-export async function callLine(
-  settings: ChatSettings,
+/** Remark `remark` (1 for her first) of what Pepa said in call `callId`. */
+export async function callRemark(
+  settings: ProviderChatSettings,
   callId: string,
-  line: number,
-): Promise<LineWords> {
+  remark: number,
+): Promise<RemarkWords> {
   let answer: Awaited<ReturnType<typeof callControllerFindOne>>;
   try {
     answer = await callControllerFindOne({
@@ -85,7 +85,7 @@ export async function callLine(
   if (status === 404) return NOT_FOUND;
   const call = record(answer.data);
   if (!answer.response?.ok || !call) return { ok: false, kind: 'provider', status };
-  const said = pepaLines(call)[line - 1];
+  const said = pepaRemarks(call)[remark - 1];
   if (!said) {
     return call.status === 'ended'
       ? NOT_FOUND
@@ -97,13 +97,13 @@ export async function callLine(
 
 /**
  * What Pepa wrote in the provider's chat `providerChatId`, which the gate created; `heard` is
- * what the desk kept of the visitor's lines before it.
+ * what the desk kept of the visitor's messages before it.
  */
-export async function chatLine(
-  settings: ChatSettings,
+export async function chatRemark(
+  settings: ProviderChatSettings,
   providerChatId: string,
   heard: readonly string[] = [],
-): Promise<LineWords> {
+): Promise<RemarkWords> {
   let answer: Awaited<ReturnType<typeof chatControllerGetChat>>;
   try {
     answer = await chatControllerGetChat({

@@ -1,13 +1,13 @@
 /**
  * Takedowns that stick. The owner takes down a card, or words before any card of them is made;
  * what is kept is the words folded as every check reads them (`foldForMatch`), so no visitor,
- * line or conversation can card them again, however they are spelt to the eye.
+ * remark or conversation can card them again, however they are spelt to the eye.
  *
  * The folded words live in R2 under a hash of themselves, `down-words/{sha256}`: a card being made
  * asks for its own key (one read, strongly consistent everywhere at once), the list grows with
  * no bound and no object has to hold it, and its bodies are the words the owner blocked. Each card
  * made is noted under its words' hash too (`word-cards/{sha256}/{id}`), so taking words down
- * takes down every card that already carries them. A takedown blocks the line's near relatives
+ * takes down every card that already carries them. A takedown blocks the remark's near relatives
  * and its addresses, handles and links the same way (card-relatives.ts).
  */
 import type { Takedown } from '../../../generated/gate/types.gen';
@@ -104,7 +104,7 @@ async function takeDownOne(env: Env, id: string, origins: readonly string[]): Pr
 }
 
 /**
- * `words` (folded) can never be carded again, nor their near relatives, nor any line holding
+ * `words` (folded) can never be carded again, nor their near relatives, nor any remark holding
  * their addresses, handles or links; every card made of any of them is taken down. Says what
  * was blocked. The keys are written first, so a card being made meanwhile is either found here
  * or refused by its own last check.

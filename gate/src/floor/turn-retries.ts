@@ -6,7 +6,7 @@
  */
 
 /** Tries of one turn's request, the first included. */
-export const CHAT_ATTEMPTS = 3;
+export const TURN_ATTEMPTS = 3;
 /** The first retry's pause; each after it doubles (a random half to all of it: jitter). */
 export const RETRY_BASE_MS = 250;
 /** A Retry-After longer than this is not waited for: the visitor is told when to try. */
@@ -15,7 +15,7 @@ export const RETRY_AFTER_WAIT_LIMIT_S = 3;
 export const FIRST_ANSWER_TIMEOUT_MS = 15_000;
 
 /** Why a turn got no reply. */
-export type ChatFailure =
+export type TurnFailure =
   /** 402, or no quota: the endpoint will not bill (no card, no credits): text stops for the day. */
   | { kind: 'billing'; status: 402 }
   /** 429 or 5xx, still after the retries: nothing was made; try again later. */
@@ -25,9 +25,9 @@ export type ChatFailure =
   /** No answer, or none in time: a reply may have been written, and billed. */
   | { kind: 'unknown'; status: 0 };
 
-export type ChatOpening =
+export type TurnOpening =
   | { ok: true; body: ReadableStream<Uint8Array>; attempts: number }
-  | { ok: false; failure: ChatFailure; attempts: number };
+  | { ok: false; failure: TurnFailure; attempts: number };
 
 export interface RetryClock {
   sleep(ms: number): Promise<void>;
@@ -76,7 +76,7 @@ export interface TurnAnswer {
  * A turn's streamed request, tried until it streams or says why not: `ask` sends one try with the
  * signal it is given (the visitor's, and the first answer's time); `cannotPay` reads an error
  * answer that says the account will not be billed (no retry helps today). 429 and 5xx are tried
- * again, at most {@link CHAT_ATTEMPTS} times, after the endpoint's Retry-After when it is short or
+ * again, at most {@link TURN_ATTEMPTS} times, after the endpoint's Retry-After when it is short or
  * a jittered backoff; a longer Retry-After is answered at once. No answer at all may have begun a
  * reply, and is not tried again.
  */
@@ -85,7 +85,7 @@ export async function openTurn(
   cannotPay: (status: number, error: unknown) => boolean,
   signal: AbortSignal,
   clock: RetryClock = realClock,
-): Promise<ChatOpening> {
+): Promise<TurnOpening> {
   for (let attempt = 1; ; attempt += 1) {
     const timeout = AbortSignal.timeout(FIRST_ANSWER_TIMEOUT_MS);
     let answer: TurnAnswer;
@@ -112,7 +112,7 @@ export async function openTurn(
     }
     const asked = retryAfterSeconds(response?.headers.get('retry-after') ?? null, Date.now());
     const tooLong = asked !== null && asked > RETRY_AFTER_WAIT_LIMIT_S;
-    if (attempt >= CHAT_ATTEMPTS || tooLong || signal.aborted) {
+    if (attempt >= TURN_ATTEMPTS || tooLong || signal.aborted) {
       return {
         ok: false,
         failure: { kind: 'busy', status, retryAfterSeconds: Math.max(1, asked ?? 5) },

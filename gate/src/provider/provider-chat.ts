@@ -1,8 +1,8 @@
 /**
  * The gate's side of the provider's chat: `POST /chat` streamed for one turn, with bounded,
  * jittered retries of the answers that say "not now" (429, 5xx) and honour their Retry-After;
- * and `GET /chat/{id}` for what the turn cost (chats send no end-of-call report). Through the
- * provider's generated client, as calls are.
+ * and `GET /chat/{id}` for what the turn cost (provider chats send no end-of-call report). Through
+ * the provider's generated client, as calls are.
  */
 import { createClient, createConfig } from '../../../generated/client';
 import { chatControllerCreateChat, chatControllerGetChat } from '../../../generated/sdk.gen';
@@ -12,28 +12,28 @@ import {
   FIRST_ANSWER_TIMEOUT_MS,
   openTurn,
   realClock,
-  type ChatOpening,
+  type TurnOpening,
   type ReplyPiece,
   type RetryClock,
 } from '../floor/turn-retries';
 
 export {
-  CHAT_ATTEMPTS,
+  TURN_ATTEMPTS,
   FIRST_ANSWER_TIMEOUT_MS,
   RETRY_AFTER_WAIT_LIMIT_S,
   RETRY_BASE_MS,
   realClock,
   retryAfterSeconds,
   retryPause,
-  type ChatFailure,
-  type ChatOpening,
+  type TurnFailure,
+  type TurnOpening,
   type RetryClock,
 } from '../floor/turn-retries';
 
-export type ChatSettings = Pick<ProviderSettings, 'privateKey' | 'assistantId' | 'apiUrl'>;
+export type ProviderChatSettings = Pick<ProviderSettings, 'privateKey' | 'assistantId' | 'apiUrl'>;
 
 /** The provider's chat settings as the Worker's environment gives them. */
-export function chatSettingsFrom(env: Env): ChatSettings {
+export function providerChatSettingsFrom(env: Env): ProviderChatSettings {
   return {
     privateKey: env.VAPI_PRIVATE_KEY ?? '',
     assistantId: env.VAPI_ASSISTANT_ID ?? '',
@@ -41,7 +41,7 @@ export function chatSettingsFrom(env: Env): ChatSettings {
   };
 }
 
-export function clientFor(settings: ChatSettings) {
+export function clientFor(settings: ProviderChatSettings) {
   return createClient(
     createConfig({
       baseUrl: (settings.apiUrl ?? PROVIDER_API).replace(/\/+$/, ''),
@@ -52,7 +52,7 @@ export function clientFor(settings: ChatSettings) {
 
 /** The turn's request: Pepa, the visitor's words, and the chat it continues. */
 export function turnRequest(
-  settings: ChatSettings,
+  settings: ProviderChatSettings,
   input: string,
   previousChatId: string | null,
 ): CreateChatDto {
@@ -68,12 +68,12 @@ export function turnRequest(
  * `POST /chat` with `stream: true`: the reply's event stream, or why there is none. `signal`
  * is the visitor's: aborting it ends the provider's request, at once.
  */
-export function openChatStream(
-  settings: ChatSettings,
+export function openProviderChatStream(
+  settings: ProviderChatSettings,
   body: CreateChatDto,
   signal: AbortSignal,
   clock: RetryClock = realClock,
-): Promise<ChatOpening> {
+): Promise<TurnOpening> {
   return openTurn(
     (tried) =>
       chatControllerCreateChat({
@@ -89,8 +89,8 @@ export function openChatStream(
 }
 
 /**
- * One `data:` line of the provider's chat stream (`{ id, path, delta }`): the chat's id and
- * Pepa's next words; null when it is not such a piece. The provider reports no usage here.
+ * One `data:` line of the provider's chat stream (`{ id, path, delta }`): the provider chat's id
+ * and Pepa's next words; null when it is not such a piece. The provider reports no usage here.
  */
 export function providerPiece(data: string): ReplyPiece | null {
   let piece: { id?: unknown; delta?: unknown };
@@ -107,8 +107,11 @@ export function providerPiece(data: string): ReplyPiece | null {
   };
 }
 
-/** `GET /chat/{id}`: what the chat cost in USD, or null when it cannot be read. */
-export async function chatCost(settings: ChatSettings, id: string): Promise<number | null> {
+/** `GET /chat/{id}`: what the provider chat cost in USD, or null when it cannot be read. */
+export async function providerChatCost(
+  settings: ProviderChatSettings,
+  id: string,
+): Promise<number | null> {
   try {
     const { data, response } = await chatControllerGetChat({
       client: clientFor(settings),

@@ -55,7 +55,7 @@ export function leaseTagOf(call: unknown): string | null {
 
 const PROVIDER_TIMEOUT_MS = 10_000;
 
-/** How a call handed a chat opens: with a first line the model writes from the prompt. */
+/** How a call handed a chat opens: with a first remark the model writes from the prompt. */
 export const HANDOVER_OPENING = 'assistant-speaks-first-with-model-generated-message';
 
 function clientFor(settings: ProviderSettings) {
@@ -90,7 +90,7 @@ export async function createCourtCall(
         // The tag that finds the call again if its answer is lost (see findCallByLease).
         metadata: { gateLease: leaseId },
         // What the visitor and Pepa said by text before this call: the gate's own record of it,
-        // as quoted data her prompt places after its rules (docs/decisions/0009). Her first line
+        // as quoted data her prompt places after its rules (docs/decisions/0009). Her first remark
         // is then the model's, written from the prompt, so she picks up where the chat left off
         // rather than greeting the visitor cold.
         ...(chatSoFar ? { variableValues: { chatSoFar }, firstMessageMode: HANDOVER_OPENING } : {}),

@@ -10,7 +10,7 @@ import {
   worstTurnUsd,
   type ModelSettings,
 } from './model-chat';
-import { CHAT_ATTEMPTS, type RetryClock } from '../floor/turn-retries';
+import { TURN_ATTEMPTS, type RetryClock } from '../floor/turn-retries';
 
 const settings: ModelSettings = {
   apiUrl: 'https://model.test/v1/',
@@ -205,7 +205,7 @@ describe("opening the model's stream", () => {
     expect(opening).toEqual({
       ok: false,
       failure: { kind: 'busy', status: 500, retryAfterSeconds: 5 },
-      attempts: CHAT_ATTEMPTS,
+      attempts: TURN_ATTEMPTS,
     });
     expect(clock.slept).toEqual([250, 500]);
   });

@@ -14,7 +14,7 @@ import type {
 } from '../../../generated/model/types.gen';
 import { vChatCompletionChunk, vErrorResponse } from '../../../generated/model/valibot.gen';
 import { PEPA_CHAT } from '../../../generated/pepa-chat';
-import { openTurn, realClock, type ChatOpening, type RetryClock } from '../floor/turn-retries';
+import { openTurn, realClock, type TurnOpening, type RetryClock } from '../floor/turn-retries';
 
 /** The endpoint when the owner names none: OpenAI's own. */
 export const MODEL_API = 'https://api.openai.com/v1';
@@ -51,8 +51,8 @@ export function modelRequest(
   user: string,
 ): ChatCompletionRequest {
   const messages: ChatMessage[] = [{ role: 'system', content: PEPA_CHAT.systemPrompt }];
-  for (const line of before) {
-    messages.push({ role: line.who === 'pepa' ? 'assistant' : 'user', content: line.text });
+  for (const entry of before) {
+    messages.push({ role: entry.who === 'pepa' ? 'assistant' : 'user', content: entry.text });
   }
   messages.push({ role: 'user', content: input });
   return {
@@ -114,7 +114,7 @@ export function openModelStream(
   body: ChatCompletionRequest,
   signal: AbortSignal,
   clock: RetryClock = realClock,
-): Promise<ChatOpening> {
+): Promise<TurnOpening> {
   const client = clientFor(settings);
   return openTurn(
     // The plain client rather than the generated SSE helper: that one would retry a broken stream

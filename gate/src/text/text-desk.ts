@@ -15,17 +15,17 @@ import { DurableObject } from 'cloudflare:workers';
 import { textLimitsFrom, type TextLimits } from '../floor/config';
 import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
 import { receiveTurn, type DeskTurn, type WhenGone } from './desk-turn';
-import { realClock, type ChatFailure, type RetryClock } from '../floor/turn-retries';
+import { realClock, type TurnFailure, type RetryClock } from '../floor/turn-retries';
 import { recordEngine, textEngineOf, type TextEngine } from './text-engines';
 import { OpeningBook } from './openings/opening-book';
 import {
   chatSoFar,
   createDeskTables,
-  keptLines,
+  keptEntries,
   refusalResponse,
   replyAt,
   type KeptReply,
-  type SaidLine,
+  type SaidEntry,
   type TextRefusal,
 } from './text-records';
 import { DeskGrants, SETTLE_IDLE_MS, type GrantState } from './text-grants';
@@ -205,14 +205,16 @@ export class TextDesk extends DurableObject<Env> {
   async transcript(visitorKey: string, id: string): Promise<string | null> {
     const chat = this.chat(id);
     if (!chat || chat.visitor !== visitorKey) return null;
-    const lines = JSON.parse(chat.said) as SaidLine[];
-    return lines.length > 0 ? chatSoFar(lines) : null;
+    const said = JSON.parse(chat.said) as SaidEntry[];
+    return said.length > 0 ? chatSoFar(said) : null;
   }
 
-  /** Pepa's finished reply `line` in a chat of `visitorKey`, and what was said before, if kept. */
-  async replyOf(visitorKey: string, id: string, line: number): Promise<KeptReply | null> {
+  /** Pepa's finished reply `remark` in a chat of `visitorKey`, and what was said before, if kept. */
+  async replyOf(visitorKey: string, id: string, remark: number): Promise<KeptReply | null> {
     const chat = this.chat(id);
-    return chat?.visitor === visitorKey ? replyAt(JSON.parse(chat.said) as SaidLine[], line) : null;
+    return chat?.visitor === visitorKey
+      ? replyAt(JSON.parse(chat.said) as SaidEntry[], remark)
+      : null;
   }
 
   /** For tests and the surge: what the desk holds. */
@@ -304,7 +306,7 @@ export class TextDesk extends DurableObject<Env> {
       this.inFlight.delete(chat.id);
       return refusalResponse(taken);
     }
-    const before = JSON.parse(chat.said) as SaidLine[];
+    const before = JSON.parse(chat.said) as SaidEntry[];
     const asked = { text, before, providerChat: chat.provider_chat, visitor: visitor.key };
     // The reply's worst case from what is asked, where the engine can bound it.
     const bound = chosen.worstUsd(asked) ?? this.limits.turnWorstUsd;
@@ -358,7 +360,7 @@ export class TextDesk extends DurableObject<Env> {
     return held ?? { code: 'text-busy', retryAfterSeconds: 5 };
   }
 
-  private async failureResponse(failure: ChatFailure, now: number): Promise<Response> {
+  private async failureResponse(failure: TurnFailure, now: number): Promise<Response> {
     if (failure.kind === 'billing') {
       // The provider will not bill chats: text stops for the day, here and at the court.
       this.closedDay = utcDay(now);
@@ -389,17 +391,17 @@ export class TextDesk extends DurableObject<Env> {
       await this.caps.giveBack(turn.taken, Date.now());
     }
     const row = this.chat(turn.chat.id);
-    const line = row?.turns ?? 0;
+    const remark = row?.turns ?? 0;
     if (row) {
-      const lines = JSON.parse(row.said) as SaidLine[];
-      lines.push({ who: 'visitor', text: turn.text });
+      const entries = JSON.parse(row.said) as SaidEntry[];
+      entries.push({ who: 'visitor', text: turn.text });
       const kept = how === 'done' ? turn.engine.finished(outcome, Date.now()) : null;
       if (kept && turn.grant && row.said === '[]') this.openings.keep(turn.text, said, Date.now());
-      if (said) lines.push({ who: 'pepa', text: said, ...(kept ? { line, ...kept } : {}) });
+      if (said) entries.push({ who: 'pepa', text: said, ...(kept ? { remark, ...kept } : {}) });
       this.sql.exec(
         `UPDATE chats SET said = ?, provider_chat = COALESCE(?, provider_chat),
          turns = MAX(0, turns - ?), last_at = ? WHERE id = ?`,
-        JSON.stringify(keptLines(lines)),
+        JSON.stringify(keptEntries(entries)),
         how === 'done' && turn.engine.kind === 'provider-chat' ? outcome.replyId : null,
         counted ? 0 : 1,
         Date.now(),
@@ -409,7 +411,7 @@ export class TextDesk extends DurableObject<Env> {
     this.inFlight.delete(turn.chat.id);
     if (turn.grant) await giveReplyPlace(this.env, this.limits.maxConcurrentReplies, turn.chat.id);
     const turnsLeft = this.limits.turnsPerChat - (this.chat(turn.chat.id)?.turns ?? 0);
-    return { turnsLeft: Math.max(0, turnsLeft), line };
+    return { turnsLeft: Math.max(0, turnsLeft), remark };
   }
 
   /**

@@ -16,16 +16,16 @@ import {
   worstTurnUsd,
 } from './model-chat';
 import {
-  chatCost,
-  openChatStream,
-  chatSettingsFrom,
+  providerChatCost,
+  openProviderChatStream,
+  providerChatSettingsFrom,
   providerPiece,
   turnRequest,
-  type ChatSettings,
+  type ProviderChatSettings,
 } from '../provider/provider-chat';
-import type { SaidLine } from './text-records';
+import type { SaidEntry } from './text-records';
 import type { PieceReader, ReplyOutcome } from './reply/text-relay';
-import type { ChatOpening, RetryClock } from '../floor/turn-retries';
+import type { TurnOpening, RetryClock } from '../floor/turn-retries';
 import { replayedPiece, replayedStream } from './openings/opening-replay';
 
 /** One turn as an engine is asked it. */
@@ -33,7 +33,7 @@ export interface EngineTurn {
   /** The visitor's words. */
   text: string;
   /** What the desk kept of the chat before, oldest first. */
-  before: readonly SaidLine[];
+  before: readonly SaidEntry[];
   /** The provider's chat the last reply was (the provider's chat engine continues it). */
   providerChat: string | null;
   /** The visitor's opaque key. */
@@ -42,7 +42,7 @@ export interface EngineTurn {
 
 export interface TextEngine {
   readonly kind: TextEngineSetting['kind'];
-  open(turn: EngineTurn, signal: AbortSignal, clock: RetryClock): Promise<ChatOpening>;
+  open(turn: EngineTurn, signal: AbortSignal, clock: RetryClock): Promise<TurnOpening>;
   read: PieceReader;
   /**
    * The most this turn's reply can cost, from what is asked; null when the engine cannot bound it
@@ -52,19 +52,24 @@ export interface TextEngine {
   /** What the reply cost in USD; null when it cannot be known (the worst case is charged). */
   cost(outcome: ReplyOutcome): Promise<number | null>;
   /** What the record keeps of a finished reply beside its words and place; null: nothing to. */
-  finished(outcome: ReplyOutcome, at: number): Pick<SaidLine, 'providerChat' | 'at'> | null;
+  finished(outcome: ReplyOutcome, at: number): Pick<SaidEntry, 'providerChat' | 'at'> | null;
 }
 
 /** The provider's chat: it keeps the history itself, and says the cost when asked. */
-export function providerChatEngine(settings: ChatSettings): TextEngine {
+export function providerChatEngine(settings: ProviderChatSettings): TextEngine {
   return {
     kind: 'provider-chat',
     open: (turn, signal, clock) =>
-      openChatStream(settings, turnRequest(settings, turn.text, turn.providerChat), signal, clock),
+      openProviderChatStream(
+        settings,
+        turnRequest(settings, turn.text, turn.providerChat),
+        signal,
+        clock,
+      ),
     read: providerPiece,
     // The provider's fee and the tokens of a history it keeps itself: only the owner's bound.
     worstUsd: () => null,
-    cost: async ({ replyId }) => (replyId ? chatCost(settings, replyId) : null),
+    cost: async ({ replyId }) => (replyId ? providerChatCost(settings, replyId) : null),
     finished: ({ replyId }) => (replyId ? { providerChat: replyId } : null),
   };
 }
@@ -77,7 +82,7 @@ export function modelEngine(setting: Extract<TextEngineSetting, { kind: 'model' 
   const settings = { apiUrl: setting.apiUrl, apiKey: setting.apiKey, prices: setting.prices };
   const request = (turn: EngineTurn) =>
     modelRequest(
-      turn.before.map((line) => ({ who: line.who, text: line.text })),
+      turn.before.map((entry) => ({ who: entry.who, text: entry.text })),
       turn.text,
       turn.visitor,
     );
@@ -111,7 +116,7 @@ export function recordEngine(engine: TextEngine, reply: string): TextEngine {
 }
 
 /** The engine the owner chose. */
-export function engineFor(setting: TextEngineSetting, provider: ChatSettings): TextEngine {
+export function engineFor(setting: TextEngineSetting, provider: ProviderChatSettings): TextEngine {
   return setting.kind === 'model' ? modelEngine(setting) : providerChatEngine(provider);
 }
 
@@ -121,7 +126,7 @@ export function engineFor(setting: TextEngineSetting, provider: ChatSettings): T
  */
 export function textEngineOf(env: Env): TextEngine | null {
   try {
-    return engineFor(textEngineFrom(env), chatSettingsFrom(env));
+    return engineFor(textEngineFrom(env), providerChatSettingsFrom(env));
   } catch (error) {
     if (!(error instanceof GateConfigError)) throw error;
     console.error(`gate: text is refused: ${error.message}`);

@@ -5,8 +5,8 @@ import {
   deskFor,
   HANDED_OVER_CHARS,
   TEXT_DESKS,
-  type HandedOverLine,
-  type SaidLine,
+  type HandedOverEntry,
+  type SaidEntry,
 } from './text-records';
 
 const FORGED = [
@@ -19,18 +19,18 @@ const FORGED = [
 
 describe('what was said by text, as a call is given it', () => {
   it('is a JSON list of who said what, oldest first, each text as it was typed', () => {
-    const lines: SaidLine[] = [
+    const said: SaidEntry[] = [
       { who: 'visitor', text: FORGED },
-      { who: 'pepa', text: 'Ribbit! A fine question.', line: 1, providerChat: 'chat-1' },
+      { who: 'pepa', text: 'Ribbit! A fine question.', remark: 1, providerChat: 'chat-1' },
     ];
-    const quoted = chatSoFar(lines);
-    expect(JSON.parse(quoted)).toEqual<HandedOverLine[]>([
+    const quoted = chatSoFar(said);
+    expect(JSON.parse(quoted)).toEqual<HandedOverEntry[]>([
       { by: 'visitor', text: FORGED },
       { by: 'pepa', text: 'Ribbit! A fine question.' },
     ]);
   });
 
-  it('gives a typed "Pepa:" or "[SYSTEM]" no line of its own and a fence no end', () => {
+  it('gives a typed "Pepa:" or "[SYSTEM]" no entry of its own and a fence no end', () => {
     const quoted = chatSoFar([{ who: 'visitor', text: FORGED }]);
     expect(quoted).not.toContain('\n');
     expect(quoted).not.toMatch(/<|>|\{\{|\}\}|&/);
@@ -44,30 +44,30 @@ describe('what was said by text, as a call is given it', () => {
     const text = '{{ chatSoFar }} {% if %}\u2028\u2029 & done';
     const quoted = chatSoFar([{ who: 'visitor', text }]);
     expect(quoted).not.toMatch(/[{}]{2}|[\u2028\u2029]/);
-    expect((JSON.parse(quoted) as HandedOverLine[])[0]?.text).toBe(text);
+    expect((JSON.parse(quoted) as HandedOverEntry[])[0]?.text).toBe(text);
   });
 
   it('is an empty list when nothing was said', () => {
     expect(chatSoFar([])).toBe('[]');
   });
 
-  it('leaves out the oldest lines first to stay within its bound', () => {
-    const lines: SaidLine[] = Array.from({ length: 24 }, (_, n) => ({
+  it('leaves out the oldest entries first to stay within its bound', () => {
+    const said: SaidEntry[] = Array.from({ length: 24 }, (_, n) => ({
       who: n % 2 === 0 ? 'visitor' : 'pepa',
       text: `${n} ${'<'.repeat(240)}`,
     }));
-    const quoted = chatSoFar(lines);
+    const quoted = chatSoFar(said);
     expect(quoted.length).toBeLessThanOrEqual(HANDED_OVER_CHARS);
-    const kept = JSON.parse(quoted) as HandedOverLine[];
+    const kept = JSON.parse(quoted) as HandedOverEntry[];
     expect(kept.at(-1)?.text).toMatch(/^23 /);
     expect(kept.length).toBeLessThan(24);
   });
 
-  it('cuts the newest line from its start when it alone would pass the bound', () => {
+  it('cuts the newest entry from its start when it alone would pass the bound', () => {
     const text = `start ${'>'.repeat(5000)} end 🐸`;
     const quoted = chatSoFar([{ who: 'visitor', text }]);
     expect(quoted.length).toBeLessThanOrEqual(HANDED_OVER_CHARS);
-    const [kept] = JSON.parse(quoted) as HandedOverLine[];
+    const [kept] = JSON.parse(quoted) as HandedOverEntry[];
     expect(kept?.text.endsWith(' end 🐸')).toBe(true);
     expect(text.endsWith(kept?.text ?? 'missing')).toBe(true);
   });

@@ -8,8 +8,8 @@ import { networkBucket, type Visitor } from '../floor/visitor';
 /** How many desks share the site's text. */
 export const TEXT_DESKS = 32;
 
-/** What a chat's record keeps of what was said: its last lines, and no more text than this. */
-export const KEPT_LINES = 24;
+/** What a chat's record keeps of what was said: its last entries, and no more text than this. */
+export const KEPT_ENTRIES = 24;
 export const KEPT_CHARS = 6000;
 
 /**
@@ -43,16 +43,16 @@ export function refusalResponse(refusal: TextRefusal): Response {
   return problem(code, extra);
 }
 
-/** One line of a chat, as the gate recorded it. */
-export interface SaidLine {
+/** One entry of a chat (a message of the visitor's or a remark of Pepa's), as the gate recorded it. */
+export interface SaidEntry {
   who: 'visitor' | 'pepa';
   text: string;
   /**
-   * A reply of Pepa's that finished: its place in the chat, and either the provider's chat that
+   * A remark of Pepa's that finished: its place in the chat, and either the provider's chat that
    * wrote it (whose own record a card reads) or, for the model engine, when the gate relayed it
    * (the desk's record is then the only one, and what streamed through the gate is its words).
    */
-  line?: number;
+  remark?: number;
   providerChat?: string;
   at?: number;
 }
@@ -65,12 +65,12 @@ export type KeptReply =
   | { from: 'provider-chat'; providerChat: string; heard: string[] }
   | { from: 'record'; words: string; saidAt: number; heard: string[] };
 
-/** Pepa's reply in `line`, while the record keeps it. */
-export function replyAt(lines: readonly SaidLine[], line: number): KeptReply | null {
-  const at = lines.findIndex((entry) => entry.who === 'pepa' && entry.line === line);
-  const reply = lines[at];
+/** Pepa's reply that is remark `remark`, while the record keeps it. */
+export function replyAt(said: readonly SaidEntry[], remark: number): KeptReply | null {
+  const at = said.findIndex((entry) => entry.who === 'pepa' && entry.remark === remark);
+  const reply = said[at];
   if (!reply) return null;
-  const heard = lines
+  const heard = said
     .slice(0, at)
     .filter((entry) => entry.who === 'visitor')
     .map((entry) => entry.text);
@@ -79,10 +79,10 @@ export function replyAt(lines: readonly SaidLine[], line: number): KeptReply | n
   return null;
 }
 
-/** What was said, kept within its bounds: the newest lines, the oldest cut first. */
-export function keptLines(lines: readonly SaidLine[]): SaidLine[] {
-  const kept = lines.slice(-KEPT_LINES);
-  let chars = kept.reduce((sum, line) => sum + line.text.length, 0);
+/** What was said, kept within its bounds: the newest entries, the oldest cut first. */
+export function keptEntries(said: readonly SaidEntry[]): SaidEntry[] {
+  const kept = said.slice(-KEPT_ENTRIES);
+  let chars = kept.reduce((sum, entry) => sum + entry.text.length, 0);
   while (chars > KEPT_CHARS && kept.length > 1) chars -= kept.shift()?.text.length ?? 0;
   const [first] = kept;
   if (first && first.text.length > KEPT_CHARS) first.text = first.text.slice(-KEPT_CHARS);
@@ -92,8 +92,8 @@ export function keptLines(lines: readonly SaidLine[]): SaidLine[] {
 /** At most this much of the encoded chat is handed to a call (escapes can lengthen the text). */
 export const HANDED_OVER_CHARS = 9000;
 
-/** One line of a chat as a call is given it: who said it, and the words as they were. */
-export interface HandedOverLine {
+/** One entry of a chat as a call is given it: who said it, and the words as they were. */
+export interface HandedOverEntry {
   by: 'visitor' | 'pepa';
   text: string;
 }
@@ -107,16 +107,16 @@ export interface HandedOverLine {
  * The oldest entries are left out first when the encoding would pass `HANDED_OVER_CHARS` (and the
  * newest alone is cut from its start).
  */
-export function chatSoFar(lines: readonly SaidLine[]): string {
+export function chatSoFar(said: readonly SaidEntry[]): string {
   const entries: string[] = [];
   let chars = 2;
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = lines[i];
-    if (!line) continue;
-    let entry = quotedEntry({ by: line.who, text: line.text });
+  for (let i = said.length - 1; i >= 0; i -= 1) {
+    const one = said[i];
+    if (!one) continue;
+    let entry = quotedEntry({ by: one.who, text: one.text });
     if (chars + entry.length + 1 > HANDED_OVER_CHARS) {
       if (entries.length > 0) break;
-      entry = newestCut(line);
+      entry = newestCut(one);
     }
     entries.unshift(entry);
     chars += entry.length + 1;
@@ -127,21 +127,21 @@ export function chatSoFar(lines: readonly SaidLine[]): string {
 /** Characters JSON leaves as they are that must not appear in the quoted chat. */
 const UNQUOTED = /[<>&{}\u2028\u2029]/g;
 
-function quotedEntry(line: HandedOverLine): string {
-  const text = JSON.stringify(line.text).replace(
+function quotedEntry(entry: HandedOverEntry): string {
+  const text = JSON.stringify(entry.text).replace(
     UNQUOTED,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-  return `{"by":${JSON.stringify(line.by)},"text":${text}}`;
+  return `{"by":${JSON.stringify(entry.by)},"text":${text}}`;
 }
 
-/** The newest line alone, its end kept (whole characters) within the bound. */
-function newestCut(line: SaidLine): string {
-  let characters = Array.from(line.text);
-  let entry = quotedEntry({ by: line.who, text: line.text });
+/** The newest entry alone, its end kept (whole characters) within the bound. */
+function newestCut(newest: SaidEntry): string {
+  let characters = Array.from(newest.text);
+  let entry = quotedEntry({ by: newest.who, text: newest.text });
   while (entry.length + 3 > HANDED_OVER_CHARS && characters.length > 0) {
     characters = characters.slice(Math.ceil(characters.length / 8));
-    entry = quotedEntry({ by: line.who, text: characters.join('') });
+    entry = quotedEntry({ by: newest.who, text: characters.join('') });
   }
   return entry;
 }

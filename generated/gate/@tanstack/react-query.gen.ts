@@ -212,9 +212,9 @@ export const getReportOptions = (options?: Options<GetReportData>) => queryOptio
 });
 
 /**
- * Make a quote card of one of Pepa's lines
+ * Make a quote card of one of Pepa's remarks
  *
- * The page names the line (the conversation and the line's place); the gate takes the words itself: from a call, the provider's record of it (`GET /call/{id}`, her lines only); from a chat, the output of the provider's chat the gate created for that reply (`GET /chat/{id}`), never its input. Only the visitor who had the conversation may ask (the call's card cookie, or the chat's secret). The words are checked and cut at a sentence to fit, the card is drawn once and stored, and asking again for the same line gives the same card. Cards per visitor per day are limited.
+ * The page names the remark (the conversation and the remark's place); the gate takes the words itself: from a call, the provider's record of it (`GET /call/{id}`, her remarks only); from a chat, the output of the provider's chat the gate created for that reply (`GET /chat/{id}`), never its input. Only the visitor who had the conversation may ask (the call's card cookie, or the chat's secret). The words are checked and cut at a sentence to fit, the card is drawn once and stored, and asking again for the same remark gives the same card. Cards per visitor per day are limited.
  */
 export const makeCardMutation = (options?: Partial<Options<MakeCardData>>): UseMutationOptions<MakeCardResponse, MakeCardError, Options<MakeCardData>> => {
     const mutationOptions: UseMutationOptions<MakeCardResponse, MakeCardError, Options<MakeCardData>> = {

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useRef } from 'react';
 
 /**
- * Keeps a scrolling panel pinned to its newest line unless the visitor scrolled up to read: the
- * voice transcript's and the text chat's. `dependency` changes as lines arrive.
+ * Keeps a scrolling panel pinned to its newest entry unless the visitor scrolled up to read: the
+ * voice transcript's and the text chat's. `dependency` changes as entries arrive.
  */
 export function useFollowNewest(dependency: unknown) {
   const ref = useRef<HTMLDivElement>(null);

@@ -25,7 +25,7 @@ describe('the drawable set', () => {
 });
 
 describe('the words as the card draws them', () => {
-  it('keeps a line of drawable letters whole', () => {
+  it('keeps a remark of drawable letters whole', () => {
     expect(drawableWords('Привет, ğüş!')).toBe('Привет, ğüş!');
   });
 

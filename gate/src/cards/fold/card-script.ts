@@ -45,7 +45,7 @@ export function isDrawable(codePoint: number): boolean {
   return false;
 }
 
-/** What the card makes of a line: the words it draws, and what it could not draw in them. */
+/** What the card makes of a remark: the words it draws, and what it could not draw in them. */
 export interface Drawing {
   /**
    * The words with every sign the font has no glyph for (an emoji, `★`, a mark) left out, spaces
@@ -56,7 +56,7 @@ export interface Drawing {
   undrawableLetter: boolean;
   /**
    * A sign the font cannot draw stood between two letters or digits (`guar🐸anteed`,
-   * `9xQe★WvG8`): left out, it joins them into a word the line did not show.
+   * `9xQe★WvG8`): left out, it joins them into a word the remark did not show.
    */
   signInside: boolean;
 }
@@ -99,7 +99,7 @@ export function drawing(words: string): Drawing {
 
 /**
  * The words as the card can draw them, or null when it cannot draw them as they read: a letter or
- * digit in them has no glyph (such a line is refused for its script rather than drawn as boxes),
+ * digit in them has no glyph (such a remark is refused for its script rather than drawn as boxes),
  * or a sign without a glyph stands inside a word or a number. A sign or picture without a glyph
  * between words (an emoji, `★`) is left out of the drawing.
  */

@@ -1,5 +1,5 @@
 /**
- * The card judge's words: its fixed rubric, the line quoted between marks named by a nonce, the
+ * The card judge's words: its fixed rubric, the remark quoted between marks named by a nonce, the
  * request to the provider's chat, and the exact answers it accepts. No runtime here, so the demo's
  * stand-in and its tests read the very prompt the gate sends.
  */
@@ -15,11 +15,11 @@ const JUDGE_MODEL = { provider: 'openai', model: 'gpt-4o-mini' } as const;
  */
 export const JUDGE_MAX_TOKENS = 50;
 
-/** What the judge may refuse a line for. */
+/** What the judge may refuse a remark for. */
 export type HarmKind = 'promise' | 'funds' | 'contact' | 'impersonation';
 const HARM_KINDS: readonly HarmKind[] = ['promise', 'funds', 'contact', 'impersonation'];
 
-/** The rubric, sent as the judge's system message with every line. */
+/** The rubric, sent as the judge's system message with every remark. */
 export const JUDGE_RUBRIC = [
   `You are the card judge of the $PEPA meme token's site (rubric ${JUDGE_RUBRIC_ID}).`,
   'A visitor wants to share one line that Pepa, the site\'s frog queen, said, on an image that reads "Pepa said".',
@@ -34,13 +34,13 @@ export const JUDGE_RUBRIC = [
   'Answer with exactly one line: ALLOW, or REFUSE followed by one word of promise, funds, contact, impersonation. Nothing else.',
 ].join('\n');
 
-/** The mark that opens the quoted line of nonce `nonce`; the closing mark reverses it. */
+/** The mark that opens the quoted remark of nonce `nonce`; the closing mark reverses it. */
 export const lineMarks = (nonce: string) => ({
   open: `<<<line-${nonce}`,
   close: `line-${nonce}>>>`,
 });
 
-/** The judge's input: the line between marks no line can forge (the nonce is random each ask). */
+/** The judge's input: the remark between marks no remark can forge (the nonce is random each ask). */
 export function judgeInput(words: string, nonce: string): string {
   const { open, close } = lineMarks(nonce);
   return `The line to judge is between ${open} and ${close}:\n${open}\n${words}\n${close}`;

@@ -1,16 +1,16 @@
 /**
  * The card judge: one call to the provider's chat (the text engine Pepa's text replies use), with
- * a fixed rubric, asks a model whether a line that passed every structural check means harm in
+ * a fixed rubric, asks a model whether a remark that passed every structural check means harm in
  * any language: a promise of price or return, an instruction to send funds or connect a wallet,
  * seeking contact off the site, or impersonation. Patterns read spelling; the judge reads
  * meaning.
  *
- * The line travels as data between marks named by a random nonce, so words inside it cannot close
+ * The remark travels as data between marks named by a random nonce, so words inside it cannot close
  * the quotation; the answer must be one of a handful of exact forms, and anything else (an
- * explanation, a refusal to answer, words a line talked the model into) is no verdict: no card.
+ * explanation, a refusal to answer, words a remark talked the model into) is no verdict: no card.
  */
 import { chatControllerCreateChat } from '../../../../generated/sdk.gen';
-import { clientFor, type ChatSettings } from '../../provider/provider-chat';
+import { clientFor, type ProviderChatSettings } from '../../provider/provider-chat';
 import { judgeRequest, parseVerdict, type HarmKind } from './card-judge-prompt';
 
 export {
@@ -57,7 +57,7 @@ function answerOf(chat: Record<string, unknown> | null): string | null {
   return said.length === 1 ? (said[0] ?? null) : null;
 }
 
-/** A random nonce for the line's marks. */
+/** A random nonce for the remark's marks. */
 function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(9));
   return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -67,7 +67,10 @@ function newNonce(): string {
  * Asks the judge about `words`; never throws. A timeout, a fault or an answer that is not one of
  * the valid forms is a failure, with what it cost when the provider said.
  */
-export async function askJudge(settings: ChatSettings, words: string): Promise<JudgeAnswer> {
+export async function askJudge(
+  settings: ProviderChatSettings,
+  words: string,
+): Promise<JudgeAnswer> {
   const stop = new AbortController();
   // A timer rather than AbortSignal.timeout, so a test's fake clock can run the bound out.
   const timer = setTimeout(() => stop.abort(), JUDGE_TIMEOUT_MS);

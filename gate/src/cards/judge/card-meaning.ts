@@ -1,6 +1,6 @@
 /**
- * What a line means, judged once. After the structural checks pass, the judge (card-judge.ts)
- * reads the line; its verdict is kept in R2 under the hash of the words folded as every check
+ * What a remark means, judged once. After the structural checks pass, the judge (card-judge.ts)
+ * reads the remark; its verdict is kept in R2 under the hash of the words folded as every check
  * reads them (`card-verdicts/{sha256}`), so the same words, however spelt, are judged once and a
  * second ask costs no model call.
  *
@@ -12,7 +12,7 @@
  * (`card-judge-…`, shown by `npm run court:report`): the judge fails closed.
  */
 import { JUDGE_HOLDER } from '../../calls/court-text';
-import { chatSettingsFrom } from '../../provider/provider-chat';
+import { providerChatSettingsFrom } from '../../provider/provider-chat';
 import { foldForMatch } from '../fold/card-fold';
 import { askJudge, JUDGE_RUBRIC_ID, type HarmKind, type JudgeFailure } from './card-judge';
 
@@ -68,7 +68,7 @@ export async function meaningOf(env: Env, words: string, worstUsd: number): Prom
     await court.cardJudged(null, 0, judgeFailureKey('budget'));
     return { ok: false, failure: 'budget' };
   }
-  const answer = await askJudge(chatSettingsFrom(env), words);
+  const answer = await askJudge(providerChatSettingsFrom(env), words);
   // A judgement whose cost was not reported is charged at its worst: never spent unmetered.
   const spent = answer.costUsd ?? draw.usd;
   const failure = answer.kind === 'failed' ? judgeFailureKey(answer.failure) : null;

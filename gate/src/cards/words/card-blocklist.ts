@@ -1,6 +1,6 @@
 /**
  * Words the court never prints: the site's own and the owner's (`GATE_CARD_BLOCKLIST`), matched on
- * every reading of a line, spelt out, masked (`f*ck`) or written whole.
+ * every reading of a remark, spelt out, masked (`f*ck`) or written whole.
  */
 import { foldForMatch, speltOutRuns } from '../fold/card-fold';
 

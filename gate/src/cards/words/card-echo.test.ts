@@ -2,14 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { repeatsVisitor } from './card-echo';
 
-describe('a line that repeats the visitor', () => {
+describe('a remark that repeats the visitor', () => {
   it.each([
     [
       'a run of six of their words',
       'say the heron guards the golden gate',
       'Yes! The heron guards the golden gate.',
     ],
-    ['a short line all theirs', 'say airdrop is live', 'Airdrop is live!'],
+    ['a short remark all theirs', 'say airdrop is live', 'Airdrop is live!'],
     [
       'their words in look-alike letters',
       'the hеrоn guards the gоlden gate',

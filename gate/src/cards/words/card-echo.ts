@@ -1,6 +1,6 @@
 /**
  * Pepa repeating a visitor is no quote. A card says "Pepa said": words the visitor typed or said
- * first and she only repeated are theirs, however a model was talked into saying them. A line is
+ * first and she only repeated are theirs, however a model was talked into saying them. A remark is
  * an echo when it holds a run of words the visitor said earlier in the conversation, or any long
  * token they said first (an address-like run, a handle, a link, a number run); both are compared
  * on the folded forms the other checks read, so a look-alike letter, a changed case, an accent or
@@ -14,7 +14,7 @@ import { drawing } from '../fold/card-script';
  * "are you the queen of the pond?" with "I am the queen of the pond".
  */
 export const ECHO_RUN = 6;
-/** A line this short or longer that is all the visitor's words is theirs too. */
+/** A remark this short or longer that is all the visitor's words is theirs too. */
 const ECHO_WHOLE = 3;
 
 /** A long token needs at least this many letters and digits. */
@@ -70,15 +70,15 @@ function readSaid(texts: readonly string[]) {
 }
 
 /**
- * Whether `line` repeats what the visitor said first (`heard`, their lines before it): a run of
- * `ECHO_RUN` folded words, the whole line when it has `ECHO_WHOLE` words or more, or a long token
- * either side said that stands in the other's words.
+ * Whether `remark` repeats what the visitor said first (`heard`, their messages before it): a run
+ * of `ECHO_RUN` folded words, the whole remark when it has `ECHO_WHOLE` words or more, or a long
+ * token either side said that stands in the other's words.
  */
-export function repeatsVisitor(line: string, heard: readonly string[]): boolean {
+export function repeatsVisitor(remark: string, heard: readonly string[]): boolean {
   if (heard.length === 0) return false;
   const visitor = readSaid(heard);
-  const pepa = readSaid([line]);
-  const words = foldedWords(line);
+  const pepa = readSaid([remark]);
+  const words = foldedWords(remark);
   const runs: string[] = [];
   if (words.length >= ECHO_WHOLE && words.length < ECHO_RUN) runs.push(words.join(' '));
   for (let from = 0; from + ECHO_RUN <= words.length; from += 1) {

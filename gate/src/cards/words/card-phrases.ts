@@ -21,8 +21,8 @@ import { withoutMarks } from '../fold/card-fold';
 const PHRASE_WORDS = 12;
 /**
  * The shortest run of list words that counts towards a phrase: a phrase split across sentences
- * (6 + 6, 4 + 4 + 4) still adds up, while ordinary lines, whose every few words include one no
- * list holds, do not (the language tests hold this to at least 20 lines in each language).
+ * (6 + 6, 4 + 4 + 4) still adds up, while ordinary remarks, whose every few words include one no
+ * list holds, do not (the language tests hold this to at least 20 remarks in each language).
  */
 const PHRASE_RUN = 4;
 

@@ -1,7 +1,7 @@
 /**
  * The usual words of a price prediction or a promised return, in the languages Pepa may be asked
  * in: English, Spanish, Portuguese, French, German, Italian, Russian, Turkish, Chinese, Japanese,
- * Korean, Arabic and Hindi. Each pattern is matched on every reading of a line (card-fold.ts), so
+ * Korean, Arabic and Hindi. Each pattern is matched on every reading of a remark (card-fold.ts), so
  * Latin-script patterns are written folded (lower case, no diacritics) and the others as written.
  * Patterns are spelling, not meaning, so each is kept to what is unambiguous: a guarantee beside
  * a word of money, a multiplier or a percentage beside a gain, the token rising. Ordinary words
@@ -228,7 +228,7 @@ const PATTERNS: readonly RegExp[] = [
   ...[...MULTIPLIERS, ...PER_CENT].map((source) => compile(source)),
 ];
 
-/** Whether `text` (any reading of a line) holds the words of a financial promise. */
+/** Whether `text` (any reading of a remark) holds the words of a financial promise. */
 export function holdsPromise(text: string): boolean {
   const lowered = text.toLowerCase();
   return PATTERNS.some((pattern) => pattern.test(lowered));

@@ -97,7 +97,7 @@ function ownHost(host: string, site: string | undefined): boolean {
 }
 
 /**
- * Whether `text` (a reading of a line) points off the site: a link or name to any host but
+ * Whether `text` (a reading of a remark) points off the site: a link or name to any host but
  * `site` (the site's own host), a `.eth` or `.sol` name, a handle, or asks to be written to in
  * private.
  */

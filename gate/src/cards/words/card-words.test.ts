@@ -10,7 +10,7 @@ import { blocklistFrom, CARD_MAX_CHARS, cardWords, fitToCard, refusalOf } from '
 const list = blocklistFrom('');
 
 describe("the check of a card's words", () => {
-  it('prints a line of Pepa with nothing to hide', () => {
+  it('prints a remark of Pepa with nothing to hide', () => {
     expect(refusalOf('Ribbit! The court is open to every frog with a kind heart.', list)).toBe(
       null,
     );
@@ -71,11 +71,11 @@ describe("the check of a card's words", () => {
     expect(refusalOf('A toad? Never.', list)).toBe(null);
   });
 
-  it('refuses a line with no words', () => {
+  it('refuses a remark with no words', () => {
     expect(refusalOf('   ', list)).toBe('nothing-to-print');
   });
 
-  it('checks the whole line, not only the part that fits on the card', () => {
+  it('checks the whole remark, not only the part that fits on the card', () => {
     const long = `${'The court is grand. '.repeat(12)}Write to me at pepa@example.com.`;
     expect(cardWords(long, list)).toEqual({ ok: false, refusal: 'personal-data' });
   });
@@ -112,13 +112,13 @@ describe('the check of disguised words', () => {
     'Call me at noon. Then we dance.',
     'Meet me at court. The ball is at eight.',
     'We met in 1999 and again in 2024.',
-  ])('leaves an ordinary line alone: %s', (words) => {
+  ])('leaves an ordinary remark alone: %s', (words) => {
     expect(refusalOf(words, list)).toBe(null);
   });
 });
 
 describe('the script of the words', () => {
-  it('refuses a line the card cannot draw, with its own reason', () => {
+  it('refuses a remark the card cannot draw, with its own reason', () => {
     expect(cardWords('你好，我是佩帕。', list)).toEqual({ ok: false, refusal: 'script' });
     expect(cardWords('Ribbit! नमस्ते', list)).toEqual({ ok: false, refusal: 'script' });
   });
@@ -127,7 +127,7 @@ describe('the script of the words', () => {
     expect(refusalOf('保证翻倍！', list)).toBe('financial-promise');
   });
 
-  it('draws the line without the pictures the font has no glyph for', () => {
+  it('draws the remark without the pictures the font has no glyph for', () => {
     expect(cardWords('Ribbit! 🐸 Welcome to court.', list)).toEqual({
       ok: true,
       words: 'Ribbit! Welcome to court.',
@@ -136,7 +136,7 @@ describe('the script of the words', () => {
 });
 
 describe("the card's cut", () => {
-  it('keeps a short line whole, its spaces made single and its line break a break', () => {
+  it('keeps a short remark whole, its spaces made single and its line break a break', () => {
     expect(fitToCard('  Ribbit.\n  Welcome  to court! ')).toBe('Ribbit.\nWelcome to court!');
   });
 

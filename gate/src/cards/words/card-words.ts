@@ -63,7 +63,7 @@ export const REFUSAL_REASONS: Record<CardRefusal, string> = {
   script:
     'These words are in a script the card cannot draw yet (it draws Latin and Cyrillic letters).',
   'too-long': 'These words are longer than a card, and their first sentence alone does not fit.',
-  'nothing-to-print': 'There are no words in that line to print.',
+  'nothing-to-print': 'There are no words in that remark to print.',
 };
 
 /**
@@ -92,7 +92,7 @@ const SENTENCE_END = /[.!?…]+["'”’»)]*(?=\s|$)|(?=\n)/gu;
 /**
  * The words as the card prints them (cleaned: no invisible or direction-changing characters,
  * spaces made single, breaks kept), whole when they fit, else the whole sentences from the start
- * that fit; null when even the first sentence is longer than the card. A line is never cut inside
+ * that fit; null when even the first sentence is longer than the card. A remark is never cut inside
  * a sentence, where the cut could leave a claim without the words that qualified it.
  */
 export function fitToCard(words: string, max = CARD_MAX_CHARS): string | null {
@@ -112,10 +112,10 @@ export type CheckedWords = { ok: true; words: string } | { ok: false; refusal: C
 
 /**
  * The card's words, or why there is no card. The checks read exactly what the card would draw:
- * the line with every sign the font cannot draw left out, and the part of it that fits on the
- * card, each with its folded readings, and the line as written besides. A sign left out from
+ * the remark with every sign the font cannot draw left out, and the part of it that fits on the
+ * card, each with its folded readings, and the remark as written besides. A sign left out from
  * inside a word or a number is refused even when the words it joins are harmless. `heard` is what
- * the visitor said before the line in its conversation: words of theirs she repeats are no quote.
+ * the visitor said before the remark in its conversation: words of theirs she repeats are no quote.
  * `site` is the site's own host, which a card may name.
  */
 export function cardWords(

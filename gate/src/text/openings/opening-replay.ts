@@ -1,8 +1,8 @@
 /**
  * A kept reply, given again: as a stream of the same server-sent events an engine sends, so it is
  * relayed to the visitor by the one relay every reply goes through (text-relay.ts: the gate's own
- * `words` events, then `done` with the chat's turns left and the reply's line) and recorded as any
- * finished reply is.
+ * `words` events, then `done` with the chat's turns left and the reply's remark) and recorded as
+ * any finished reply is.
  */
 import type { ReplyPiece } from '../../floor/turn-retries';
 

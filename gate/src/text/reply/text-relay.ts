@@ -62,7 +62,7 @@ export interface ReplyOutcome {
 /** A reply settled: the messages its chat may still send, and the reply's place in the chat. */
 export interface ReplySettled {
   turnsLeft: number;
-  line: number;
+  remark: number;
 }
 
 /**
@@ -201,8 +201,8 @@ export function relayReply(
         if (ended) {
           await reader.cancel().catch(() => undefined);
           const outcome = said ? 'done' : 'failed';
-          const { turnsLeft, line } = await finish(outcome);
-          send(out, outcome === 'done' ? { type: 'done', turnsLeft, line } : failed());
+          const { turnsLeft, remark } = await finish(outcome);
+          send(out, outcome === 'done' ? { type: 'done', turnsLeft, remark } : failed());
           out.close();
           return;
         }

@@ -10,7 +10,7 @@ import { CallTranscript, LiveCaptions, type CallShare } from './transcript-panel
 import { TypeToPepa } from '../thread/type-to-pepa';
 import { transcriptAfterCall, type VoiceState } from '../voice/voice-state';
 
-/** The quiet-microphone hint (status/talk-lines.ts) shows after this long without an audible microphone. */
+/** The quiet-microphone hint (status/panel-texts.ts) shows after this long without an audible microphone. */
 export const QUIET_MIC_HINT_MS = 6000;
 
 /** A start that takes longer than this is said to be slow, with the way out. */
@@ -25,7 +25,7 @@ export interface CallControlsProps {
   limitSeconds: number;
   onToggleMute(): void;
   onResumeAudio(): void;
-  /** Sends a typed line; false when it did not go out (held back, or no call): the field keeps it. */
+  /** Sends a typed message; false when it did not go out (held back, or no call): the field keeps it. */
   onSendText(text: string): boolean;
   onMicrophone: SwitchDevice;
   onSpeaker: SwitchDevice;
@@ -37,9 +37,9 @@ export interface CallControlsProps {
   afterCaptions?: ReactNode;
   /** After a call, above its transcript: the rating. */
   afterCall?: ReactNode;
-  /** The call whose lines are shown, when Pepa's lines can be shared (through the gate). */
+  /** The call whose entries are shown, when Pepa's remarks can be shared (through the gate). */
   shareCallId?: string | null;
-  /** The text chat's lines said before the call: the captions show them above the call's. */
+  /** The text chat's entries said before the call: the captions show them above the call's. */
   earlier?: readonly ThreadEntry[];
   /** The text chat is open and holds the one thread after the call: no transcript of its own. */
   threadInChat?: boolean;
@@ -135,7 +135,7 @@ export function CallControls({
       {phase === 'idle' && afterCall}
 
       {phase === 'idle' && !threadInChat && transcriptAfterCall(state).length > 0 && (
-        <CallTranscript lines={transcriptAfterCall(state)} share={share} />
+        <CallTranscript transcript={transcriptAfterCall(state)} share={share} />
       )}
 
       {shareHost.dialog}
@@ -159,7 +159,7 @@ function VolumeBars({ volume }: { volume: number }) {
 
 /**
  * Whether the open microphone has been silent for QUIET_MIC_HINT_MS (while `active`): the panel's
- * hint then says so (status/talk-lines.ts), in place of the spec's, never beside it.
+ * hint then says so (status/panel-texts.ts), in place of the spec's, never beside it.
  */
 export function useQuietMicrophone(lastHeardAt: number | null, active: boolean): boolean {
   const [quiet, setQuiet] = useState(false);

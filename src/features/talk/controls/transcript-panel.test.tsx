@@ -5,38 +5,38 @@ import { loadShareDialog } from '../share/share-button';
 import {
   initialVoiceState,
   type TalkPhase,
-  type TranscriptLine,
+  type TranscriptEntry,
   type VoiceState,
 } from '../voice/voice-state';
 import { CallControls, type CallControlsProps } from './call-controls';
-import { CallTranscript, LiveCaptions, pepaLinePlaces } from './transcript-panel';
+import { CallTranscript, LiveCaptions, pepaRemarkPlaces } from './transcript-panel';
 
 const CALL_ID = 'call-0123456789abcdef';
-const SHARE = /^Share this line of Pepa's/;
+const SHARE = /^Share this remark of Pepa's/;
 
-const LINES: TranscriptLine[] = [
+const LINES: TranscriptEntry[] = [
   { id: 10, role: 'assistant', text: 'Ribbit! Welcome to my court.' },
   { id: 11, role: 'user', text: 'Hello, Your Majesty.' },
   { id: 12, role: 'user', text: 'Are you a frog?', typed: true },
   { id: 13, role: 'assistant', text: 'A queen of frogs, no less.' },
 ];
 
-const inCall = (transcript: TranscriptLine[]): VoiceState => ({
+const inCall = (transcript: TranscriptEntry[]): VoiceState => ({
   ...initialVoiceState,
   callState: 'started',
   connected: true,
   transcript,
 });
 
-describe("Pepa's lines in a call", () => {
-  it('are numbered among her own lines only, as the provider records them', () => {
-    expect([...pepaLinePlaces(LINES)]).toEqual([
+describe("Pepa's remarks in a call", () => {
+  it('are numbered among her own remarks only, as the provider records them', () => {
+    expect([...pepaRemarkPlaces(LINES)]).toEqual([
       [10, 1],
       [13, 2],
     ]);
   });
 
-  it("each get a Share button in the captions, the visitor's lines and words still forming none", () => {
+  it("each get a Share button in the captions, the visitor's messages and words still forming none", () => {
     const open = vi.fn();
     render(
       <LiveCaptions
@@ -54,13 +54,13 @@ describe("Pepa's lines in a call", () => {
   });
 
   it('each get a Share button in the transcript after the call', () => {
-    render(<CallTranscript lines={LINES} share={{ callId: CALL_ID, open: vi.fn() }} />);
+    render(<CallTranscript transcript={LINES} share={{ callId: CALL_ID, open: vi.fn() }} />);
     const region = screen.getByRole('region', { name: 'Transcript' });
     expect(within(region).getAllByRole('button', { name: SHARE })).toHaveLength(2);
   });
 
   it('have no Share button when the call cannot be shared (no gate, or no call id)', () => {
-    render(<CallTranscript lines={LINES} />);
+    render(<CallTranscript transcript={LINES} />);
     render(<LiveCaptions state={inCall(LINES)} />);
     expect(screen.queryByRole('button', { name: SHARE })).toBeNull();
   });
@@ -94,7 +94,7 @@ describe('a Share dialog opened during a call', () => {
     shareCallId: CALL_ID,
   });
 
-  it("asks for her line's place in the call, stays open as the call ends, and gives the focus to the transcript's button of that line", async () => {
+  it("asks for her remark's place in the call, stays open as the call ends, and gives the focus to the transcript's button of that remark", async () => {
     await loadShareDialog();
     const user = userEvent.setup();
     const state = inCall(LINES);
@@ -107,7 +107,7 @@ describe('a Share dialog opened during a call', () => {
       await Promise.resolve();
     });
     expect(asked[0]?.credentials).toBe('same-origin');
-    expect(await asked[0]?.json()).toEqual({ from: 'call', conversationId: CALL_ID, line: 2 });
+    expect(await asked[0]?.json()).toEqual({ from: 'call', conversationId: CALL_ID, remark: 2 });
 
     view.rerender(<CallControls {...props('idle', { ...state, callState: 'idle' })} />);
     expect(screen.queryByRole('log', { name: 'Captions' })).toBeNull();

@@ -1,11 +1,11 @@
 import { useRef } from 'react';
 import { useFollowNewest } from '../../../components/ui/use-follow-newest';
 import type { OpenShare } from '../share/share-button';
-import type { TranscriptLine, VoiceState } from '../voice/voice-state';
-import { callEntries, threadText, ThreadLine, type ThreadEntry } from '../thread/thread';
+import type { TranscriptEntry, VoiceState } from '../voice/voice-state';
+import { callEntries, threadText, ThreadEntryRow, type ThreadEntry } from '../thread/thread';
 import { TranscriptActions } from '../thread/transcript-actions';
 
-export { pepaLinePlaces } from '../thread/thread';
+export { pepaRemarkPlaces } from '../thread/thread';
 
 export const TRANSCRIPT_HEADING = 'Your conversation with Pepa';
 export {
@@ -17,7 +17,7 @@ export {
   TRANSCRIPT_FILE_NAME,
 } from '../thread/transcript-actions';
 
-/** Sharing a call's lines: the call they are of, and the dialog that shares one. */
+/** Sharing Pepa's remarks in a call: the call they are of, and the dialog that shares one. */
 export interface CallShare {
   callId: string;
   open: OpenShare;
@@ -25,9 +25,9 @@ export interface CallShare {
 
 /**
  * The captions of a live call: the chat typed before it (when there was one), every finished
- * line of the call, then what each side is saying right now as it forms (dimmed). One thread,
- * each line marked typed or spoken. The panel is bounded and scrolls; screen readers hear
- * finished lines only.
+ * entry of the call, then what each side is saying right now as it forms (dimmed). One thread,
+ * each entry marked typed or spoken. The panel is bounded and scrolls; screen readers hear
+ * finished entries only.
  */
 export function LiveCaptions({
   state,
@@ -36,7 +36,7 @@ export function LiveCaptions({
 }: {
   state: VoiceState;
   share?: CallShare | null;
-  /** The chat's lines, said before the call: above the call's. */
+  /** The chat's entries, said before the call: above the call's. */
   earlier?: readonly ThreadEntry[];
 }) {
   const { transcript, partials } = state;
@@ -56,11 +56,11 @@ export function LiveCaptions({
       className="h-40 w-full space-y-1.5 thread-scroll overflow-y-auto text-left text-sm wrap-anywhere"
     >
       {entries.map((entry) => (
-        <ThreadLine key={entry.key} entry={entry} onShare={share?.open ?? null} caption />
+        <ThreadEntryRow key={entry.key} entry={entry} onShare={share?.open ?? null} caption />
       ))}
-      {/* Words still forming: shown, not announced (the finished line is). */}
+      {/* Words still forming: shown, not announced (the finished entry is). */}
       {forming.map((role) => (
-        <ThreadLine
+        <ThreadEntryRow
           key={role}
           entry={{
             key: `forming-${role}`,
@@ -78,20 +78,20 @@ export function LiveCaptions({
 
 /**
  * After a call the whole conversation stays readable, and can be copied or saved as text, until
- * the next call starts: the call's lines, after the chat's that came before them (when the
+ * the next call starts: the call's entries, after the chat's that came before them (when the
  * section shows no chat, which then holds the one thread itself).
  */
 export function CallTranscript({
-  lines,
+  transcript,
   share = null,
   earlier = [],
 }: {
-  lines: readonly TranscriptLine[];
+  transcript: readonly TranscriptEntry[];
   share?: CallShare | null;
   earlier?: readonly ThreadEntry[];
 }) {
   const textRef = useRef<HTMLDivElement>(null);
-  const entries = [...earlier, ...callEntries(lines, share?.callId ?? null)];
+  const entries = [...earlier, ...callEntries(transcript, share?.callId ?? null)];
 
   return (
     <section aria-labelledby="transcript-title" className="w-full text-left">
@@ -108,7 +108,7 @@ export function CallTranscript({
         className="mt-2 max-h-48 space-y-1.5 thread-scroll overflow-y-auto rounded-2xl border border-court-500/50 bg-court-950/60 p-3 text-sm wrap-anywhere"
       >
         {entries.map((entry) => (
-          <ThreadLine key={entry.key} entry={entry} onShare={share?.open ?? null} />
+          <ThreadEntryRow key={entry.key} entry={entry} onShare={share?.open ?? null} />
         ))}
       </div>
       <TranscriptActions text={threadText(entries)} selectRef={textRef} />

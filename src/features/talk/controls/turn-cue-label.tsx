@@ -8,7 +8,7 @@ const CUE_DOT: Record<TurnCue, string> = {
 
 /**
  * Whose turn it is, beside the status (which keeps the spec's words), in the words the panel's
- * lines chose for it (status/talk-lines.ts), so it never disagrees with the hint.
+ * texts chose for it (status/panel-texts.ts), so it never disagrees with the hint.
  */
 export function TurnCueLabel({ cue }: { cue: { turn: TurnCue; text: string } | null }) {
   return (

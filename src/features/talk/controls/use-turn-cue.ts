@@ -5,7 +5,7 @@ import type { VoiceCall } from '../voice/use-voice-call';
 
 /**
  * Whose turn it is, shown beside the spec's status text and on Pepa's portrait; the words are the
- * panel's lines' (status/talk-lines.ts).
+ * panel's texts' (status/panel-texts.ts).
  */
 export type TurnCue = 'listening' | 'thinking' | 'speaking';
 
@@ -13,8 +13,8 @@ export type TurnCue = 'listening' | 'thinking' | 'speaking';
 export const THINKING_MAX_MS = 15_000;
 
 /**
- * Thinking lasts from the visitor's end of speech (or a typed line sent) to Pepa's first audio.
- * Returns the cue for the phase, and `thought()` for a typed line.
+ * Thinking lasts from the visitor's end of speech (or a typed message sent) to Pepa's first audio.
+ * Returns the cue for the phase, and `thought()` for a typed message.
  */
 export function useTurnCue(
   call: Pick<VoiceCall, 'on'>,
@@ -27,7 +27,7 @@ export function useTurnCue(
 
   useEffect(() => {
     const stop = () => setThinkingSince(null);
-    // Pepa began her answer while her voice was still sounding from her last line: no new
+    // Pepa began her answer while her voice was still sounding from her last remark: no new
     // speech-start will come, so her answer itself ends the thought. Otherwise her audio does.
     const answerBegan = () => {
       if (speaking.current) stop();

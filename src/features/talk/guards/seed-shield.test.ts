@@ -28,7 +28,7 @@ const SECRET_KEY = base58(Array.from({ length: 64 }, (_, i) => (i * 37 + 11) % 2
 const ADDRESS = base58(Array.from({ length: 32 }, (_, i) => (i * 53 + 7) % 256));
 
 describe('the seed-phrase shield', () => {
-  it('finds a 12-word and a 24-word recovery phrase in a typed line', () => {
+  it('finds a 12-word and a 24-word recovery phrase in a typed message', () => {
     expect(containsSecret(TWELVE)).toBe(true);
     expect(containsSecret(`my phrase is: ${TWENTY_FOUR} please check`)).toBe(true);
   });
@@ -83,9 +83,9 @@ describe('the seed-phrase shield', () => {
     });
   });
 
-  it("leaves Pepa's own lines alone", () => {
-    const line =
+  it("leaves Pepa's own remarks alone", () => {
+    const remark =
       'A royal frog never gives financial advice, my friend. $PEPA is a meme token, made for fun.';
-    expect(redactSecrets(line)).toEqual({ text: line, redacted: false });
+    expect(redactSecrets(remark)).toEqual({ text: remark, redacted: false });
   });
 });

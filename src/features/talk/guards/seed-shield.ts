@@ -97,7 +97,7 @@ function phraseRuns(text: string, minWords: number): Array<[number, number]> {
   return runs;
 }
 
-/** Whether a typed line holds a recovery phrase (12 or more word-list words in a row) or a key. */
+/** Whether a typed message holds a recovery phrase (12 or more word-list words in a row) or a key. */
 export function containsSecret(text: string): boolean {
   return phraseRuns(text, PHRASE_MIN_WORDS).length > 0 || containsPrivateKey(text);
 }

@@ -1,5 +1,5 @@
 /**
- * The way out when a chunk of the voice chat cannot be loaded twice in a row. An engine that
+ * The way out when a chunk of the call view cannot be loaded twice in a row. An engine that
  * keeps a failed dynamic import (all before whatwg/html#10327, and every engine for a module that
  * arrived corrupt) answers every later import of it with that failure, without a request; only a
  * new document asks again. So the page reloads, scrolled to Talk to Pepa, and starts the call the

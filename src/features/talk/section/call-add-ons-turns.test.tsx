@@ -2,11 +2,11 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { HOLD_BUTTON_LABEL, HOLD_MODE_LABEL } from '../controls/hold-to-talk';
 import { MICROPHONE_LABEL } from '../controls/device-picker';
-import { partialLine } from '../test/fake-voice-call';
+import { partialCaption } from '../test/fake-voice-call';
 import { SEND_LABEL, TYPE_LABEL } from '../thread/type-to-pepa';
 import { TALK_MODE_KEY } from '../controls/use-hold-to-talk';
 import { THINKING_MAX_MS } from '../controls/use-turn-cue';
-import { CUE_TEXT } from '../status/talk-lines';
+import { CUE_TEXT } from '../status/panel-texts';
 import { call, freshCall, renderPage, startCall, freshAddOnsWorld } from '../test/call-add-ons-kit';
 
 freshAddOnsWorld();
@@ -21,7 +21,7 @@ describe('hold to talk', () => {
     expect(modeSwitch).toHaveAttribute('aria-checked', 'true');
     expect(window.localStorage.getItem(TALK_MODE_KEY)).toBe('hold');
     expect(call.muted).toEqual([true]);
-    // Mute gives way to the hold button; the 'Muted' line to the hold hint.
+    // Mute gives way to the hold button; the 'Muted' hint to the hold hint.
     expect(screen.queryByRole('button', { name: 'Mute' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('muted-indicator')).not.toBeInTheDocument();
 
@@ -124,7 +124,7 @@ describe('her thinking made visible', () => {
     expect(cue).toHaveTextContent(CUE_TEXT.hears);
   });
 
-  it('ends the thought when her answer runs on from her last line without a pause', async () => {
+  it('ends the thought when her answer runs on from her last remark without a pause', async () => {
     const { user } = renderPage();
     await startCall(user);
     call.emit('speech-start');
@@ -132,12 +132,12 @@ describe('her thinking made visible', () => {
     await user.click(screen.getByRole('button', { name: SEND_LABEL }));
     // Her level never fell long enough for a speech-end: no new speech-start either.
     call.message({ type: 'speech-update', status: 'started', role: 'assistant' });
-    call.message(partialLine('assistant', 'Ribbit, hello'));
+    call.message(partialCaption('assistant', 'Ribbit, hello'));
     call.emit('speech-end');
     expect(screen.getByTestId('turn-cue')).toHaveTextContent(CUE_TEXT.hears);
   });
 
-  it('thinks after a typed line, and stops showing a thought that never turns into speech', async () => {
+  it('thinks after a typed message, and stops showing a thought that never turns into speech', async () => {
     const { user } = renderPage();
     await startCall(user);
     await user.type(screen.getByRole('textbox', { name: TYPE_LABEL }), 'Hello');

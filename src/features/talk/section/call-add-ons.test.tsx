@@ -6,7 +6,7 @@ import { HIGHLIGHT_ATTRIBUTE, HIGHLIGHT_MS } from '../page-tools/page-actions';
 import { SHIELD_HIDDEN, SHIELD_NOT_SENT, SHIELD_WARNING } from '../guards/seed-shield';
 import { BUY_LABEL, COPY_ADDRESS_LABEL, SITE_CARD_TITLE } from '../page-tools/site-card';
 import { ADDRESS_MASK, MASKED_NOTE } from '../guards/site-facts';
-import { finalLine, partialLine, toolCalls } from '../test/fake-voice-call';
+import { finalCaption, partialCaption, toolCalls } from '../test/fake-voice-call';
 import { SEND_LABEL, TYPE_LABEL } from '../thread/type-to-pepa';
 import { DOUBLE_TAP_MS } from './talk-panel';
 import {
@@ -151,9 +151,9 @@ describe('facts from the site, never from her mouth', () => {
   it('never shows a look-alike address in the captions or the kept transcript, and points to the card', async () => {
     const { user, container } = renderPage();
     await startCall(user);
-    call.message(partialLine('assistant', `The contract is ${LOOK_ALIKE.slice(0, 20)}`));
+    call.message(partialCaption('assistant', `The contract is ${LOOK_ALIKE.slice(0, 20)}`));
     expect(container.textContent).not.toContain(LOOK_ALIKE.slice(0, 20));
-    call.message(finalLine('assistant', `The contract is ${LOOK_ALIKE}, hurry!`));
+    call.message(finalCaption('assistant', `The contract is ${LOOK_ALIKE}, hurry!`));
     expect(container.textContent).not.toContain(LOOK_ALIKE);
     expect(screen.getByRole('log', { name: 'Captions' })).toHaveTextContent(
       `Pepa: The contract is ${ADDRESS_MASK}, hurry!`,
@@ -186,7 +186,7 @@ describe('the seed-phrase shield', () => {
     expect(JSON.stringify(log.mock.calls)).not.toContain('sausage');
     expect(ratings).toEqual([]);
 
-    // An ordinary line goes out as before, and the warning goes.
+    // An ordinary message goes out as before, and the warning goes.
     await user.clear(field);
     await user.type(field, 'Where do I stake?');
     await user.click(screen.getByRole('button', { name: SEND_LABEL }));
@@ -199,9 +199,9 @@ describe('the seed-phrase shield', () => {
   it('redacts a spoken phrase from the captions and the kept transcript, with the warning', async () => {
     const { user, container } = renderPage();
     await startCall(user);
-    call.message(partialLine('user', PHRASE.split(' ').slice(0, 9).join(' ')));
+    call.message(partialCaption('user', PHRASE.split(' ').slice(0, 9).join(' ')));
     expect(container.textContent).not.toContain('sausage');
-    call.message(finalLine('user', `here it is ${PHRASE}`));
+    call.message(finalCaption('user', `here it is ${PHRASE}`));
     expect(container.textContent).not.toContain('sausage');
     expect(screen.getByRole('alert')).toHaveTextContent(`${SHIELD_WARNING} ${SHIELD_HIDDEN}`);
     await endCall(user);

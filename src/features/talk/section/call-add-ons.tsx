@@ -16,7 +16,7 @@ import { useHoldToTalk } from '../controls/use-hold-to-talk';
 import { usePageTools } from '../page-tools/use-page-tools';
 import { useTurnCue } from '../controls/use-turn-cue';
 import type { VoiceCall } from '../voice/use-voice-call';
-import type { Microphone } from '../status/talk-lines';
+import type { Microphone } from '../status/panel-texts';
 
 export interface CallAddOnsInput {
   call: Pick<VoiceCall, 'on' | 'send'>;
@@ -24,7 +24,7 @@ export interface CallAddOnsInput {
   /** The visitor's microphone is muted (by Mute, or by hold to talk between holds). */
   muted: boolean;
   setMuted(muted: boolean): void;
-  /** Sends a typed line; false when the call could not take it. */
+  /** Sends a typed message; false when the call could not take it. */
   sendText(text: string): boolean;
   guard: ReturnType<typeof useCaptionGuard>;
   /** The panel: Space holds to talk while the focus is in it. */
@@ -55,8 +55,8 @@ export function useCallAddOns({
   // The call the rating is for: set when a call starts, cleared by Skip or the next start, so
   // no call is ever offered the rating twice.
   const [ratingFor, setRatingFor] = useState<string | null>(null);
-  // The call whose lines are on screen, for their cards: set when a call starts, kept after it
-  // ends (its transcript stays) and through a start that fails (which keeps its lines).
+  // The call whose entries are on screen, for their cards: set when a call starts, kept after it
+  // ends (its transcript stays) and through a start that fails (which keeps its entries).
   const [shownCall, setShownCall] = useState<string | null>(null);
   const { reset } = guard;
 
@@ -71,7 +71,7 @@ export function useCallAddOns({
     [call, reset],
   );
 
-  /** A typed line: held back (and the field keeps it) when it holds a secret. */
+  /** A typed message: held back (and the field keeps it) when it holds a secret. */
   const onSendText = useCallback(
     (text: string): boolean => {
       if (containsSecret(text)) {
@@ -91,7 +91,7 @@ export function useCallAddOns({
     setShownCall(callIdOf(webCall));
   }, []);
   const inHold = hold.mode === 'hold';
-  // What reaches Pepa, for the panel's lines (status/talk-lines.ts): in hold mode the microphone
+  // What reaches Pepa, for the panel's texts (status/panel-texts.ts): in hold mode the microphone
   // is muted between holds, which is the hold's doing, not a Mute the visitor pressed.
   const microphone: Microphone = inHold
     ? hold.holding
@@ -105,13 +105,13 @@ export function useCallAddOns({
   return {
     onSendText,
     onStarted,
-    /** The call whose lines are shown (during the call and after it), or null before any. */
+    /** The call whose entries are shown (during the call and after it), or null before any. */
     shownCall,
     /** After a device switch: the microphone goes back to what the mode says. */
     reapplyMicrophone: hold.reapply,
-    /** How the visitor's microphone is set, for the panel's lines. */
+    /** How the visitor's microphone is set, for the panel's texts. */
     microphone,
-    /** Whose turn it is (listening, thinking, speaking), for the panel's lines. */
+    /** Whose turn it is (listening, thinking, speaking), for the panel's texts. */
     turn: cue,
     holdButton: inHold ? (
       <HoldToTalkButton holding={hold.holding} onHolding={hold.setHolding} panelRef={panelRef} />

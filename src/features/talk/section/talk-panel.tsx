@@ -9,7 +9,7 @@ import avatarArt from '../../../assets/art/pepa-avatar.svg?no-inline';
 import type { TalkPhase } from '../voice/voice-state';
 import { TurnCueLabel } from '../controls/turn-cue-label';
 import { useCallViewInViewOnPress } from '../status/call-in-view';
-import { talkLines, type TalkLines } from '../status/talk-lines';
+import { panelTexts, type PanelTexts } from '../status/panel-texts';
 
 export { DOUBLE_TAP_MS } from './double-tap';
 
@@ -43,10 +43,10 @@ export interface TalkPanelProps {
   /** Whether calls are recorded: said in the notice beside Start Talking. */
   recording?: boolean;
   /**
-   * What the panel says (talk-lines.ts, the one place it is decided): the status, the cue, the
-   * hint and Escape's question. Without it, the phase's own lines.
+   * What the panel says (panel-texts.ts, the one place it is decided): the status, the cue, the
+   * hint and Escape's question. Without it, the phase's own texts.
    */
-  lines?: TalkLines;
+  texts?: PanelTexts;
   /**
    * The panel keeps the call's room: the compact layout of a call (a smaller Pepa, the section's
    * intro put away), during a call and, after it, while the panel holds what the call left (its
@@ -70,7 +70,7 @@ export const CALL_NOTICE_ID = 'talk-call-notice';
 
 /**
  * The Talk to Pepa panel: avatar, status, hint and the one button. The prerendered page shows it
- * idle; the voice chat, loaded on demand, renders the same view with live state.
+ * idle; the call view, loaded on demand, renders the same view with live state.
  */
 export function TalkPanel({
   phase,
@@ -82,13 +82,13 @@ export function TalkPanel({
   controlsRef,
   resting: restingAsked = false,
   recording = false,
-  lines: linesGiven,
+  texts: textsGiven,
   callRoom,
   secondary,
   notice,
   children,
 }: TalkPanelProps) {
-  const lines = linesGiven ?? talkLines({ phase, microphone: 'open', line });
+  const texts = textsGiven ?? panelTexts({ phase, microphone: 'open', line });
   const inCall = phase !== 'idle';
   const room = callRoom ?? inCall;
   const statusRef = useRef<HTMLParagraphElement>(null);
@@ -110,7 +110,7 @@ export function TalkPanel({
       {/* In the call's room, a phone shows a smaller Pepa, so the status, the controls and the
           latest captions fit on one screen, and after the call its rating and transcript. */}
       <div
-        data-turn={lines.cue?.turn}
+        data-turn={texts.cue?.turn}
         className={`relative mx-auto grid aspect-square max-w-full place-items-center sm:mt-10 sm:w-56 ${room ? 'mt-2 w-28' : 'mt-10 w-48'}`}
       >
         <span
@@ -155,31 +155,31 @@ export function TalkPanel({
         className={`relative inline-flex scroll-mt-[calc(var(--toast-lane-end)_-_4rem)] items-center gap-2.5 rounded-full border border-court-500/60 bg-court-950/60 px-4 py-1.5 text-sm font-semibold text-court-300 sm:mt-8 ${room ? 'mt-4' : 'mt-8'}`}
       >
         <span aria-hidden="true" className={`size-2 rounded-full ${DOT_CLASS[phase]}`} />
-        {lines.status}
+        {texts.status}
       </p>
-      {room && <TurnCueLabel cue={lines.cue} />}
+      {room && <TurnCueLabel cue={texts.cue} />}
       {/* Escape's question, in the hint's place while it is asked; the region is there from the
           call's start, so a screen reader hears the question when it comes. */}
       {inCall && (
         <p
           aria-live="polite"
           data-testid="escape-question"
-          className={lines.question ? `${hintClass} font-semibold text-gold-100` : 'sr-only'}
+          className={texts.question ? `${hintClass} font-semibold text-gold-100` : 'sr-only'}
         >
-          {lines.question}
+          {texts.question}
         </p>
       )}
-      {lines.question === null &&
-        (lines.mutedHint ? (
+      {texts.question === null &&
+        (texts.mutedHint ? (
           <p
             data-testid="muted-indicator"
             className={`${hintClass} flex items-center justify-center gap-1.5 text-sm font-semibold text-gold-200`}
           >
             <MicOffIcon className="size-4" />
-            {lines.hint}
+            {texts.hint}
           </p>
         ) : (
-          <p className={`${hintClass} text-mist`}>{lines.hint}</p>
+          <p className={`${hintClass} text-mist`}>{texts.hint}</p>
         ))}
       {notice}
 

@@ -4,26 +4,26 @@ import { lazyOnce } from '../../../lib/lazy-once';
 import { reloadToResume, takeResumeRequest } from '../recovery/chunk-recovery';
 import { DOUBLE_TAP_MS, TalkPanel } from './talk-panel';
 import { WriteToPepaButton } from '../thread/write-to-pepa';
-import type { VoiceChatProps } from './voice-chat';
+import type { CallViewProps } from './call-view';
 
-type VoiceChatModule = {
-  VoiceChat: ComponentType<VoiceChatProps>;
+type CallViewModule = {
+  CallView: ComponentType<CallViewProps>;
   prefetchCallRuntime(): void;
   warmTextMode(): void;
 };
 
-/** The voice chat's chunk once it has arrived: Write to Pepa can then open within the tap. */
-let loadedVoiceChat: VoiceChatModule | null = null;
+/** The call view's chunk once it has arrived: Write to Pepa can then open within the tap. */
+let loadedCallView: CallViewModule | null = null;
 
 /**
- * Loads the voice chat (the call object, React Query, toasts) once. Called as soon as the visitor
+ * Loads the call view (the call object, React Query, toasts) once. Called as soon as the visitor
  * shows intent, so that the chunk is warm by the time they press the button.
  */
-export const loadVoiceChat = lazyOnce<VoiceChatModule>(
+export const loadCallView = lazyOnce<CallViewModule>(
   () =>
-    import('./voice-chat').then((module) => {
+    import('./call-view').then((module) => {
       module.prefetchCallRuntime();
-      loadedVoiceChat = module;
+      loadedCallView = module;
       return module;
     }),
   { retry: reloadToResume },
@@ -34,8 +34,8 @@ const LOAD_FAILED_HINT = "The voice chat didn't load. Check your connection and 
 /** Talk to Pepa: prerendered idle, live once the visitor presses 'Start Talking'. */
 export function TalkSection() {
   const sectionRef = useRef<HTMLElement>(null);
-  const [chat, setChat] = useState<{
-    module: VoiceChatModule;
+  const [view, setView] = useState<{
+    module: CallViewModule;
     pressedAt?: number;
     text?: boolean;
   } | null>(null);
@@ -49,7 +49,7 @@ export function TalkSection() {
   useEffect(() => {
     const section = sectionRef.current;
     if (!section) return;
-    const warm = () => void loadVoiceChat().catch(() => undefined);
+    const warm = () => void loadCallView().catch(() => undefined);
     const observer =
       typeof IntersectionObserver === 'undefined'
         ? null
@@ -77,12 +77,12 @@ export function TalkSection() {
   // field: a phone brings its keyboard up only for a focus its tap gave.
   const onText = () => {
     setLoadFailed(false);
-    if (loadedVoiceChat) {
-      setChat({ module: loadedVoiceChat, text: true });
+    if (loadedCallView) {
+      setView({ module: loadedCallView, text: true });
       return;
     }
-    loadVoiceChat().then(
-      (module) => setChat({ module, text: true }),
+    loadCallView().then(
+      (module) => setView({ module, text: true }),
       () => setLoadFailed(true),
     );
   };
@@ -92,7 +92,7 @@ export function TalkSection() {
     if (now - lastPress.current < DOUBLE_TAP_MS) return;
     lastPress.current = now;
     if (loading) {
-      // 'End Call' while the chat is still loading: nothing starts when it arrives.
+      // 'End Call' while the call view is still loading: nothing starts when it arrives.
       cancelled.current = true;
       setLoading(false);
       return;
@@ -100,10 +100,10 @@ export function TalkSection() {
     cancelled.current = false;
     setLoading(true);
     setLoadFailed(false);
-    loadVoiceChat().then(
+    loadCallView().then(
       (module) => {
         setLoading(false);
-        if (!cancelled.current) setChat({ module, pressedAt: now });
+        if (!cancelled.current) setView({ module, pressedAt: now });
       },
       () => {
         setLoading(false);
@@ -155,10 +155,10 @@ export function TalkSection() {
           Her Royal Ribbitness grants audiences by voice. Speak your mind; the throne is listening.
         </p>
 
-        {chat ? (
-          <chat.module.VoiceChat
-            {...(chat.pressedAt === undefined ? {} : { pressedAt: chat.pressedAt })}
-            openText={chat.text === true}
+        {view ? (
+          <view.module.CallView
+            {...(view.pressedAt === undefined ? {} : { pressedAt: view.pressedAt })}
+            openText={view.text === true}
           />
         ) : (
           <TalkPanel
@@ -169,7 +169,7 @@ export function TalkSection() {
                 <WriteToPepaButton
                   onClick={onText}
                   onIntent={() =>
-                    void loadVoiceChat().then(
+                    void loadCallView().then(
                       (module) => module.warmTextMode(),
                       () => undefined,
                     )

@@ -45,7 +45,7 @@ const ADMITTED = {
 const answered = (text: string) =>
   new Response(
     `data: ${JSON.stringify({ type: 'words', text: `Answer to ${text}` })}\n\n` +
-      `data: ${JSON.stringify({ type: 'done', turnsLeft: 19, line: 1 })}\n\n`,
+      `data: ${JSON.stringify({ type: 'done', turnsLeft: 19, remark: 1 })}\n\n`,
     { status: 200, headers: { 'content-type': 'text/event-stream' } },
   );
 const problem = (status: number, code: string) =>
@@ -95,7 +95,7 @@ describe('writing to Pepa beside the voice call', () => {
     expect(screen.queryByRole('button', { name: WRITE_TO_PEPA })).toBeNull();
   });
 
-  it("Write to Pepa, its code fetched as the visitor reached for it, opens within the tap: the focus in the field, Pepa's first line shown", async () => {
+  it("Write to Pepa, its code fetched as the visitor reached for it, opens within the tap: the focus in the field, Pepa's first remark shown", async () => {
     const { user } = renderText();
     const write = screen.getByRole('button', { name: WRITE_TO_PEPA });
     await user.hover(write);
@@ -194,10 +194,10 @@ describe('writing to Pepa beside the voice call', () => {
       call.emit('message', { type: 'transcript', role, transcriptType: 'final', transcript });
     spoken('assistant', 'Carrying on from our chat: the pond is mine.');
     spoken('user', 'And the lilies?');
-    const lines = (container: HTMLElement) =>
-      [...container.querySelectorAll('[data-thread-line]')].map(
-        (line) =>
-          `${line.querySelector('[data-via]')?.getAttribute('aria-label')} ${line.textContent}`,
+    const entriesIn = (container: HTMLElement) =>
+      [...container.querySelectorAll('[data-thread-entry]')].map(
+        (entry) =>
+          `${entry.querySelector('[data-via]')?.getAttribute('aria-label')} ${entry.textContent}`,
       );
     const thread = [
       `typed Pepa: ${PEPA_FIRST_MESSAGE}`,
@@ -206,12 +206,12 @@ describe('writing to Pepa beside the voice call', () => {
       'spoken Pepa: Carrying on from our chat: the pond is mine.',
       'spoken You: And the lilies?',
     ];
-    expect(lines(screen.getByRole('log', { name: 'Captions' }))).toEqual(thread);
+    expect(entriesIn(screen.getByRole('log', { name: 'Captions' }))).toEqual(thread);
     call.leave();
     await flush();
-    // One transcript after the call: the chat's, which holds the call's lines where they came.
+    // One transcript after the call: the chat's, which holds the call's entries where they came.
     expect(screen.queryByRole('region', { name: 'Transcript' })).toBeNull();
-    expect(lines(screen.getByRole('log', { name: CHAT_LOG_LABEL }))).toEqual(thread);
+    expect(entriesIn(screen.getByRole('log', { name: CHAT_LOG_LABEL }))).toEqual(thread);
     // The rating is where the call's controls were: before the chat, not under its field.
     const rating = screen.getByRole('region', { name: RATING_QUESTION });
     const field = screen.getByRole('textbox', { name: CHAT_FIELD_LABEL });

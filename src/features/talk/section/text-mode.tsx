@@ -4,8 +4,8 @@
  * text or is offered it (fetched ahead as they reach for Write to Pepa, so their tap can put the
  * focus in the field). This part keeps the chat alive while the panel is put away (during a
  * call), hands the chat to the line's check-ins, holds a place offered in line for the visitor's
- * tap, and keeps the one thread: the chat's lines above a call's captions, and where the call's
- * lines go among the chat's afterwards.
+ * tap, and keeps the one thread: the chat's entries above a call's captions, and where the call's
+ * entries go among the chat's afterwards.
  */
 import {
   useCallback,
@@ -20,7 +20,7 @@ import type { CallError, StartOutcome } from '../../../lib/call';
 import { lazyOnce } from '../../../lib/lazy-once';
 import type { TalkPhase } from '../voice/voice-state';
 import type * as TextChunk from '../text/chat-panel';
-import type { ChatLine } from '../text/chat-session';
+import type { ChatEntry } from '../text/chat-session';
 import { chatEntries, type ThreadEntry } from '../thread/thread';
 import { WriteToPepaButton } from '../thread/write-to-pepa';
 
@@ -39,7 +39,7 @@ export function warmTextMode(): void {
   loadTextMode().catch(() => undefined);
 }
 
-const NO_LINES: readonly ChatLine[] = [];
+const NO_ENTRIES: readonly ChatEntry[] = [];
 const noSubscription = () => () => undefined;
 
 /** Marks the chat's panel: keys pressed in it are the chat's, never the call's. */
@@ -68,18 +68,18 @@ export interface TextModeView {
   secondary(phase: TalkPhase, failure: CallError | null): ReactNode;
   /**
    * The chat panel, unless a call is under way (it is put away, not ended): the one thread, the
-   * last call's lines (`call`) among the chat's where they came.
+   * last call's entries (`call`) among the chat's where they came.
    */
   panel(phase: TalkPhase, call?: readonly ThreadEntry[]): ReactNode;
-  /** During a call: the chat's lines, said before it, which the captions show above its own. */
+  /** During a call: the chat's entries, said before it, which the captions show above its own. */
   captionsAbove: readonly ThreadEntry[];
   /** Opens the text chat (as Write to Pepa does). */
   openChat(): void;
   /** The start's own failure notice says nothing the chat panel says better. */
   hidesFailure(failure: CallError | null): boolean;
-  /** The text chat is open (for the panel's lines, talk-lines.ts). */
+  /** The text chat is open (for the panel's texts, panel-texts.ts). */
   chatOpen: boolean;
-  /** A place in line is held for the visitor's tap (for the panel's lines). */
+  /** A place in line is held for the visitor's tap (for the panel's texts). */
   offered: boolean;
 }
 
@@ -90,7 +90,7 @@ const modeOf = (module: TextModule): Mode => ({ module, session: module.createPa
 /**
  * The section's side of writing to Pepa. `openAtOnce`: the visitor chose text before the chat
  * loaded. `offering`: text is offered now (a line, a full court), so its chunk is fetched ahead.
- * `joined`: a call is under way, joined: the chat so far stands above its lines. `onOpen`: the
+ * `joined`: a call is under way, joined: the chat so far stands above its entries. `onOpen`: the
  * visitor opens the chat.
  */
 export function useTextMode(
@@ -101,21 +101,21 @@ export function useTextMode(
 ): TextModeView {
   const onOpenRef = useRef(onOpen);
   onOpenRef.current = onOpen;
-  // Chosen before the voice chat loaded, with the chat's chunk here already: open in this render,
+  // Chosen before the call view loaded, with the chat's chunk here already: open in this render,
   // so the field takes the focus within the visitor's tap.
   const [mode, setMode] = useState<Mode | null>(() =>
     openAtOnce && loadedText ? modeOf(loadedText) : null,
   );
   // The panel was opened by the visitor's press: it comes into view with the focus in the field.
   const [focusOnOpen, setFocusOnOpen] = useState(openAtOnce);
-  const chatLines = useSyncExternalStore(
+  const chatSaid = useSyncExternalStore(
     mode?.session.subscribe ?? noSubscription,
-    () => mode?.session.getSnapshot().lines ?? NO_LINES,
+    () => mode?.session.getSnapshot().entries ?? NO_ENTRIES,
   );
-  // How many of the chat's entries (Pepa's first line counts) were said before the last call
-  // joined: the call's lines go after them in the thread. Kept up while a call is under way.
+  // How many of the chat's entries (Pepa's greeting counts) were said before the last call
+  // joined: the call's entries go after them in the thread. Kept up while a call is under way.
   const [chatBeforeCall, setChatBeforeCall] = useState(0);
-  const chatNow = mode ? chatLines.length + 1 : 0;
+  const chatNow = mode ? chatSaid.length + 1 : 0;
   if (joined && chatBeforeCall !== chatNow) setChatBeforeCall(chatNow);
   // Back after a call, the panel leaves the focus where the call's end put it.
   if (joined && focusOnOpen) setFocusOnOpen(false);
@@ -265,7 +265,7 @@ export function useTextMode(
     secondary,
     panel,
     hidesFailure: (failure) => missed && isCode(failure, 'ticket-gone'),
-    captionsAbove: mode ? chatEntries(chatLines) : [],
+    captionsAbove: mode ? chatEntries(chatSaid) : [],
     openChat: open,
     chatOpen: mode !== null,
     offered: offer !== null,

@@ -18,7 +18,7 @@ import {
   renderWithVisitor,
   stubGate,
 } from '../test/section-world';
-import { TOASTS } from './voice-chat';
+import { TOASTS } from './call-view';
 import { initialVoiceState, voiceReducer, type VoiceAction } from '../voice/voice-state';
 
 let call: FakeVoiceCall;
@@ -146,7 +146,7 @@ describe('a call that respects the visitor', { timeout: 20_000 }, () => {
   });
 
   describe('focus never falls to the page', () => {
-    it('after Send, the focus is in the field for the next line', async () => {
+    it('after Send, the focus is in the field for the next message', async () => {
       const { user } = renderChat();
       await connected(user);
       await user.type(field(), 'Hello');
@@ -248,7 +248,7 @@ describe('a call that respects the visitor', { timeout: 20_000 }, () => {
       }),
     );
     const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    const { user } = renderWithVisitor(<CallTranscript lines={transcript} />);
+    const { user } = renderWithVisitor(<CallTranscript transcript={transcript} />);
     // Read straight from the DOM: a role query over 601 lines is slow.
     const shown = screen.getByRole('region', { name: 'Transcript' }).querySelectorAll('p');
     expect(shown).toHaveLength(601);

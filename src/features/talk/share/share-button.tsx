@@ -1,21 +1,21 @@
 /**
- * Sharing one of Pepa's lines: the small Share button beside each of her finished lines, and the
- * host that opens the share dialog for it. The dialog is a chunk of its own, loaded the first
- * time a visitor shares; the host hands it the gate's client, which the voice chat has already.
+ * Sharing one of Pepa's remarks: the small Share button beside each of her finished remarks, and
+ * the host that opens the share dialog for it. The dialog is a chunk of its own, loaded the first
+ * time a visitor shares; the host hands it the gate's client, which the call view has already.
  */
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { askForCard } from '../../../api/cards';
 import { lazyOnce } from '../../../lib/lazy-once';
 import type * as DialogChunk from './share-dialog';
 import {
-  SHARE_LINE_ATTRIBUTE,
-  shareLineKey,
-  shareLineLabel,
-  type CardLine,
-  type SharedLine,
-} from './shared-line';
+  SHARE_REMARK_ATTRIBUTE,
+  shareRemarkKey,
+  shareRemarkLabel,
+  type CardRemark,
+  type SharedRemark,
+} from './shared-remark';
 
-export type { CardLine, SharedLine };
+export type { CardRemark, SharedRemark };
 
 type DialogModule = typeof DialogChunk;
 
@@ -25,8 +25,8 @@ export const loadShareDialog = lazyOnce<DialogModule>(() => import('./share-dial
 export const SHARE_LOAD_FAILED =
   "The sharing tools didn't load. Check your connection and try again.";
 
-/** Opens the share dialog for a line; `opener` gets the focus back when it closes. */
-export type OpenShare = (shared: SharedLine, opener: HTMLElement) => void;
+/** Opens the share dialog for a remark; `opener` gets the focus back when it closes. */
+export type OpenShare = (shared: SharedRemark, opener: HTMLElement) => void;
 
 export interface ShareHost {
   open: OpenShare;
@@ -34,23 +34,23 @@ export interface ShareHost {
   dialog: ReactNode;
 }
 
-/** Back to the Share button the dialog came from, or, once that is gone, to its line's new one. */
+/** Back to the Share button the dialog came from, or, once that is gone, to its remark's new one. */
 function returnFocus(opener: HTMLElement, key: string): void {
   const target = opener.isConnected
     ? opener
-    : [...document.querySelectorAll<HTMLElement>(`[${SHARE_LINE_ATTRIBUTE}]`)].find(
-        (element) => element.getAttribute(SHARE_LINE_ATTRIBUTE) === key,
+    : [...document.querySelectorAll<HTMLElement>(`[${SHARE_REMARK_ATTRIBUTE}]`)].find(
+        (element) => element.getAttribute(SHARE_REMARK_ATTRIBUTE) === key,
       );
   target?.focus();
 }
 
 /**
- * The share dialog of a conversation's lines. Kept by what outlives the lines themselves (the
+ * The share dialog of a conversation's remarks. Kept by what outlives the remarks themselves (the
  * call's controls, the chat's panel), so a call that ends under an open dialog leaves it open.
  */
 export function useShareHost(): ShareHost {
   const [module, setModule] = useState<DialogModule | null>(null);
-  const [shown, setShown] = useState<{ shared: SharedLine; opener: HTMLElement } | null>(null);
+  const [shown, setShown] = useState<{ shared: SharedRemark; opener: HTMLElement } | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   // The latest tap wins: a slow load answers only the tap that is still wanted.
   const asked = useRef(0);
@@ -82,7 +82,7 @@ export function useShareHost(): ShareHost {
             shared={shown.shared}
             ask={askForCard}
             onClose={close}
-            returnFocus={() => returnFocus(shown.opener, shareLineKey(shown.shared.line))}
+            returnFocus={() => returnFocus(shown.opener, shareRemarkKey(shown.shared.remark))}
           />
         )}
         {loadFailed && (
@@ -113,17 +113,23 @@ function ShareIcon() {
   );
 }
 
-/** The small Share button after one of Pepa's finished lines. */
-export function ShareLineButton({ shared, onShare }: { shared: SharedLine; onShare: OpenShare }) {
+/** The small Share button after one of Pepa's finished remarks. */
+export function ShareRemarkButton({
+  shared,
+  onShare,
+}: {
+  shared: SharedRemark;
+  onShare: OpenShare;
+}) {
   return (
     <button
       type="button"
-      {...{ [SHARE_LINE_ATTRIBUTE]: shareLineKey(shared.line) }}
-      aria-label={shareLineLabel(shared.words)}
+      {...{ [SHARE_REMARK_ATTRIBUTE]: shareRemarkKey(shared.remark) }}
+      aria-label={shareRemarkLabel(shared.words)}
       onClick={(event) => onShare(shared, event.currentTarget)}
       className="ml-1 inline-flex size-7 items-center justify-center rounded-full border border-gold-400/50 text-gold-200 hover:border-gold-200 hover:text-gold-100"
     >
-      {/* An icon and a name, no text: the line's words stay the line's own, as the live log
+      {/* An icon and a name, no text: the remark's words stay the remark's own, as the live log
           announces them and as a selection copies them. */}
       <ShareIcon />
     </button>

@@ -2,7 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Card } from '../../../api/cards';
-import { ShareLineButton, useShareHost } from './share-button';
+import { ShareRemarkButton, useShareHost } from './share-button';
 import {
   SHARE_COPIED,
   SHARE_COPIED_MS,
@@ -19,7 +19,7 @@ import {
   SHARE_TEXT,
 } from './share-dialog';
 import { shareText } from './share-links';
-import { shareLineLabel, type SharedLine } from './shared-line';
+import { shareRemarkLabel, type SharedRemark } from './shared-remark';
 
 const WORDS = 'Ribbit! A true queen never croaks before the lily pad is hers.';
 
@@ -34,18 +34,18 @@ const CARD: Card = {
   drawn: true,
 };
 
-const CHAT_LINE: SharedLine = {
-  line: {
+const CHAT_REMARK: SharedRemark = {
+  remark: {
     from: 'chat',
     conversationId: 'chat-0123456789abcdef',
-    line: 3,
+    remark: 3,
     chatSecret: 'secret-0123456789abcdef',
   },
   words: WORDS,
 };
 
-const CALL_LINE: SharedLine = {
-  line: { from: 'call', conversationId: 'call-0123456789', line: 2 },
+const CALL_REMARK: SharedRemark = {
+  remark: { from: 'call', conversationId: 'call-0123456789', remark: 2 },
   words: WORDS,
 };
 
@@ -83,13 +83,13 @@ afterEach(() => {
 });
 
 /** A conversation's one line with its Share button, and the host that opens the dialog. */
-function Conversation({ shared }: { shared: SharedLine }) {
+function Conversation({ shared }: { shared: SharedRemark }) {
   const host = useShareHost();
   return (
     <div>
       <p>
         Pepa: {shared.words}
-        <ShareLineButton shared={shared} onShare={host.open} />
+        <ShareRemarkButton shared={shared} onShare={host.open} />
       </p>
       {host.dialog}
     </div>
@@ -102,11 +102,11 @@ async function settle() {
   });
 }
 
-/** Renders the line, presses Share, and waits for the dialog's chunk and the gate's answer. */
-async function share(shared: SharedLine = CHAT_LINE) {
+/** Renders the remark, presses Share, and waits for the dialog's chunk and the gate's answer. */
+async function share(shared: SharedRemark = CHAT_REMARK) {
   const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
   render(<Conversation shared={shared} />);
-  const button = screen.getByRole('button', { name: shareLineLabel(shared.words) });
+  const button = screen.getByRole('button', { name: shareRemarkLabel(shared.words) });
   await user.click(button);
   const dialog = await screen.findByRole('dialog', { name: SHARE_HEADING });
   await settle();
@@ -114,18 +114,18 @@ async function share(shared: SharedLine = CHAT_LINE) {
 }
 
 describe('the Share button', () => {
-  it("says which of Pepa's lines it shares", () => {
-    render(<Conversation shared={CHAT_LINE} />);
+  it("says which of Pepa's remarks it shares", () => {
+    render(<Conversation shared={CHAT_REMARK} />);
     expect(
       screen.getByRole('button', {
-        name: "Share this line of Pepa's: “Ribbit! A true queen never croaks…”",
+        name: "Share this remark of Pepa's: “Ribbit! A true queen never croaks…”",
       }),
     ).toBeInTheDocument();
   });
 });
 
 describe('the share dialog', () => {
-  it('asks for the card of the chat line with its secret, says it is making it, then shows it with the ways to share', async () => {
+  it('asks for the card of the chat remark with its secret, says it is making it, then shows it with the ways to share', async () => {
     let made!: (response: Response) => void;
     answers.push(() => new Promise<Response>((resolve) => (made = resolve)));
     const { dialog } = await share();
@@ -141,7 +141,7 @@ describe('the share dialog', () => {
     expect(await request?.json()).toEqual({
       from: 'chat',
       conversationId: 'chat-0123456789abcdef',
-      line: 3,
+      remark: 3,
     });
 
     made(Response.json(CARD, { status: 201 }));
@@ -172,16 +172,16 @@ describe('the share dialog', () => {
     );
   });
 
-  it("asks for a call's line with the card cookie alone: no chat secret", async () => {
+  it("asks for a call's remark with the card cookie alone: no chat secret", async () => {
     answers.push(() => Response.json(CARD, { status: 200 }));
-    await share(CALL_LINE);
+    await share(CALL_REMARK);
     const [request] = requests;
     expect(request?.headers.get('chat-secret')).toBeNull();
     expect(request?.credentials).toBe('same-origin');
     expect(await request?.json()).toEqual({
       from: 'call',
       conversationId: 'call-0123456789',
-      line: 2,
+      remark: 2,
     });
   });
 
@@ -245,7 +245,7 @@ describe('the share dialog', () => {
     answers.push(() =>
       problem(409, { code: 'card-not-ready', retryAfterSeconds: 5 }, { 'Retry-After': '5' }),
     );
-    const { user, dialog } = await share(CALL_LINE);
+    const { user, dialog } = await share(CALL_REMARK);
     expect(within(dialog).getByRole('alert')).toHaveTextContent(SHARE_TEXT.notReady(5));
     expect(SHARE_TEXT.notReady(5)).toContain('Try again in 5 s');
     const retry = within(dialog).getByRole('button', { name: SHARE_RETRY });
@@ -275,7 +275,7 @@ describe('the share dialog', () => {
       `${SHARE_TEXT.rateLimited} ${SHARE_TEXT.tryAgainIn(120)}`,
       false,
     ],
-    ['no such line', () => problem(404, { code: 'not-found' }), SHARE_TEXT.notFound, false],
+    ['no such remark', () => problem(404, { code: 'not-found' }), SHARE_TEXT.notFound, false],
     ['a gate fault', () => problem(503, { code: 'gate-unavailable' }), SHARE_TEXT.failed, true],
     [
       'an answer the contract does not allow',

@@ -1,10 +1,10 @@
 /**
  * The share dialog: a chunk of its own, loaded the first time a visitor shares one of Pepa's
- * lines. It asks the gate for the line's card, shows it, and offers X, Telegram, the link to copy
- * and the device's own share sheet where the browser has one. A modal dialog: the focus goes in,
- * stays in, and comes back to the Share button it came from; Escape closes it.
+ * remarks. It asks the gate for the remark's card, shows it, and offers X, Telegram, the link to
+ * copy and the device's own share sheet where the browser has one. A modal dialog: the focus goes
+ * in, stays in, and comes back to the Share button it came from; Escape closes it.
  */
-// The page's own pieces below are ones the voice chat already takes from the page's entry: the
+// The page's own pieces below are ones the call view already takes from the page's entry: the
 // entry's exports, and so the first screen's bytes, stay as they are (`npm run budget`).
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
@@ -12,7 +12,7 @@ import { buttonClass } from '../../../components/ui/button-styles';
 import { ExternalLink } from '../../../components/ui/external-link';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons';
 import type { Card } from '../../../api/cards';
-import type { SharedLine } from './shared-line';
+import type { SharedRemark } from './shared-remark';
 import { shareText, telegramShareUrl, xPostUrl } from './share-links';
 import { useCard, type AskForCard, type CardView } from './use-card';
 import { waitWords } from '../../../lib/wait-words';
@@ -41,7 +41,7 @@ export const SHARE_TEXT = {
   notReady: (seconds: number) =>
     `Pepa's words are still being written down. Try again in ${waitWords(seconds)}.`,
   notReadyOver: "Pepa's words should be written down by now. Try again.",
-  notFound: "The court has no record of that line, so it can't go on a card.",
+  notFound: "The court has no record of that remark, so it can't go on a card.",
   rateLimited: "You've made all the cards the court allows for now.",
   tryAgainIn: (seconds: number) => `Try again in ${waitWords(seconds)}.`,
   network: "Couldn't reach the court. Check your connection and try again.",
@@ -86,7 +86,7 @@ const FOCUSABLE = 'a[href], button, input, [tabindex]:not([tabindex="-1"])';
  * knows the page's Share buttons: the dialog's chunk carries the dialog alone.
  */
 export interface ShareDialogProps {
-  shared: SharedLine;
+  shared: SharedRemark;
   /** How the card is asked for (the gate's `makeCard`). */
   ask: AskForCard;
   onClose(): void;
@@ -95,7 +95,7 @@ export interface ShareDialogProps {
 }
 
 export function ShareDialog({ shared, ask, onClose, returnFocus }: ShareDialogProps) {
-  const { view, retry } = useCard(shared.line, ask);
+  const { view, retry } = useCard(shared.remark, ask);
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef(onClose);

@@ -6,7 +6,7 @@ import {
   telegramShareUrl,
   xPostUrl,
 } from './share-links';
-import { lineExcerpt } from './shared-line';
+import { remarkExcerpt } from './shared-remark';
 
 describe('the words said with a card', () => {
   it("quote Pepa's words and say whose they are", () => {
@@ -45,9 +45,9 @@ describe('the share screens', () => {
   });
 });
 
-describe('a line named by its first words', () => {
-  it('keeps a short line whole and cuts a long one after six words', () => {
-    expect(lineExcerpt('Ribbit, guest!')).toBe('Ribbit, guest!');
-    expect(lineExcerpt('one two three four five six seven')).toBe('one two three four five six…');
+describe('a remark named by its first words', () => {
+  it('keeps a short remark whole and cuts a long one after six words', () => {
+    expect(remarkExcerpt('Ribbit, guest!')).toBe('Ribbit, guest!');
+    expect(remarkExcerpt('one two three four five six seven')).toBe('one two three four five six…');
   });
 });

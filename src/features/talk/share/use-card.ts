@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Card, CardLine, CardResult } from '../../../api/cards';
+import type { Card, CardRemark, CardResult } from '../../../api/cards';
 
 /** What the share dialog shows of its card: being made, made, or why not. */
 export type CardView =
@@ -29,21 +29,21 @@ function viewOf(result: CardResult): CardView {
   }
 }
 
-export type AskForCard = (line: CardLine, signal: AbortSignal) => Promise<CardResult>;
+export type AskForCard = (remark: CardRemark, signal: AbortSignal) => Promise<CardResult>;
 
 /**
  * The card of one line, asked for once on mount and again on `retry`. An ask still under way
- * when the dialog closes is aborted, and the wait of a line not yet written down is a timer that
+ * when the dialog closes is aborted, and the wait of a remark not yet written down is a timer that
  * goes with it.
  */
-export function useCard(line: CardLine, ask: AskForCard) {
+export function useCard(remark: CardRemark, ask: AskForCard) {
   const [view, setView] = useState<CardView>({ state: 'making' });
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     const controller = new AbortController();
     setView({ state: 'making' });
-    ask(line, controller.signal).then(
+    ask(remark, controller.signal).then(
       (result) => {
         if (!controller.signal.aborted) setView(viewOf(result));
       },
@@ -52,8 +52,8 @@ export function useCard(line: CardLine, ask: AskForCard) {
       },
     );
     return () => controller.abort();
-    // The line is the dialog's for its whole life: a new ask comes with a new attempt.
-  }, [line, ask, attempt]);
+    // The remark is the dialog's for its whole life: a new ask comes with a new attempt.
+  }, [remark, ask, attempt]);
 
   const waitMs = view.state === 'not-ready' && !view.ready ? view.retryAfterSeconds * 1000 : null;
   useEffect(() => {

@@ -208,7 +208,7 @@ describe('her latest words', () => {
     partials: { ...initialVoiceState.partials, assistant: partial },
   });
 
-  it('are what she is saying now, else her last finished line', () => {
+  it('are what she is saying now, else her last finished remark', () => {
     expect(latestWords(state('The lily'))).toBe('The lily');
     expect(latestWords(state(null))).toBe('Welcome.');
     expect(latestWords(initialVoiceState)).toBe('');

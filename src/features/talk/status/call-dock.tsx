@@ -66,16 +66,16 @@ export function bringCallIntoView(primary: HTMLElement): void {
   (status ?? primary).scrollIntoView({ block: 'start', behavior: 'instant' });
 }
 
-/** Her latest words: what she is saying now, else her last finished line. */
+/** Her latest words: what she is saying now, else her last finished remark. */
 export function latestWords(state: VoiceState): string {
   const partial = state.partials.assistant;
   if (partial) return partial;
-  return state.transcript.findLast((line) => line.role === 'assistant')?.text ?? '';
+  return state.transcript.findLast((entry) => entry.role === 'assistant')?.text ?? '';
 }
 
 export interface CallDockProps {
   phase: TalkPhase;
-  /** The section's status line for the same state, word for word. */
+  /** The section's status for the same state, word for word. */
   status: string;
   /** What the section says beside the status (muted, …), when it says something. */
   note: string | null;

@@ -1,5 +1,5 @@
 /**
- * The voice chat's toasts: the spec's four, word for word, in one lane under the navigation bar
+ * The call view's toasts: the spec's four, word for word, in one lane under the navigation bar
  * that the Talk panel leaves free (court-toaster.tsx draws it). A toast is never moved once it
  * shows, and each event shows exactly one: a toast is keyed by its event and the start it belongs
  * to, and a key already shown is not shown again. One toast is on screen at a time, so none is

@@ -23,7 +23,7 @@ export interface EscapeToEndInput {
  * answers yes as well). A call cannot be resumed and a place given back goes to the next guest,
  * so the panel asks first rather than offering an undo. An Escape that something else handled
  * (the menu closing) or that belongs to a field or dialog is left alone. Returns whether the
- * question is being asked; the panel says it (talk-lines.ts) where it is announced.
+ * question is being asked; the panel says it (panel-texts.ts) where it is announced.
  */
 export function useEscapeToEnd({ active, waiting, end, ownerSelector }: EscapeToEndInput): boolean {
   const [asking, setAsking] = useState(false);

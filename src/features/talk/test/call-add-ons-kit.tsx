@@ -4,7 +4,7 @@ import { act, screen } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { DOUBLE_TAP_MS } from '../section/talk-panel';
-import { VoiceChat } from '../section/voice-chat';
+import { CallView } from '../section/call-view';
 import { FakeVoiceCall } from './fake-voice-call';
 import { callAdmitted, freshSectionWorld, renderWithVisitor, stubGate } from './section-world';
 
@@ -61,7 +61,7 @@ export function renderPage() {
       <section id="pond" aria-label="Pond">
         Pond
       </section>
-      <VoiceChat createCall={() => call} />
+      <CallView createCall={() => call} />
     </>,
   );
 }

@@ -74,9 +74,9 @@ export class FakeVoiceCall implements VoiceCall<{ id: string }> {
   message(message: ServerMessage): void {
     this.emit('message', message);
   }
-  /** A final transcript line said by `role`. */
+  /** A final transcript entry said by `role`. */
   say(role: 'user' | 'assistant', transcript: string): void {
-    this.message(finalLine(role, transcript));
+    this.message(finalCaption(role, transcript));
   }
   setState(state: CallState): void {
     const previous = this.state;
@@ -180,13 +180,13 @@ export class FakeVoiceCall implements VoiceCall<{ id: string }> {
   }
 }
 
-/** A final transcript line. */
-export function finalLine(role: 'user' | 'assistant', transcript: string): ServerMessage {
+/** A final transcript entry. */
+export function finalCaption(role: 'user' | 'assistant', transcript: string): ServerMessage {
   return { type: 'transcript', role, transcriptType: 'final', transcript };
 }
 
-/** A partial transcript line. */
-export function partialLine(role: 'user' | 'assistant', transcript: string): ServerMessage {
+/** A partial transcript entry. */
+export function partialCaption(role: 'user' | 'assistant', transcript: string): ServerMessage {
   return { type: 'transcript', role, transcriptType: 'partial', transcript };
 }
 

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { ComponentProps, ReactElement } from 'react';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { VoiceChat } from '../section/voice-chat';
+import { CallView } from '../section/call-view';
 import type { VoiceCall } from '../voice/use-voice-call';
 
 /** The gate's answer to a call request in the tests that do not walk its line: admitted. */
@@ -56,9 +56,9 @@ export function renderWithVisitor(ui: ReactElement) {
 /** The Talk section, on `call`. */
 export function renderSection(
   call: VoiceCall<{ id: string }>,
-  props: Omit<ComponentProps<typeof VoiceChat>, 'createCall'> = {},
+  props: Omit<ComponentProps<typeof CallView>, 'createCall'> = {},
 ) {
-  return renderWithVisitor(<VoiceChat createCall={() => call} {...props} />);
+  return renderWithVisitor(<CallView createCall={() => call} {...props} />);
 }
 
 /** Lets the fake timers run `ms` on, and what they started settle. */

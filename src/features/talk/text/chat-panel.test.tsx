@@ -307,7 +307,7 @@ describe('the chat panel', () => {
     expect(field()).toHaveValue('Sing');
   });
 
-  it('a chat that is gone offers a fresh one, which starts a new chat and keeps the lines', async () => {
+  it('a chat that is gone offers a fresh one, which starts a new chat and keeps the entries', async () => {
     const { user } = await renderPanel();
     await say(user, 'First');
     await act(async () => {
@@ -339,7 +339,7 @@ describe('the chat panel', () => {
         await vi.advanceTimersByTimeAsync(0);
       });
     };
-    await reply('First', { type: 'done', turnsLeft: 9, line: 1 });
+    await reply('First', { type: 'done', turnsLeft: 9, remark: 1 });
     await reply('Second', { type: 'done', turnsLeft: 8 });
     await say(user, 'Third');
     act(() => lastReply().words('Answer to Third'));
@@ -349,9 +349,9 @@ describe('the chat panel', () => {
     await act(async () => {
       await session.fresh();
     });
-    await reply('Fourth', { type: 'done', turnsLeft: 9, line: 1 });
+    await reply('Fourth', { type: 'done', turnsLeft: 9, remark: 1 });
 
-    const shares = within(log()).getAllByRole('button', { name: /^Share this line of Pepa's/ });
+    const shares = within(log()).getAllByRole('button', { name: /^Share this remark of Pepa's/ });
     expect(shares.map((button) => button.closest('li')?.textContent)).toEqual([
       expect.stringContaining('Answer to First.'),
       expect.stringContaining('Answer to Fourth.'),
@@ -374,7 +374,7 @@ describe('the chat panel', () => {
     expect(await asked[0]?.json()).toEqual({
       from: 'chat',
       conversationId: `${CHAT.id}2`,
-      line: 1,
+      remark: 1,
     });
   });
 

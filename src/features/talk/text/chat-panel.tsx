@@ -1,10 +1,10 @@
 /**
  * Write to Pepa: the text conversation's panel, loaded on demand (its own chunk) the first time a
  * visitor chooses text or is offered it. It opens in view with the focus in the field, Pepa's
- * first line and a few openings to start from. The conversation is a log that announces each
+ * greeting and a few openings to start from. The conversation is a log that announces each
  * finished message (never each streamed word), and the one thread of the visit: after a call it
- * holds the call's lines too, where they came. Pepa's reply shows as it is written, with Stop; the
- * draft survives every refusal, and the focus comes back to the field.
+ * holds the call's entries too, where they came. Pepa's reply shows as it is written, with Stop;
+ * the draft survives every refusal, and the focus comes back to the field.
  */
 import {
   useEffect,
@@ -27,7 +27,7 @@ import {
   mergeThread,
   SPEAKER_NAME,
   threadText,
-  ThreadLine,
+  ThreadEntryRow,
   ViaMark,
   type ThreadEntry,
 } from '../thread/thread';
@@ -82,8 +82,8 @@ export interface ChatPanelProps {
   /** An attribute set on the panel, by which the section knows a key was pressed in it. */
   marker?: string;
   /**
-   * The visitor's last call, in the thread: its lines, after the chat's first `chatBefore`
-   * entries (Pepa's first line counts as one).
+   * The visitor's last call, in the thread: its entries, after the chat's first `chatBefore`
+   * entries (Pepa's greeting counts as one).
    */
   call?: { entries: readonly ThreadEntry[]; chatBefore: number } | null;
   /** The visitor opened the chat just now: it comes into view with the focus in the field. */
@@ -99,7 +99,7 @@ export function ChatPanel({
   focusOnOpen = false,
 }: ChatPanelProps) {
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
-  const { phase, lines, writing, turnsLeft, maxChars, notice, masked } = snapshot;
+  const { phase, entries, writing, turnsLeft, maxChars, notice, masked } = snapshot;
   const [draft, setDraft] = useState('');
   const fieldRef = useRef<HTMLTextAreaElement>(null);
   const fieldId = useId();
@@ -107,11 +107,11 @@ export function ChatPanel({
   const noticeId = useId();
   const limitId = useId();
   const panelRef = useRef<HTMLElement>(null);
-  // What is said above the thread takes its room from the thread's box: the newest line is kept
+  // What is said above the thread takes its room from the thread's box: the newest entry is kept
   // in view as it comes and as it goes, as for a new line.
   const aside = children !== null && children !== undefined && children !== false;
   const follow = useFollowNewest(
-    `${lines.length}:${writing.length}:${call?.entries.length ?? 0}:${aside}`,
+    `${entries.length}:${writing.length}:${call?.entries.length ?? 0}:${aside}`,
   );
   const share = useShareHost();
 
@@ -164,9 +164,9 @@ export function ChatPanel({
     await say(text);
   };
 
-  const chat = chatEntries(lines);
-  const entries = call ? mergeThread(chat, call.entries, call.chatBefore) : chat;
-  const begun = entries.some((entry) => entry.who === 'visitor');
+  const chat = chatEntries(entries);
+  const thread = call ? mergeThread(chat, call.entries, call.chatBefore) : chat;
+  const begun = thread.some((entry) => entry.who === 'visitor');
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -220,11 +220,11 @@ export function ChatPanel({
           aria-label={CHAT_SCROLL_LABEL}
           className="min-h-0 flex-1 thread-scroll overflow-y-auto overscroll-contain rounded-2xl border border-court-500/40 bg-court-950/70 p-3 text-sm wrap-anywhere"
         >
-          {/* The log announces each finished line; the reply being written is outside it. */}
+          {/* The log announces each finished entry; the reply being written is outside it. */}
           <div role="log" aria-live="polite" aria-label={CHAT_LOG_LABEL}>
             <ol className="space-y-2">
-              {entries.map((entry) => (
-                <ThreadLine key={entry.key} entry={entry} onShare={share.open} as="li" />
+              {thread.map((entry) => (
+                <ThreadEntryRow key={entry.key} entry={entry} onShare={share.open} as="li" />
               ))}
             </ol>
           </div>
@@ -353,8 +353,8 @@ export function ChatPanel({
           </button>
         )}
       </form>
-      {/* Under the field: appearing with the first line, they move nothing above them. */}
-      {begun && <TranscriptActions text={threadText(entries)} selectRef={follow.ref} />}
+      {/* Under the field: appearing with the first entry, they move nothing above them. */}
+      {begun && <TranscriptActions text={threadText(thread)} selectRef={follow.ref} />}
     </section>
   );
 }

@@ -2,7 +2,8 @@
  * A text conversation with Pepa, framework-free: it starts the chat (a bot-check token, then the
  * gate's chat), sends one message at a time and gathers Pepa's reply as it streams, stops a reply,
  * and ends the chat. Its state is a snapshot the panel subscribes to. Pepa's words are guarded as
- * the captions are (secrets hidden, foreign links and addresses masked) before the state holds them.
+ * the captions are (secrets hidden, foreign links and addresses masked) before the state holds
+ * them.
  */
 import type { Problem } from '../../../../generated/gate/types.gen';
 import { GateApiError } from '../../../api/gate-client';
@@ -15,10 +16,10 @@ import type { ChatDoor, ChatPass, ReplyEnd } from '../../../api/chat-door';
 
 export { hasVisibleText };
 
-/** Who said a line: the visitor or Pepa. */
+/** Who said an entry: the visitor or Pepa. */
 export type ChatRole = 'visitor' | 'pepa';
 
-export interface ChatLine {
+export interface ChatEntry {
   id: number;
   role: ChatRole;
   text: string;
@@ -26,9 +27,9 @@ export interface ChatLine {
   cut?: 'stopped' | 'broken';
   /**
    * A finished reply of Pepa's: the chat that wrote it and its place there (the `done` event's
-   * `line`), by which a card of its words is asked for.
+   * `remark`), by which a card of its words is asked for.
    */
-  card?: { chat: ChatPass; line: number };
+  card?: { chat: ChatPass; remark: number };
 }
 
 /** Why the last thing the visitor asked for did not happen, in the panel's words. */
@@ -48,8 +49,8 @@ export type ChatPhase = 'starting' | 'open' | 'writing' | 'ended';
 
 export interface ChatSnapshot {
   phase: ChatPhase;
-  /** The finished lines, oldest first. */
-  lines: readonly ChatLine[];
+  /** The finished entries, oldest first. */
+  entries: readonly ChatEntry[];
   /** Pepa's reply as it is written (guarded), while `phase` is `writing`. */
   writing: string;
   /** Messages the chat may still send, once the gate has said. */
@@ -148,7 +149,7 @@ export function guardReply(
 
 const INITIAL: ChatSnapshot = {
   phase: 'starting',
-  lines: [],
+  entries: [],
   writing: '',
   turnsLeft: null,
   maxChars: null,
@@ -191,7 +192,7 @@ export class ChatSession {
     return this.starting;
   }
 
-  /** A fresh chat after the last one ended: the lines stay on screen. */
+  /** A fresh chat after the last one ended: the entries stay on screen. */
   fresh(): Promise<boolean> {
     this.endChat();
     this.ended = false;
@@ -254,17 +255,17 @@ export class ChatSession {
     const chat = this.chat;
     if (!chat || this.snapshot.phase !== 'open') return 'refused';
 
-    const visitorLine: ChatLine = { id: this.nextId++, role: 'visitor', text };
+    const visitorEntry: ChatEntry = { id: this.nextId++, role: 'visitor', text };
     const controller = new AbortController();
     this.controller = controller;
     let reply = '';
     this.update({
       phase: 'writing',
-      lines: [...this.snapshot.lines, visitorLine],
+      entries: [...this.snapshot.entries, visitorEntry],
       writing: '',
       notice: null,
     });
-    const pepaLine = (end?: Pick<ChatLine, 'cut'> | Pick<ChatLine, 'card'>): ChatLine[] => {
+    const pepaEntry = (end?: Pick<ChatEntry, 'cut'> | Pick<ChatEntry, 'card'>): ChatEntry[] => {
       if (reply.trim() === '') return [];
       const guarded = guardReply(reply, this.official);
       return [{ id: this.nextId++, role: 'pepa', text: guarded.text.trim(), ...end }];
@@ -283,12 +284,12 @@ export class ChatSession {
       const notice = chatNotice(failureOf(error), this.snapshot.maxChars);
       const heard = reply.trim() !== '';
       // Refused before a word: the message was not said, so it leaves the conversation.
-      const lines = heard
-        ? [...this.snapshot.lines, ...pepaLine({ cut: 'broken' })]
-        : this.snapshot.lines.filter((line) => line !== visitorLine);
+      const entries = heard
+        ? [...this.snapshot.entries, ...pepaEntry({ cut: 'broken' })]
+        : this.snapshot.entries.filter((entry) => entry !== visitorEntry);
       this.update({
         phase: notice.fresh ? 'ended' : 'open',
-        lines,
+        entries,
         writing: '',
         notice,
       });
@@ -300,7 +301,7 @@ export class ChatSession {
     if (end.type === 'stopped') {
       this.update({
         phase: 'open',
-        lines: [...this.snapshot.lines, ...pepaLine({ cut: 'stopped' })],
+        entries: [...this.snapshot.entries, ...pepaEntry({ cut: 'stopped' })],
         writing: '',
       });
       return 'stopped';
@@ -309,7 +310,7 @@ export class ChatSession {
       // What arrived stands; the message was not counted, and may be sent again.
       this.update({
         phase: 'open',
-        lines: [...this.snapshot.lines, ...pepaLine({ cut: 'broken' })],
+        entries: [...this.snapshot.entries, ...pepaEntry({ cut: 'broken' })],
         writing: '',
         notice: chatNotice(failureOfProblem(end.problem), this.snapshot.maxChars),
       });
@@ -317,9 +318,9 @@ export class ChatSession {
     }
     this.update({
       phase: 'open',
-      lines: [
-        ...this.snapshot.lines,
-        ...pepaLine(end.line === undefined ? {} : { card: { chat, line: end.line } }),
+      entries: [
+        ...this.snapshot.entries,
+        ...pepaEntry(end.remark === undefined ? {} : { card: { chat, remark: end.remark } }),
       ],
       writing: '',
       turnsLeft: end.turnsLeft,

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PEPA_FIRST_MESSAGE } from '../../../config/pepa-persona';
 import { callEntries } from '../thread/thread';
 import { loadShareDialog } from '../share/share-button';
-import type { TranscriptLine } from '../voice/voice-state';
+import type { TranscriptEntry } from '../voice/voice-state';
 import type { Chat, ChatDoor, ChatPass, ReplyEnd } from '../../../api/chat-door';
 import {
   CHAT_FIELD_LABEL,
@@ -22,7 +22,7 @@ const CHAT: Chat = {
   turnsLeft: 10,
 };
 const CALL_ID = 'call-0123456789abcdef';
-const SHARE = /^Share this line of Pepa's/;
+const SHARE = /^Share this remark of Pepa's/;
 
 /** The gate's chat, answering each message with `Answer to <message>` and its place. */
 class AnsweringDoor implements ChatDoor {
@@ -32,7 +32,7 @@ class AnsweringDoor implements ChatDoor {
   send = (_chat: ChatPass, text: string, _signal: AbortSignal, onWords: (w: string) => void) => {
     this.said.push(text);
     onWords(`Answer to ${text}`);
-    return Promise.resolve<ReplyEnd>({ type: 'done', turnsLeft: 9, line: this.said.length });
+    return Promise.resolve<ReplyEnd>({ type: 'done', turnsLeft: 9, remark: this.said.length });
   };
   end = () => undefined;
 }
@@ -58,7 +58,7 @@ const flush = () =>
   });
 
 const field = () => screen.getByRole('textbox', { name: CHAT_FIELD_LABEL });
-const logLines = () =>
+const logEntries = () =>
   within(screen.getByRole('log', { name: CHAT_LOG_LABEL }))
     .getAllByRole('listitem')
     .map((item) => ({
@@ -67,12 +67,12 @@ const logLines = () =>
     }));
 
 describe('the chat as it opens', () => {
-  it("puts the focus in the field and shows Pepa's first line as hers, unsent, with openings to start from", async () => {
+  it("puts the focus in the field and shows Pepa's first remark as hers, unsent, with openings to start from", async () => {
     render(<ChatPanel session={session} onClose={vi.fn()} focusOnOpen />);
     expect(field()).toHaveFocus();
     await flush();
-    expect(logLines()).toEqual([{ text: `Pepa: ${PEPA_FIRST_MESSAGE}`, via: 'typed' }]);
-    // Her first line is shown, never sent: it costs nothing.
+    expect(logEntries()).toEqual([{ text: `Pepa: ${PEPA_FIRST_MESSAGE}`, via: 'typed' }]);
+    // Her first remark is shown, never sent: it costs nothing.
     expect(door.said).toEqual([]);
     const openings = within(screen.getByRole('group', { name: CHAT_OPENINGS_LABEL }));
     expect(openings.getAllByRole('button').map((button) => button.textContent)).toEqual([
@@ -92,7 +92,7 @@ describe('the chat as it opens', () => {
     await user.click(screen.getByRole('button', { name: 'Who are you?' }));
     await flush();
     expect(door.said).toEqual(['Who are you?']);
-    expect(logLines().map((line) => line.text)).toEqual([
+    expect(logEntries().map((entry) => entry.text)).toEqual([
       `Pepa: ${PEPA_FIRST_MESSAGE}`,
       'You: Who are you?',
       'Pepa: Answer to Who are you?',
@@ -103,7 +103,7 @@ describe('the chat as it opens', () => {
 });
 
 describe('the one thread after a call', () => {
-  const CALL: TranscriptLine[] = [
+  const CALL: TranscriptEntry[] = [
     { id: 7, role: 'assistant', text: 'Ribbit, now we can talk by voice!' },
     { id: 8, role: 'user', text: 'Who rules the pond?' },
     { id: 9, role: 'user', text: 'And the lilies?', typed: true },
@@ -116,8 +116,8 @@ describe('the one thread after a call', () => {
     await flush();
     await user.type(field(), 'Hello, Your Majesty{Enter}');
     await flush();
-    // The call joined after the chat's greeting and its two lines (3 entries), then another
-    // line was typed after the call.
+    // The call joined after the chat's greeting and its two entries (3 in all), then another
+    // message was typed after the call.
     const call = { entries: callEntries(CALL, CALL_ID), chatBefore: 3 };
     view.rerender(<ChatPanel session={session} onClose={vi.fn()} call={call} />);
     await user.type(field(), 'Back to letters{Enter}');
@@ -127,7 +127,7 @@ describe('the one thread after a call', () => {
 
   it('holds the typed turns above the spoken ones, each marked by how it was said', async () => {
     await chatThenCall();
-    expect(logLines()).toEqual([
+    expect(logEntries()).toEqual([
       { text: `Pepa: ${PEPA_FIRST_MESSAGE}`, via: 'typed' },
       { text: 'You: Hello, Your Majesty', via: 'typed' },
       { text: 'Pepa: Answer to Hello, Your Majesty', via: 'typed' },
@@ -140,7 +140,7 @@ describe('the one thread after a call', () => {
     ]);
   });
 
-  it("shares each of Pepa's lines from where it was said: a chat's by its chat and place, a call's by the call and her place there", async () => {
+  it("shares each of Pepa's remarks from where it was said: a chat's by its chat and place, a call's by the call and her place there", async () => {
     const asked: Request[] = [];
     vi.stubGlobal(
       'fetch',
@@ -155,7 +155,7 @@ describe('the one thread after a call', () => {
       'button',
       { name: SHARE },
     );
-    // Her greeting in the chat is the page's, not a line the gate recorded: no card of it.
+    // Her greeting in the chat is the page's, not a remark the gate recorded: no card of it.
     expect(buttons).toHaveLength(4);
     const bodies = [];
     for (const button of buttons) {
@@ -165,14 +165,14 @@ describe('the one thread after a call', () => {
       await user.keyboard('{Escape}');
     }
     expect(bodies).toEqual([
-      { from: 'chat', conversationId: CHAT.id, line: 1 },
-      { from: 'call', conversationId: CALL_ID, line: 1 },
-      { from: 'call', conversationId: CALL_ID, line: 2 },
-      { from: 'chat', conversationId: CHAT.id, line: 2 },
+      { from: 'chat', conversationId: CHAT.id, remark: 1 },
+      { from: 'call', conversationId: CALL_ID, remark: 1 },
+      { from: 'call', conversationId: CALL_ID, remark: 2 },
+      { from: 'chat', conversationId: CHAT.id, remark: 2 },
     ]);
   });
 
-  it('copies the one thread, typed lines saying so', async () => {
+  it('copies the one thread, typed messages saying so', async () => {
     const user = await chatThenCall();
     const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue();
     await user.click(screen.getByRole('button', { name: 'Copy transcript' }));

@@ -3,7 +3,7 @@ import { buttonClass } from '../../../components/ui/button-styles';
 import { MicIcon } from '../../../components/ui/icons';
 
 export const TURN_OFFER_LABEL = 'Your turn: talk to Pepa';
-/** Before the tap the visitor is not in a call: nothing here says Pepa hears them (talk-lines.ts). */
+/** Before the tap the visitor is not in a call: nothing here says Pepa hears them (panel-texts.ts). */
 export const TURN_OFFERED = 'A voice place is yours: take it, and your chat comes with you.';
 export const turnHeldText = (seconds: number) => `Your place is held for ${seconds} s.`;
 export const TURN_MISSED =

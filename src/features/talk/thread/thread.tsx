@@ -1,25 +1,25 @@
 /**
- * One conversation with Pepa, whichever way each turn was said: the text chat's lines (her first
- * line, the visitor's typed messages, her written replies) and a call's (spoken turns and lines
- * typed during it) as one thread, each line marked "typed" or "spoken". Typed before a call, the
- * chat's lines stand above the call's; typed after it, below. Every line of Pepa's keeps the
- * address a card of it is asked for by: a chat's line by its chat and place, a call's by the
- * call and her place among her own lines there.
+ * One conversation with Pepa, whichever way each turn was said: the text chat's entries (her
+ * greeting, the visitor's typed messages, her written replies) and a call's (spoken turns and
+ * messages typed during it) as one thread, each entry marked "typed" or "spoken". Typed before a
+ * call, the chat's entries stand above the call's; typed after it, below. Every remark of Pepa's
+ * keeps the address a card of it is asked for by: a chat's by its chat and place, a call's by the
+ * call and her place among her own remarks there.
  */
 import { PEPA_FIRST_MESSAGE } from '../../../config/pepa-first-message';
-import { ShareLineButton, type OpenShare, type SharedLine } from '../share/share-button';
-import { captionText, type TranscriptLine } from '../voice/voice-state';
+import { ShareRemarkButton, type OpenShare, type SharedRemark } from '../share/share-button';
+import { captionText, type TranscriptEntry } from '../voice/voice-state';
 
-/** A line of the text chat, as the chat's session keeps it (text/chat-session.ts). */
-export interface ChatLineLike {
+/** An entry of the text chat, as the chat's session keeps it (text/chat-session.ts). */
+export interface ChatEntryLike {
   id: number;
   role: 'visitor' | 'pepa';
   text: string;
   cut?: 'stopped' | 'broken';
-  card?: { chat: { id: string; secret: string }; line: number };
+  card?: { chat: { id: string; secret: string }; remark: number };
 }
 
-/** How a line was said. */
+/** How an entry was said. */
 export type Via = 'typed' | 'spoken';
 
 export interface ThreadEntry {
@@ -29,8 +29,8 @@ export interface ThreadEntry {
   text: string;
   /** Pepa's written reply was stopped by the visitor, or broke off, before its end. */
   cut?: 'stopped' | 'broken';
-  /** One of Pepa's lines that a card can be asked for. */
-  shared?: SharedLine;
+  /** One of Pepa's remarks that a card can be asked for. */
+  shared?: SharedRemark;
 }
 
 export const SPEAKER_NAME: Record<ThreadEntry['who'], string> = { pepa: 'Pepa', visitor: 'You' };
@@ -39,21 +39,23 @@ export const CUT_TEXT: Record<NonNullable<ThreadEntry['cut']>, string> = {
   broken: '(her words broke off here)',
 };
 
-/** The key of Pepa's first line in a text chat: hers, shown at once, never sent to the model. */
+/** The key of Pepa's greeting in a text chat: hers, shown at once, never sent to the model. */
 export const GREETING_KEY = 'chat-greeting';
 
 /**
- * Each of Pepa's lines' place among her lines (1 for her first): the place a card of it is asked
- * for by, as the provider numbers the lines it recorded her saying.
+ * Each of Pepa's remarks' place among her remarks (1 for her first): the place a card of it is
+ * asked for by, as the provider numbers the remarks it recorded her saying.
  */
-export function pepaLinePlaces(lines: readonly TranscriptLine[]): Map<number, number> {
+export function pepaRemarkPlaces(entries: readonly TranscriptEntry[]): Map<number, number> {
   const places = new Map<number, number>();
-  for (const line of lines) if (line.role === 'assistant') places.set(line.id, places.size + 1);
+  for (const entry of entries) {
+    if (entry.role === 'assistant') places.set(entry.id, places.size + 1);
+  }
   return places;
 }
 
-/** A text chat's lines as the thread shows them, after Pepa's first line. */
-export function chatEntries(lines: readonly ChatLineLike[]): ThreadEntry[] {
+/** A text chat's entries as the thread shows them, after Pepa's greeting. */
+export function chatEntries(entries: readonly ChatEntryLike[]): ThreadEntry[] {
   const greeting: ThreadEntry = {
     key: GREETING_KEY,
     who: 'pepa',
@@ -62,22 +64,22 @@ export function chatEntries(lines: readonly ChatLineLike[]): ThreadEntry[] {
   };
   return [
     greeting,
-    ...lines.map((line): ThreadEntry => ({
-      key: `chat-${line.id}`,
-      who: line.role,
+    ...entries.map((entry): ThreadEntry => ({
+      key: `chat-${entry.id}`,
+      who: entry.role,
       via: 'typed',
-      text: line.text,
-      ...(line.cut ? { cut: line.cut } : {}),
-      ...(line.card
+      text: entry.text,
+      ...(entry.cut ? { cut: entry.cut } : {}),
+      ...(entry.card
         ? {
             shared: {
-              line: {
+              remark: {
                 from: 'chat',
-                conversationId: line.card.chat.id,
-                line: line.card.line,
-                chatSecret: line.card.chat.secret,
+                conversationId: entry.card.chat.id,
+                remark: entry.card.remark,
+                chatSecret: entry.card.chat.secret,
               },
-              words: line.text,
+              words: entry.text,
             },
           }
         : {}),
@@ -85,24 +87,24 @@ export function chatEntries(lines: readonly ChatLineLike[]): ThreadEntry[] {
   ];
 }
 
-/** A call's lines as the thread shows them; Pepa's shareable when the call is known. */
+/** A call's entries as the thread shows them; Pepa's shareable when the call is known. */
 export function callEntries(
-  lines: readonly TranscriptLine[],
+  entries: readonly TranscriptEntry[],
   callId: string | null,
 ): ThreadEntry[] {
-  const places = pepaLinePlaces(lines);
-  return lines.map((line): ThreadEntry => {
-    const place = places.get(line.id);
+  const places = pepaRemarkPlaces(entries);
+  return entries.map((entry): ThreadEntry => {
+    const place = places.get(entry.id);
     return {
-      key: `call-${line.id}`,
-      who: line.role === 'assistant' ? 'pepa' : 'visitor',
-      via: line.typed ? 'typed' : 'spoken',
-      text: line.text,
+      key: `call-${entry.id}`,
+      who: entry.role === 'assistant' ? 'pepa' : 'visitor',
+      via: entry.typed ? 'typed' : 'spoken',
+      text: entry.text,
       ...(callId !== null && place !== undefined
         ? {
             shared: {
-              line: { from: 'call', conversationId: callId, line: place },
-              words: line.text,
+              remark: { from: 'call', conversationId: callId, remark: place },
+              words: entry.text,
             },
           }
         : {}),
@@ -123,7 +125,7 @@ export function mergeThread(
 }
 
 /**
- * The thread as plain text, one line per turn, for copying or saving: a typed line says so
+ * The thread as plain text, one line of text per entry, for copying or saving: a typed one says so
  * ("You (typed): …"); a spoken one reads as a call's transcript always has ("Pepa: …").
  */
 export function threadText(entries: readonly ThreadEntry[]): string {
@@ -147,8 +149,9 @@ const VIA_PATH: Record<Via, string> = {
 };
 
 /**
- * The small mark before a line of how it was said: a keyboard for typed, a voice's wave for
- * spoken, named "typed" or "spoken" for a screen reader (no text: a line reads "You: …" as ever).
+ * The small mark before an entry of how it was said: a keyboard for typed, a voice's wave for
+ * spoken, named "typed" or "spoken" for a screen reader (no text: an entry reads "You: …" as
+ * ever).
  */
 export function ViaMark({ via }: { via: Via }) {
   return (
@@ -169,29 +172,29 @@ export function ViaMark({ via }: { via: Via }) {
   );
 }
 
-export interface ThreadLineProps {
+export interface ThreadEntryRowProps {
   entry: ThreadEntry;
-  /** Opens the share dialog for one of Pepa's lines; no Share buttons without it. */
+  /** Opens the share dialog for one of Pepa's remarks; no Share buttons without it. */
   onShare?: OpenShare | null;
-  /** A live call's caption: a long line shows its end. */
+  /** A live call's caption: a long one shows its end. */
   caption?: boolean;
   /** Words still forming: dimmed, with an ellipsis. */
   forming?: boolean;
   as?: 'p' | 'li';
 }
 
-/** One line of the thread: who, how, the words, and Share for Pepa's. */
-export function ThreadLine({
+/** One entry of the thread: who, how, the words, and Share for Pepa's. */
+export function ThreadEntryRow({
   entry,
   onShare = null,
   caption = false,
   forming = false,
   as: Tag = 'p',
-}: ThreadLineProps) {
+}: ThreadEntryRowProps) {
   const tone = entry.who === 'pepa' ? 'text-ivory' : 'text-court-300';
   return (
     <Tag
-      data-thread-line={entry.key}
+      data-thread-entry={entry.key}
       {...(forming ? { 'aria-hidden': true, 'data-testid': 'partial-caption' } : {})}
       className={forming ? `italic opacity-75 ${tone}` : tone}
     >
@@ -200,7 +203,7 @@ export function ThreadLine({
       {caption ? captionText(entry.text) : entry.text}
       {forming && '…'}
       {entry.cut && <span className="text-mist italic"> {CUT_TEXT[entry.cut]}</span>}
-      {entry.shared && onShare && <ShareLineButton shared={entry.shared} onShare={onShare} />}
+      {entry.shared && onShare && <ShareRemarkButton shared={entry.shared} onShare={onShare} />}
     </Tag>
   );
 }

@@ -5,7 +5,7 @@ import { draftTooLong } from './draft';
 import { SEND_LABEL, TYPE_LABEL, TYPED_MAX_CHARS, TypeToPepa } from './type-to-pepa';
 
 describe("the call's message field", () => {
-  it('flags a line past the limit as it is typed, cuts nothing off, and rests Send until it is shortened', async () => {
+  it('flags a message past the limit as it is typed, cuts nothing off, and rests Send until it is shortened', async () => {
     const user = userEvent.setup();
     const onSend = vi.fn(() => true);
     render(<TypeToPepa onSend={onSend} awaitingReply={false} />);
@@ -33,7 +33,7 @@ describe("the call's message field", () => {
     expect(onSend).toHaveBeenCalledWith('Short again');
   });
 
-  it('keeps Send unavailable for a line with nothing to see', async () => {
+  it('keeps Send unavailable for a message with nothing to see', async () => {
     const user = userEvent.setup();
     const onSend = vi.fn(() => true);
     render(<TypeToPepa onSend={onSend} awaitingReply={false} />);

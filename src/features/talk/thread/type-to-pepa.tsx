@@ -6,10 +6,10 @@ import { hasVisibleText, isOverLimit, MESSAGE_LABEL, showsLimit } from './draft'
 /** The message field's name, in a call and in the text chat alike. */
 export const TYPE_LABEL = MESSAGE_LABEL;
 export const SEND_LABEL = 'Send';
-/** What Send says while Pepa has not answered the last typed line. */
+/** What Send says while Pepa has not answered the last typed message. */
 export const SEND_WAITING_LABEL = 'Waiting for Pepa';
 /**
- * The longest line typed in a call: the provider reads any length, but a line this long is
+ * The longest message typed in a call: the provider reads any length, but a message this long is
  * plenty, and it is the text chat's own limit by default (the gate's GATE_CHAT_MESSAGE_CHARS).
  */
 export const TYPED_MAX_CHARS = 500;
@@ -24,20 +24,20 @@ export const TYPE_FIELD_ATTRIBUTE = 'data-type-to-pepa';
 export interface TypeToPepaProps {
   /** Sends the line; false when it could not go out (the call ended meanwhile). */
   onSend(text: string): boolean;
-  /** The last line in the conversation is one the visitor typed, and Pepa has not answered. */
+  /** The last entry in the conversation is one the visitor typed, and Pepa has not answered. */
   awaitingReply: boolean;
   /** Send cannot work right now (the connection is being restored): the draft waits. */
   unavailable?: boolean;
 }
 
 /**
- * During a call, a line the visitor types instead of saying it: sent with `add-message`, and
- * Pepa answers by voice and in the captions. One line at a time: each one is a reply Pepa speaks
+ * During a call, a message the visitor types instead of saying it: sent with `add-message`, and
+ * Pepa answers by voice and in the captions. One message at a time: each one is a reply Pepa speaks
  * (and the provider bills), so Send waits for her answer, and says so. Send never disables
  * itself (a disabled button would drop the keyboard focus to the page); after a send the focus
- * is in the field, for the next line. A line past the limit is flagged as it is typed (the count,
- * then the error) and Send rests until it is shortened; nothing is cut off. Escape in the field
- * clears the draft and never ends the call.
+ * is in the field, for the next message. A message past the limit is flagged as it is typed (the
+ * count, then the error) and Send rests until it is shortened; nothing is cut off. Escape in the
+ * field clears the draft and never ends the call.
  */
 export function TypeToPepa({ onSend, awaitingReply, unavailable = false }: TypeToPepaProps) {
   const [text, setText] = useState('');
@@ -62,15 +62,15 @@ export function TypeToPepa({ onSend, awaitingReply, unavailable = false }: TypeT
     return () => clearTimeout(timer);
   }, [waiting, awaitingReply]);
 
-  const line = text.trim();
+  const message = text.trim();
   const over = isOverLimit(text, TYPED_MAX_CHARS);
   // Nothing to see, or too long: Send rests (as the chat's does), and says why beside the field.
-  const blocked = !hasVisibleText(line) || over || waiting || unavailable;
+  const blocked = !hasVisibleText(message) || over || waiting || unavailable;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!hasVisibleText(line) || over || waitingNow.current || unavailable) return;
-    if (!onSend(line)) return;
+    if (!hasVisibleText(message) || over || waitingNow.current || unavailable) return;
+    if (!onSend(message)) return;
     waitingNow.current = true;
     setWaiting(true);
     setText('');

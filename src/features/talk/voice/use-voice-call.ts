@@ -42,7 +42,7 @@ export interface VoiceCall<TCall = unknown> {
 /** What the section can do to the call besides its verbs, each also reflected in the state. */
 export interface VoiceCallControls {
   setMuted(muted: boolean): void;
-  /** Says `text` to Pepa as the visitor's typed line; Pepa answers it. False: it did not go out. */
+  /** Says `text` to Pepa as the visitor's typed message; Pepa answers it. False: it did not go out. */
   sendText(text: string): boolean;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The voice runtime's one composition root: decides live or demo (`siteConfig.voice.mode`),
- * follows the demo's knobs (src/config/demo-knobs.ts), and wires the call library to Daily or to the
- * offline room simulator. The web call itself is created by the section's mutation (the
+ * follows the demo's knobs (src/config/demo-knobs.ts), and wires the call library to Daily or to
+ * the offline room simulator. The web call itself is created by the section's mutation (the
  * generated client, configured in src/api), and handed to the call object to join.
  */
 import {
@@ -25,9 +25,9 @@ import {
 } from '../../../lib/call';
 import { lazyOnce } from '../../../lib/lazy-once';
 import { reloadToResume } from '../recovery/chunk-recovery';
-// With the chunk, not a chunk of its own: her first line is the text chat's too, and a module two
+// With the chunk, not a chunk of its own: her first remark is the text chat's too, and a module two
 // lazily loaded chunks share would become a third, which WebKit fails to load after a failed
-// import of the voice chat, even in the page reloaded to recover.
+// import of the call view, even in the page reloaded to recover.
 import { PEPA_DEMO_PERSONA } from '../../../config/pepa-persona';
 
 /**
@@ -95,18 +95,18 @@ function tellStandInRoomJoined(roomUrl: string): void {
   }).catch(() => undefined);
 }
 
-/** Tells the demo's stand-in provider a line said in a simulated room, as the provider records it. */
-function tellStandInSpoken(roomUrl: string, line: { role: string; message: string; time: number }) {
+/** Tells the demo's stand-in provider a message said in a simulated room, as the provider records it. */
+function tellStandInSpoken(roomUrl: string, said: { role: string; message: string; time: number }) {
   void fetch(`${siteConfig.voice.apiUrl}/__demo/rooms/said`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ roomUrl, ...line }),
+    body: JSON.stringify({ roomUrl, ...said }),
     keepalive: true,
   }).catch(() => undefined);
 }
 
 /**
- * Asks the demo's stand-in provider how Pepa opens the call in a simulated room: a line from the
+ * Asks the demo's stand-in provider how Pepa opens the call in a simulated room: a remark from the
  * chat the gate handed the call, or null for her stored first message.
  */
 async function askStandInOpening(roomUrl: string): Promise<string | null> {
@@ -150,7 +150,7 @@ export const loadRoomFactory = lazyOnce<RoomRuntime>(
                 onRoomLeft: tellStandInRoomLeft,
                 // …hears the visitor join (a call nobody joins ends at its join timeout)…
                 onRoomJoined: tellStandInRoomJoined,
-                // …and records what was said, which cards of the call's lines are made from.
+                // …and records what was said, which cards of the call's remarks are made from.
                 onSpoken: tellStandInSpoken,
                 // …and opens a call handed a chat from the chat, as the provider's model would.
                 openingFor: askStandInOpening,
@@ -172,7 +172,7 @@ const createDailyCall: DailyCallFactory = (options) =>
 /**
  * The demo's microphone goes through the simulator (its faults); a live page's is the browser's.
  * When the room's runtime did not load, the browser's microphone is opened all the same: the
- * call object's own load then meets the failure and says the voice chat didn't load (with its
+ * call object's own load then meets the failure and says its code didn't load (with its
  * recovery), rather than the microphone taking the blame.
  */
 const openMicrophone: MicrophoneOpener | undefined = DEMO
@@ -213,8 +213,8 @@ export { prefetchBotCheck } from '../../../api/page-bot-check';
 
 /**
  * How the page asks for a call: through the court gate, whose line it walks (`ask` is the
- * section's mutation, `POST /api/calls`), with the visitor's chat beside it (`companion`); or, on a static-only host with the public key in the
- * page, straight from the provider.
+ * section's mutation, `POST /api/calls`), with the visitor's chat beside it (`companion`); or, on a
+ * static-only host with the public key in the page, straight from the provider.
  */
 export function pageWebCallRequest(
   ask: GateDoor['ask'],

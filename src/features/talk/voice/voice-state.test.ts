@@ -51,7 +51,7 @@ describe('phaseOf', () => {
 });
 
 describe('voiceReducer', () => {
-  it('keeps every final line of both sides, and what each side is saying as it forms', () => {
+  it('keeps every final entry of both sides, and what each side is saying as it forms', () => {
     const transcript = (
       role: 'user' | 'assistant',
       transcriptType: 'partial' | 'final',
@@ -101,7 +101,7 @@ describe('voiceReducer', () => {
     expect(next.transcript).toEqual([]);
   });
 
-  it('keeps every line of a very long call, its first (the greeting) included', () => {
+  it('keeps every entry of a very long call, its first (the greeting) included', () => {
     const greeting: VoiceAction = {
       type: 'message',
       message: {

@@ -18,8 +18,8 @@ export const AUDIBLE_LOCAL_LEVEL = 0.02;
 
 export type Speaker = 'user' | 'assistant';
 
-/** One finished line of the conversation, whole. */
-export interface TranscriptLine {
+/** One finished entry of the conversation, whole. */
+export interface TranscriptEntry {
   id: number;
   role: Speaker;
   text: string;
@@ -36,13 +36,13 @@ export interface VoiceState {
   /** Assistant loudness 0..1. */
   volume: number;
   muted: boolean;
-  /** The call's finished lines, all of them, kept after it ends until the next call starts. */
-  transcript: TranscriptLine[];
+  /** The call's finished entries, all of them, kept after it ends until the next call starts. */
+  transcript: TranscriptEntry[];
   /**
-   * The last call's lines while a new start is under way: a start that is refused or fails
+   * The last call's entries while a new start is under way: a start that is refused or fails
    * must not erase them; they go once the new call has really started.
    */
-  keptTranscript: TranscriptLine[];
+  keptTranscript: TranscriptEntry[];
   /** What each side is saying right now, as the transcriber hears it so far. */
   partials: Record<Speaker, string | null>;
   /** The connection's quality as the room reports it. */
@@ -114,23 +114,23 @@ function readTranscript(
   return { role, final: transcriptType === 'final', text: transcript.trim() };
 }
 
-function appendLine(state: VoiceState, line: Omit<TranscriptLine, 'id'>): VoiceState {
+function appendEntry(state: VoiceState, entry: Omit<TranscriptEntry, 'id'>): VoiceState {
   return {
     ...state,
-    transcript: [...state.transcript, { id: state.nextCaptionId, ...line }],
+    transcript: [...state.transcript, { id: state.nextCaptionId, ...entry }],
     nextCaptionId: state.nextCaptionId + 1,
   };
 }
 
-/** The finished lines to show after a call: this call's, else those a failed start kept. */
-export function transcriptAfterCall(state: VoiceState): TranscriptLine[] {
+/** The finished entries to show after a call: this call's, else those a failed start kept. */
+export function transcriptAfterCall(state: VoiceState): TranscriptEntry[] {
   return state.transcript.length > 0 ? state.transcript : state.keptTranscript;
 }
 
 /** The transcript as plain text, one line per turn, for copying or saving. */
-export function transcriptText(lines: readonly TranscriptLine[]): string {
-  return lines
-    .map((line) => `${line.role === 'assistant' ? 'Pepa' : 'You'}: ${line.text}`)
+export function transcriptText(entries: readonly TranscriptEntry[]): string {
+  return entries
+    .map((entry) => `${entry.role === 'assistant' ? 'Pepa' : 'You'}: ${entry.text}`)
     .join('\n');
 }
 
@@ -187,11 +187,11 @@ export function voiceReducer(state: VoiceState, action: VoiceAction): VoiceState
       if (!heard) return state;
       const partials = { ...state.partials, [heard.role]: heard.final ? null : heard.text };
       if (!heard.final) return { ...state, partials };
-      return appendLine({ ...state, partials }, { role: heard.role, text: heard.text });
+      return appendEntry({ ...state, partials }, { role: heard.role, text: heard.text });
     }
     case 'typed': {
       const text = action.text.trim();
-      return text === '' ? state : appendLine(state, { role: 'user', text, typed: true });
+      return text === '' ? state : appendEntry(state, { role: 'user', text, typed: true });
     }
     case 'network-quality':
       return state.networkQuality === action.quality

@@ -1,5 +1,5 @@
 import type { SimulatorPersona, SimulatorTimings, SimulatorToolCue } from './options';
-import { assistantLevelAt, type Line } from './turn-taking';
+import { assistantLevelAt, type Speech } from './turn-taking';
 
 /** What the script needs of the room it plays in. */
 export interface ScriptStage {
@@ -17,18 +17,18 @@ export interface ScriptStage {
   hush(): void;
   /** The assistant closes the room. */
   leave(): void;
-  /** Pepa's first line when the provider's model wrote it (a chat handed over); null: her own. */
+  /** Pepa's first remark when the provider's model wrote it (a chat handed over); null: her own. */
   opening(): string | null;
 }
 
 /**
  * The assistant's side of the conversation, as the provider plays it: the greeting, a reply to
- * each visitor turn (the persona's canned lines), `say`,
+ * each visitor turn (the persona's canned messages), `say`,
  * `end-call`, the controls and `add-message`, each spoken as speech updates, audio and
  * transcripts.
  */
 export class PepaScript {
-  private line: Line | null = null;
+  private speech: Speech | null = null;
   private turn = 0;
   private replies = 0;
   private greeted = false;
@@ -46,17 +46,17 @@ export class PepaScript {
 
   /** The assistant's level now, for the remote audio-level observer. */
   levelAt(now: number): number {
-    return this.assistantMuted ? 0 : assistantLevelAt(this.line, now);
+    return this.assistantMuted ? 0 : assistantLevelAt(this.speech, now);
   }
 
   /** The visitor may take a turn: greeted, and Pepa neither speaking nor about to. */
   canListen(): boolean {
-    return this.greeted && !this.line && !this.replyPending && this.stage.joined();
+    return this.greeted && !this.speech && !this.replyPending && this.stage.joined();
   }
 
   /** The room went quiet for good (left or destroyed). */
   silence(): void {
-    this.line = null;
+    this.speech = null;
   }
 
   greet(): void {
@@ -73,7 +73,7 @@ export class PepaScript {
       role: 'user',
       turn: this.turn,
     });
-    this.sendTranscript('user', 'partial', this.visitorLine().split(' ')[0] ?? '');
+    this.sendTranscript('user', 'partial', this.visitorMessage().split(' ')[0] ?? '');
   }
 
   /** The visitor finished a turn: its transcript, then Pepa's reply. */
@@ -84,13 +84,13 @@ export class PepaScript {
       role: 'user',
       turn: this.turn,
     });
-    const line = this.visitorLine();
-    this.sendTranscript('user', 'final', line);
-    this.conversation.push({ role: 'user', message: line });
+    const message = this.visitorMessage();
+    this.sendTranscript('user', 'final', message);
+    this.conversation.push({ role: 'user', message });
     this.replyPending = true;
     this.stage.after(this.stage.timings.replyDelayMs, () => {
       this.replyPending = false;
-      this.reply(line);
+      this.reply(message);
     });
   }
 
@@ -124,7 +124,7 @@ export class PepaScript {
         }
         return;
       case 'add-message': {
-        // A line the visitor typed: part of the conversation, answered like a spoken one.
+        // A message the visitor typed: part of the conversation, answered like a spoken one.
         const added = message.message as { role?: unknown; content?: unknown } | undefined;
         const content = typeof added?.content === 'string' ? added.content : '';
         if (content && (added?.role === 'user' || added?.role === 'assistant')) {
@@ -148,9 +148,9 @@ export class PepaScript {
     this.stage.after(this.stage.timings.leaveMs, () => this.stage.leave());
   }
 
-  private visitorLine(): string {
-    const lines = this.persona.visitorLines;
-    return lines[this.replies % lines.length] ?? '';
+  private visitorMessage(): string {
+    const messages = this.persona.visitorMessages;
+    return messages[this.replies % messages.length] ?? '';
   }
 
   /** Pepa answers `asked`: with a tool call and its words when it asks for one, else canned. */
@@ -182,7 +182,7 @@ export class PepaScript {
     const scaledMs = durationMs * this.stage.scale;
     this.turn += 1;
     const turn = this.turn;
-    this.line = { text, startedAt: Date.now(), durationMs: scaledMs };
+    this.speech = { text, startedAt: Date.now(), durationMs: scaledMs };
     if (!this.assistantMuted) this.stage.voice(scaledMs);
     this.stage.sendServer({ type: 'speech-update', status: 'started', role: 'assistant', turn });
     const words = text.split(' ');
@@ -193,10 +193,10 @@ export class PepaScript {
         words.slice(0, Math.ceil(words.length / 2)).join(' '),
       ),
     );
-    // The line ends here and only here, so the visitor is never heard over the assistant even
+    // The speech ends here and only here, so the visitor is never heard over the assistant even
     // when the browser runs this timer late.
     this.stage.after(durationMs, () => {
-      this.line = null;
+      this.speech = null;
       this.sendTranscript('assistant', 'final', text);
       this.stage.sendServer({ type: 'speech-update', status: 'stopped', role: 'assistant', turn });
       this.conversation.push({ role: 'assistant', message: text });
@@ -217,11 +217,11 @@ export class PepaScript {
   }
 }
 
-/** The first cue whose question matches the visitor's line. */
+/** The first cue whose question matches the visitor's message. */
 export function toolCueFor(
   cues: readonly SimulatorToolCue[],
-  line: string,
+  message: string,
 ): SimulatorToolCue | undefined {
-  if (line.trim() === '') return undefined;
-  return cues.find((cue) => new RegExp(cue.asks, 'i').test(line));
+  if (message.trim() === '') return undefined;
+  return cues.find((cue) => new RegExp(cue.asks, 'i').test(message));
 }

@@ -63,16 +63,16 @@ export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = {
 export interface SimulatorPersona {
   firstMessage: string;
   /** The visitor's turns, in order (the transcript of what the microphone "said"). */
-  visitorLines: readonly string[];
+  visitorMessages: readonly string[];
   /** The assistant's replies, in order. */
   replies: readonly string[];
-  /** Lines that make the assistant call a client-side tool, and what it says as it does. */
+  /** Messages that make the assistant call a client-side tool, and what it says as it does. */
   toolCues?: readonly SimulatorToolCue[];
 }
 
-/** A visitor line (typed or canned) that the assistant answers with a tool call. */
+/** A visitor message (typed or canned) that the assistant answers with a tool call. */
 export interface SimulatorToolCue {
-  /** A case-insensitive regular expression the visitor's line matches. */
+  /** A case-insensitive regular expression the visitor's message matches. */
   asks: string;
   tool: { name: string; arguments: Readonly<Record<string, unknown>> };
   /** Said as the tool is called. */
@@ -103,20 +103,20 @@ export interface SimulatorOptions {
    */
   onRoomJoined?: (roomUrl: string) => void;
   /**
-   * A line was said in a room (its final transcript): what the provider records of a call, so
+   * A message was said in a room (its final transcript): what the provider records of a call, so
    * the demo's stand-in provider can answer `GET /call/{id}` with the messages spoken.
    */
-  onSpoken?: (roomUrl: string, line: SpokenLine) => void;
+  onSpoken?: (roomUrl: string, said: SpokenMessage) => void;
   /**
-   * Asked as a room is joined: Pepa's first line there when the provider's model writes it (a
+   * Asked as a room is joined: Pepa's first remark there when the provider's model writes it (a
    * call the gate handed a chat opens from the chat). Null, a failure or an answer that comes
    * after the greeting is due: the persona's first message.
    */
   openingFor?: (roomUrl: string) => Promise<string | null>;
 }
 
-/** A line of a call as the provider records it: `bot` for the assistant, `user` for the visitor. */
-export interface SpokenLine {
+/** A message of a call as the provider records it: `bot` for the assistant, `user` for the visitor. */
+export interface SpokenMessage {
   role: 'bot' | 'user';
   message: string;
   /** When it was said (ms since the epoch). */
@@ -124,9 +124,9 @@ export interface SpokenLine {
 }
 
 /**
- * The field latency model (docs/demo-simulator.md, "A latency model of the real path"): published figures or
- * reasoned estimates for each stage a real start goes through, shared with the demo's stand-in
- * provider (siteverify, the gate's work, `POST /call/web`, a chat's words).
+ * The field latency model (docs/demo-simulator.md, "A latency model of the real path"): published
+ * figures or reasoned estimates for each stage a real start goes through, shared with the demo's
+ * stand-in provider (siteverify, the gate's work, `POST /call/web`, a chat's words).
  */
 export interface FieldLatency {
   turnstileSolveMs: number;

@@ -191,7 +191,7 @@ describe('the simulated room on its own', () => {
     await room.close();
   });
 
-  it("calls the tool a typed line asks for, answers it, and stays silent after the page's note", async () => {
+  it("calls the tool a typed message asks for, answers it, and stays silent after the page's note", async () => {
     const room = recordRoom();
     const daily = await room.open();
     void daily.join({ url: 'sim://room', subscribeToTracksAutomatically: false });

@@ -124,7 +124,7 @@ describe('the simulated room with the call object', () => {
     expect(onRoomLeft.mock.calls).toEqual([['https://pepa.daily.co/room-1']]);
   });
 
-  it("tells the provider side each line said, as the provider records a call's messages", async () => {
+  it("tells the provider side each message said, as the provider records a call's messages", async () => {
     const onSpoken = vi.fn();
     const { h } = setup({ onSpoken });
     void h.call.start('assistant-1');

@@ -76,7 +76,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
   private readonly onRoomJoined: SimulatorOptions['onRoomJoined'];
   private readonly onSpoken: SimulatorOptions['onSpoken'];
   private readonly openingFor: SimulatorOptions['openingFor'];
-  /** Pepa's first line here when the provider's model wrote it (a chat handed over). */
+  /** Pepa's first remark here when the provider's model wrote it (a chat handed over). */
   private opening: string | null = null;
 
   constructor(
@@ -131,7 +131,7 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     this.phase = 'joining';
     this.roomUrl = options.url;
     void this.openingFor?.(options.url).then(
-      (line) => (this.opening = line),
+      (opening) => (this.opening = opening),
       () => undefined,
     );
     await this.acquireMicrophone();
@@ -286,8 +286,8 @@ export class SimulatedRoom extends DailyEventHub implements DailyLike, ScenarioR
     if (this.phase !== 'joined') return;
     const { type, role, transcriptType, transcript } = message;
     if (type === 'transcript' && transcriptType === 'final' && typeof transcript === 'string') {
-      const line = { role: role === 'assistant' ? 'bot' : 'user', message: transcript } as const;
-      if (this.roomUrl !== null) this.onSpoken?.(this.roomUrl, { ...line, time: Date.now() });
+      const said = { role: role === 'assistant' ? 'bot' : 'user', message: transcript } as const;
+      if (this.roomUrl !== null) this.onSpoken?.(this.roomUrl, { ...said, time: Date.now() });
     }
     this.sendRaw(JSON.stringify(message));
   }

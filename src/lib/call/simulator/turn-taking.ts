@@ -1,7 +1,7 @@
 import type { SimulatorTimings } from './options';
 
-/** A line the assistant is speaking. */
-export interface Line {
+/** A remark the assistant is speaking. */
+export interface Speech {
   text: string;
   startedAt: number;
   durationMs: number;
@@ -10,13 +10,13 @@ export interface Line {
 /** A microphone level above this counts as the visitor making a sound. */
 export const VISITOR_LEVEL_THRESHOLD = 0.02;
 
-/** The assistant's loudness at `now` while speaking `line`: rises, wavers by syllable, falls. */
-export function assistantLevelAt(line: Line | null, now: number): number {
-  if (!line) return 0;
-  const progress = (now - line.startedAt) / line.durationMs;
+/** The assistant's loudness at `now` while speaking `speech`: rises, wavers by syllable, falls. */
+export function assistantLevelAt(speech: Speech | null, now: number): number {
+  if (!speech) return 0;
+  const progress = (now - speech.startedAt) / speech.durationMs;
   if (progress < 0 || progress > 1) return 0;
   const envelope = Math.sin(Math.PI * progress);
-  const syllable = 0.6 + 0.4 * Math.abs(Math.sin((now - line.startedAt) / 90));
+  const syllable = 0.6 + 0.4 * Math.abs(Math.sin((now - speech.startedAt) / 90));
   return Number((0.12 * envelope * syllable).toFixed(4));
 }
 

@@ -1,6 +1,6 @@
 /**
- * The voice chat: the part of the Talk section loaded on demand, as a chunk of its own
- * (`voice-chat-*.js`), once the visitor shows interest: the web-call mutation, the call's state,
+ * The call view: the part of the Talk section loaded on demand, as a chunk of its own
+ * (`call-view-*.js`), once the visitor shows interest: the web-call mutation, the call's state,
  * the toasts, and the panel (talk-panel.tsx) live, with the visitor's controls (CallControls) and
  * the call's add-ons (call-add-ons.tsx). Before it loads, talk-section.tsx renders the same panel
  * idle.
@@ -33,7 +33,7 @@ import { cooldownMs, describeStartFailure } from '../recovery/start-failure';
 import { phaseOf, transcriptAfterCall } from '../voice/voice-state';
 import { callEntries } from '../thread/thread';
 import { CourtToaster } from '../status/court-toaster';
-import { talkLines } from '../status/talk-lines';
+import { panelTexts } from '../status/panel-texts';
 import { CallDock, latestWords } from '../status/call-dock';
 import { createToastLane } from '../status/toast-lane';
 import { useEscapeToEnd } from '../status/use-escape-to-end';
@@ -53,7 +53,7 @@ export const WEB_CALL_MUTATION_KEY = ['web-call'] as const;
 // The spec's toasts, as the section's tests know them.
 export { TOASTS } from '../status/toast-lane';
 
-export interface VoiceChatProps {
+export interface CallViewProps {
   /**
    * The visitor pressed 'Start Talking' before the chat loaded (at this `performance.now()`):
    * start as soon as it is on screen.
@@ -69,28 +69,28 @@ export interface VoiceChatProps {
  * Talk to Pepa with a live call: the web-call mutation, the call's state, toasts and controls.
  * Loaded on demand, so none of this is in the initial page bundle.
  */
-export function VoiceChat({
+export function CallView({
   pressedAt,
   createCall = createPepaCall,
   openText = false,
-}: VoiceChatProps) {
+}: CallViewProps) {
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { mutations: { retry: false } } }),
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <VoiceChatPanel pressedAt={pressedAt} createCall={createCall} openText={openText} />
+      <CallViewPanel pressedAt={pressedAt} createCall={createCall} openText={openText} />
       {/* One lane under the navigation bar, which the panel keeps clear of the status. */}
       <CourtToaster />
     </QueryClientProvider>
   );
 }
 
-function VoiceChatPanel({
+function CallViewPanel({
   pressedAt,
   createCall,
   openText,
-}: Pick<VoiceChatProps, 'pressedAt'> & Required<Pick<VoiceChatProps, 'createCall' | 'openText'>>) {
+}: Pick<CallViewProps, 'pressedAt'> & Required<Pick<CallViewProps, 'createCall' | 'openText'>>) {
   const controlsRef = useRef<HTMLDivElement>(null);
   const guard = useCaptionGuard();
   // The spec's toasts, each event's once: keyed by the start they belong to (its serial).
@@ -141,7 +141,7 @@ function VoiceChatPanel({
     openText && siteConfig.voice.route === 'gate',
     siteConfig.voice.route === 'gate' &&
       (phase === 'waiting' || (phase === 'idle' && isCode(state.failure, 'court-full'))),
-    // A call joined: the chat so far stands above its lines in the one thread.
+    // A call joined: the chat so far stands above its entries in the one thread.
     phase === 'listening' || phase === 'speaking' || phase === 'reconnecting',
     // Turned to the chat after a refused microphone, the visitor has done what 'Failed to
     // connect' asked: it goes, rather than lie over the note as the chat comes into view.
@@ -241,8 +241,8 @@ function VoiceChatPanel({
     phase === 'listening' && addOns.microphone === 'open',
   );
   const failure = inCall ? null : state.failure;
-  // Every line the panel says about the call, from one place (status/talk-lines.ts).
-  const lines = talkLines({
+  // Every text the panel shows of the call, from one place (status/panel-texts.ts).
+  const texts = panelTexts({
     phase,
     microphone: addOns.microphone,
     line: state.line,
@@ -255,11 +255,11 @@ function VoiceChatPanel({
     quiet,
     asking,
   });
-  const afterCallLines = transcriptAfterCall(state);
+  const afterCallEntries = transcriptAfterCall(state);
   // After a call, what it left (the rating, the transcript, why it failed) takes the place its
   // controls had: the panel keeps the call's room, so nothing above them moves.
   const callRoom =
-    inCall || failure !== null || addOns.afterCall !== null || afterCallLines.length > 0;
+    inCall || failure !== null || addOns.afterCall !== null || afterCallEntries.length > 0;
 
   return (
     <>
@@ -272,7 +272,7 @@ function VoiceChatPanel({
         recording={siteConfig.voice.recording}
         primaryRef={primaryRef}
         controlsRef={controlsRef}
-        lines={lines}
+        texts={texts}
         callRoom={callRoom}
         resting={!inCall && cooldownUntil !== null}
         secondary={siteConfig.voice.route === 'gate' ? text.secondary(phase, state.failure) : null}
@@ -289,10 +289,10 @@ function VoiceChatPanel({
             onCooledDown={endCooldown}
           />
         )}
-        {/* The one thread: after a call, the chat holds the call's lines where they came, and
+        {/* The one thread: after a call, the chat holds the call's entries where they came, and
             the rating comes first, where the call's controls were, rather than under the chat. */}
         {text.chatOpen && phase === 'idle' && addOns.afterCall}
-        {text.panel(phase, callEntries(afterCallLines, shareCallId))}
+        {text.panel(phase, callEntries(afterCallEntries, shareCallId))}
         <CallControls
           phase={phase}
           state={state}
@@ -317,11 +317,11 @@ function VoiceChatPanel({
         />
       </TalkPanel>
       {/* Scrolled away from the call, it docks at the bottom of the screen: the section's own
-        lines, Mute and End Call. */}
+        texts, Mute and End Call. */}
       <CallDock
         phase={phase}
-        status={lines.status}
-        note={lines.question ?? (lines.mutedHint ? lines.hint : null)}
+        status={texts.status}
+        note={texts.question ?? (texts.mutedHint ? texts.hint : null)}
         words={latestWords(state)}
         muted={state.muted}
         primaryRef={primaryRef}

@@ -1,7 +1,7 @@
 /**
  * What the Talk panel says about the call, decided in one place: the status, the cue beside it,
- * the hint under it and the question Escape asks. Every line about whether Pepa hears the visitor
- * comes from `talkLines`, so no two lines on screen can disagree (muted and "Pepa hears you" are
+ * the hint under it and the question Escape asks. Every text about whether Pepa hears the visitor
+ * comes from `panelTexts`, so no two texts on screen can disagree (muted and "Pepa hears you" are
  * never shown together). The spec's status and hint stay word for word in the spec's states
  * (idle, connected, assistant speaking); where a state of the site's meets them (muted, hold to
  * talk, a quiet or blocked microphone, a turn offered, the text chat open), the spec's status
@@ -9,7 +9,7 @@
  */
 import type { TalkPhase } from '../voice/voice-state';
 
-/** Status line and hint per phase: the idle, connected and speaking texts are the spec's. */
+/** Status and hint per phase: the idle, connected and speaking texts are the spec's. */
 export const PHASE_TEXT: Record<TalkPhase, { status: string; hint: string | null }> = {
   idle: { status: 'Ready to chat', hint: 'Click the button below to start talking' },
   // Pepa takes a few guests at a time: the place in line is said in the hint (lineText).
@@ -65,7 +65,7 @@ export type Microphone =
   /** Hold to talk, held now. */
   | 'holding';
 
-/** Everything the panel's lines depend on. */
+/** Everything the panel's texts depend on. */
 export interface TalkSituation {
   phase: TalkPhase;
   microphone: Microphone;
@@ -77,7 +77,7 @@ export interface TalkSituation {
   chatOpen?: boolean;
   /** The last start failed because the microphone is blocked or missing. */
   microphoneBlocked?: boolean;
-  /** Pepa is thinking of her answer (the visitor stopped, or sent a line). */
+  /** Pepa is thinking of her answer (the visitor stopped, or sent a message). */
   thinking?: boolean;
   /** The open microphone has been silent for a while. */
   quiet?: boolean;
@@ -97,7 +97,7 @@ export type Hearing =
 /** Whose turn the cue shows; drawn on the portrait too. */
 export type Turn = 'listening' | 'thinking' | 'speaking';
 
-export interface TalkLines {
+export interface PanelTexts {
   /** The status: the spec's words for the phase. */
   status: string;
   /** Beside the status, while connected: whose turn it is, in words that agree with `hearing`. */
@@ -179,7 +179,7 @@ function hintInCall(phase: 'listening' | 'speaking', situation: TalkSituation): 
   }
 }
 
-function cueOf(phase: TalkPhase, hearing: Hearing, thinking: boolean): TalkLines['cue'] {
+function cueOf(phase: TalkPhase, hearing: Hearing, thinking: boolean): PanelTexts['cue'] {
   if (phase === 'speaking') return { turn: 'speaking', text: CUE_TEXT.speaking };
   if (phase !== 'listening') return null;
   if (thinking) return { turn: 'thinking', text: CUE_TEXT.thinking };
@@ -187,10 +187,10 @@ function cueOf(phase: TalkPhase, hearing: Hearing, thinking: boolean): TalkLines
 }
 
 /**
- * The panel's lines for one situation of the call: the one place they are decided. Pure, so the
+ * The panel's texts for one situation of the call: the one place they are decided. Pure, so the
  * Talk panel, its tests and anything else that speaks of the call (a docked bar) say the same.
  */
-export function talkLines(situation: TalkSituation): TalkLines {
+export function panelTexts(situation: TalkSituation): PanelTexts {
   const { phase } = situation;
   const hearing = hearingOf(situation);
   const hint =

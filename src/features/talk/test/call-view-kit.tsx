@@ -1,4 +1,4 @@
-// The voice chat's component tests share this: a stand-in call object the test drives, the gate's
+// The call view's component tests share this: a stand-in call object the test drives, the gate's
 // answers, and a fresh world before each test (fake timers, no toast or stub left after it).
 import { screen } from '@testing-library/react';
 import { FakeVoiceCall } from './fake-voice-call';
@@ -45,7 +45,7 @@ export const mainButton = (name: 'Start Talking' | 'End Call') =>
  * A fresh world for each test of the file that calls it (a file's own hooks: test files may share
  * this module's state in one worker).
  */
-export function freshVoiceChatWorld(): void {
+export function freshCallViewWorld(): void {
   freshSectionWorld(() => {
     call = new FakeVoiceCall();
     answers = [];

@@ -7,12 +7,12 @@ import {
   QUESTIONS,
   lineText,
   ordinal,
-  talkLines,
+  panelTexts,
   waitText,
   type Microphone,
-  type TalkLines,
+  type PanelTexts,
   type TalkSituation,
-} from './talk-lines';
+} from './panel-texts';
 
 const PHASES: readonly TalkPhase[] = [
   'idle',
@@ -43,13 +43,13 @@ function everySituation(): TalkSituation[] {
   return all;
 }
 
-/** Every line the panel shows for these lines, as the visitor reads them together. */
-const shown = (lines: TalkLines) =>
-  [lines.status, lines.cue?.text, lines.hint, lines.question].filter(
-    (line): line is string => typeof line === 'string',
+/** Every text the panel shows of these, as the visitor reads them together. */
+const shown = (texts: PanelTexts) =>
+  [texts.status, texts.cue?.text, texts.hint, texts.question].filter(
+    (shownText): shownText is string => typeof shownText === 'string',
   );
 
-describe('talkLines, walked through every state', () => {
+describe('panelTexts, walked through every state', () => {
   const situations = everySituation();
 
   it('covers every phase with each microphone and each combination of the flags', () => {
@@ -58,19 +58,21 @@ describe('talkLines, walked through every state', () => {
 
   it('keeps the spec’s status word for word in every state', () => {
     for (const situation of situations) {
-      expect(talkLines(situation).status).toBe(PHASE_TEXT[situation.phase].status);
+      expect(panelTexts(situation).status).toBe(PHASE_TEXT[situation.phase].status);
     }
   });
 
   it('never says Pepa hears the visitor unless she does, nor that she cannot when she does', () => {
     for (const situation of situations) {
-      const lines = talkLines(situation);
-      for (const line of shown(lines)) {
-        if (/Pepa hears you(?! only while)/.test(line)) {
-          expect({ situation, line, hearing: lines.hearing }).toMatchObject({ hearing: 'yes' });
+      const texts = panelTexts(situation);
+      for (const shownText of shown(texts)) {
+        if (/Pepa hears you(?! only while)/.test(shownText)) {
+          expect({ situation, shownText, hearing: texts.hearing }).toMatchObject({
+            hearing: 'yes',
+          });
         }
-        if (/can't hear you/.test(line)) {
-          expect({ situation, line, hearing: lines.hearing }).not.toMatchObject({
+        if (/can't hear you/.test(shownText)) {
+          expect({ situation, shownText, hearing: texts.hearing }).not.toMatchObject({
             hearing: 'yes',
           });
         }
@@ -82,25 +84,25 @@ describe('talkLines, walked through every state', () => {
     for (const situation of situations) {
       if (situation.microphone !== 'muted') continue;
       if (situation.phase !== 'listening' && situation.phase !== 'speaking') continue;
-      const lines = talkLines(situation);
-      expect(lines.hint).toBe(HINTS.muted);
-      expect(lines.mutedHint).toBe(true);
-      expect(lines.hearing).toBe('no');
-      expect(lines.cue?.text).not.toBe(CUE_TEXT.hears);
+      const texts = panelTexts(situation);
+      expect(texts.hint).toBe(HINTS.muted);
+      expect(texts.mutedHint).toBe(true);
+      expect(texts.hearing).toBe('no');
+      expect(texts.cue?.text).not.toBe(CUE_TEXT.hears);
     }
   });
 
-  it('shows the muted line only to a connected, muted visitor', () => {
+  it('shows the muted hint only to a connected, muted visitor', () => {
     for (const situation of situations) {
-      const lines = talkLines(situation);
+      const texts = panelTexts(situation);
       const connected = situation.phase === 'listening' || situation.phase === 'speaking';
-      expect(lines.mutedHint).toBe(connected && situation.microphone === 'muted');
+      expect(texts.mutedHint).toBe(connected && situation.microphone === 'muted');
     }
   });
 
   it('gives a cue only while connected, and one that agrees with whose turn it is', () => {
     for (const situation of situations) {
-      const { cue } = talkLines(situation);
+      const { cue } = panelTexts(situation);
       if (situation.phase === 'speaking')
         expect(cue).toEqual({ turn: 'speaking', text: 'Pepa answers' });
       else if (situation.phase !== 'listening') expect(cue).toBeNull();
@@ -112,7 +114,7 @@ describe('talkLines, walked through every state', () => {
 
   it('asks before ending in a call, before leaving in line, and never when there is nothing to end', () => {
     for (const situation of situations) {
-      const { question } = talkLines(situation);
+      const { question } = panelTexts(situation);
       if (!situation.asking || situation.phase === 'idle' || situation.phase === 'ending') {
         expect(question).toBeNull();
       } else {
@@ -122,9 +124,9 @@ describe('talkLines, walked through every state', () => {
   });
 });
 
-describe("talkLines in the spec's states", () => {
+describe("panelTexts in the spec's states", () => {
   it('idle: Ready to chat, and the way to start', () => {
-    expect(talkLines({ phase: 'idle', microphone: 'open' })).toEqual({
+    expect(panelTexts({ phase: 'idle', microphone: 'open' })).toEqual({
       status: 'Ready to chat',
       cue: null,
       hint: 'Click the button below to start talking',
@@ -135,7 +137,7 @@ describe("talkLines in the spec's states", () => {
   });
 
   it('connected: Listening..., the spec’s hint, and Pepa hears you', () => {
-    expect(talkLines({ phase: 'listening', microphone: 'open' })).toEqual({
+    expect(panelTexts({ phase: 'listening', microphone: 'open' })).toEqual({
       status: 'Listening...',
       cue: { turn: 'listening', text: 'Pepa hears you' },
       hint: 'Speak naturally, Pepa is all ears',
@@ -146,42 +148,42 @@ describe("talkLines in the spec's states", () => {
   });
 
   it('assistant speaking: Pepa is speaking..., and no hint', () => {
-    const lines = talkLines({ phase: 'speaking', microphone: 'open' });
-    expect(lines.status).toBe('Pepa is speaking...');
-    expect(lines.hint).toBeNull();
+    const texts = panelTexts({ phase: 'speaking', microphone: 'open' });
+    expect(texts.status).toBe('Pepa is speaking...');
+    expect(texts.hint).toBeNull();
   });
 });
 
-describe("talkLines in the site's own states", () => {
+describe("panelTexts in the site's own states", () => {
   it('hold to talk: the way to talk on her turn, and that she hears while held', () => {
-    const released = talkLines({ phase: 'listening', microphone: 'hold' });
+    const released = panelTexts({ phase: 'listening', microphone: 'hold' });
     expect(released).toMatchObject({ hint: HINTS.hold, hearing: 'while-holding' });
     expect(released.cue?.text).toBe(CUE_TEXT.yourTurn);
-    expect(talkLines({ phase: 'speaking', microphone: 'hold' }).hint).toBeNull();
-    expect(talkLines({ phase: 'speaking', microphone: 'holding' })).toMatchObject({
+    expect(panelTexts({ phase: 'speaking', microphone: 'hold' }).hint).toBeNull();
+    expect(panelTexts({ phase: 'speaking', microphone: 'holding' })).toMatchObject({
       hint: HINTS.holding,
       hearing: 'yes',
     });
   });
 
   it('a quiet microphone: said in place of the spec’s hint, and not claimed heard', () => {
-    const lines = talkLines({ phase: 'listening', microphone: 'open', quiet: true });
-    expect(lines).toMatchObject({ hint: HINTS.quiet, hearing: 'no' });
-    expect(lines.cue?.text).toBe(CUE_TEXT.yourTurn);
+    const texts = panelTexts({ phase: 'listening', microphone: 'open', quiet: true });
+    expect(texts).toMatchObject({ hint: HINTS.quiet, hearing: 'no' });
+    expect(texts.cue?.text).toBe(CUE_TEXT.yourTurn);
   });
 
   it('a blocked microphone, the chat open, a turn offered, the place in line', () => {
-    expect(talkLines({ phase: 'idle', microphone: 'open', microphoneBlocked: true }).hint).toBe(
+    expect(panelTexts({ phase: 'idle', microphone: 'open', microphoneBlocked: true }).hint).toBe(
       HINTS.microphoneBlocked,
     );
-    expect(talkLines({ phase: 'idle', microphone: 'open', chatOpen: true }).hint).toBe(
+    expect(panelTexts({ phase: 'idle', microphone: 'open', chatOpen: true }).hint).toBe(
       HINTS.chatOpen,
     );
     const line = { position: 12, estimatedWaitSeconds: 40 };
-    expect(talkLines({ phase: 'waiting', microphone: 'open', line }).hint).toBe(
+    expect(panelTexts({ phase: 'waiting', microphone: 'open', line }).hint).toBe(
       "You're 12th in line — about 40 s.",
     );
-    expect(talkLines({ phase: 'waiting', microphone: 'open', line, offered: true }).hint).toBe(
+    expect(panelTexts({ phase: 'waiting', microphone: 'open', line, offered: true }).hint).toBe(
       HINTS.offered,
     );
   });

@@ -1,11 +1,11 @@
 /**
- * Ordinary lines Pepa could say, per language: those in a script the card draws must become
+ * Ordinary remarks Pepa could say, per language: those in a script the card draws must become
  * cards (no false refusals); the others are refused for their script. Shared by the unit tests
  * and the workerd suite.
  */
 
-/** Languages whose script the card draws, 20 or more lines each. */
-export const DRAWN_LINES: Readonly<Record<string, readonly string[]>> = {
+/** Languages whose script the card draws, 20 or more remarks each. */
+export const DRAWN_REMARKS: Readonly<Record<string, readonly string[]>> = {
   English: [
     'Ribbit! The court is open to every frog with a kind heart.',
     'Welcome, darling. Mind the lily pads, they were polished this morning.',
@@ -193,8 +193,8 @@ export const DRAWN_LINES: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-/** Languages in a script the card cannot draw yet: each line is refused for its script. */
-export const UNDRAWN_LINES: Readonly<Record<string, readonly string[]>> = {
+/** Languages in a script the card cannot draw yet: each remark is refused for its script. */
+export const UNDRAWN_REMARKS: Readonly<Record<string, readonly string[]>> = {
   Chinese: [
     '呱！宫廷向每一只善良的青蛙敞开。',
     '我是佩帕，池塘的女王。',

@@ -5,7 +5,7 @@ import { LIMIT_WARNING } from '../controls/call-meters';
 import { SEND_LABEL, TYPE_LABEL } from '../thread/type-to-pepa';
 import { DOUBLE_TAP_MS } from './talk-panel';
 import { FAILURE_REASONS } from '../recovery/start-failure';
-import { TOASTS } from './voice-chat';
+import { TOASTS } from './call-view';
 import {
   TOAST_SHOWN_MS,
   call,
@@ -18,12 +18,12 @@ import {
   status,
   mainButton,
   flush,
-  freshVoiceChatWorld,
-} from '../test/voice-chat-kit';
+  freshCallViewWorld,
+} from '../test/call-view-kit';
 
-freshVoiceChatWorld();
+freshCallViewWorld();
 
-describe('VoiceChat', () => {
+describe('CallView', () => {
   it('asks the court gate for the call with one POST /api/calls through its generated mutation, with no key, and aborts it when stopped', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
@@ -352,7 +352,7 @@ describe('VoiceChat', () => {
     expect(screen.getByRole('img', { name: 'Connection: good' })).toBeInTheDocument();
   });
 
-  it('says what each side is saying as it forms, then the finished line', async () => {
+  it('says what each side is saying as it forms, then the finished entry', async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.connect();
@@ -374,7 +374,7 @@ describe('VoiceChat', () => {
     expect(within(captions).getByText('Ribbit! Welcome.')).toBeInTheDocument();
   });
 
-  it("sends a typed line with add-message and shows it as the visitor's", async () => {
+  it("sends a typed message with add-message and shows it as the visitor's", async () => {
     const { user } = renderChat();
     await user.click(mainButton('Start Talking'));
     call.connect();

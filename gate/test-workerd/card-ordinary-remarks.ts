@@ -1,10 +1,11 @@
 /**
- * Ordinary lines a frog queen says, 40 in each language the card draws (the eight Pepa may be
- * asked in, and Polish and Dutch): the moon, numbers, measures, dates, prices of things, "guaranteed
- * fun", her own disclaimer. None holds a secret, a contact or a promise; each must become a card.
+ * Ordinary remarks a frog queen says, 40 in each language the card draws (the eight Pepa may be
+ * asked in, and Polish and Dutch): the moon, numbers, measures, dates, prices of things,
+ * "guaranteed fun", her own disclaimer. None holds a secret, a contact or a promise; each must
+ * become a card.
  */
 
-export const ORDINARY_LINES: Readonly<Record<string, readonly string[]>> = {
+export const ORDINARY_REMARKS: Readonly<Record<string, readonly string[]>> = {
   English: [
     'The moon shines on my pond tonight.',
     'Sure thing, dear guest!',

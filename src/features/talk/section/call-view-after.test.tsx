@@ -10,8 +10,8 @@ import {
 } from '../controls/transcript-panel';
 import { DOUBLE_TAP_MS } from './talk-panel';
 import { FAILURE_REASONS } from '../recovery/start-failure';
-import { TOASTS } from './voice-chat';
-import { CUE_TEXT, QUESTIONS } from '../status/talk-lines';
+import { TOASTS } from './call-view';
+import { CUE_TEXT, QUESTIONS } from '../status/panel-texts';
 import {
   TOAST_SHOWN_MS,
   call,
@@ -22,12 +22,12 @@ import {
   status,
   mainButton,
   flush,
-  freshVoiceChatWorld,
-} from '../test/voice-chat-kit';
+  freshCallViewWorld,
+} from '../test/call-view-kit';
 
-freshVoiceChatWorld();
+freshCallViewWorld();
 
-describe('VoiceChat, after and around a call', () => {
+describe('CallView, after and around a call', () => {
   it('keeps the whole transcript after the call, to copy or download, until the next call', async () => {
     const createObjectURL = vi.fn(() => 'blob:transcript');
     const revokeObjectURL = vi.fn();
