@@ -22,10 +22,10 @@ import {
   chatSoFar,
   createDeskTables,
   keptEntries,
+  readSaid,
   refusalResponse,
   replyAt,
   type KeptReply,
-  type SaidEntry,
   type TextRefusal,
 } from './text-records';
 import { DeskGrants, SETTLE_IDLE_MS, type GrantState } from './text-grants';
@@ -205,16 +205,14 @@ export class TextDesk extends DurableObject<Env> {
   async transcript(visitorKey: string, id: string): Promise<string | null> {
     const chat = this.chat(id);
     if (!chat || chat.visitor !== visitorKey) return null;
-    const said = JSON.parse(chat.said) as SaidEntry[];
+    const said = readSaid(chat.said);
     return said.length > 0 ? chatSoFar(said) : null;
   }
 
   /** Pepa's finished reply `remark` in a chat of `visitorKey`, and what was said before, if kept. */
   async replyOf(visitorKey: string, id: string, remark: number): Promise<KeptReply | null> {
     const chat = this.chat(id);
-    return chat?.visitor === visitorKey
-      ? replyAt(JSON.parse(chat.said) as SaidEntry[], remark)
-      : null;
+    return chat?.visitor === visitorKey ? replyAt(readSaid(chat.said), remark) : null;
   }
 
   /** For tests and the surge: what the desk holds. */
@@ -306,7 +304,7 @@ export class TextDesk extends DurableObject<Env> {
       this.inFlight.delete(chat.id);
       return refusalResponse(taken);
     }
-    const before = JSON.parse(chat.said) as SaidEntry[];
+    const before = readSaid(chat.said);
     const asked = { text, before, providerChat: chat.provider_chat, visitor: visitor.key };
     // The reply's worst case from what is asked, where the engine can bound it.
     const bound = chosen.worstUsd(asked) ?? this.limits.turnWorstUsd;
@@ -393,7 +391,7 @@ export class TextDesk extends DurableObject<Env> {
     const row = this.chat(turn.chat.id);
     const remark = row?.turns ?? 0;
     if (row) {
-      const entries = JSON.parse(row.said) as SaidEntry[];
+      const entries = readSaid(row.said);
       entries.push({ who: 'visitor', text: turn.text });
       const kept = how === 'done' ? turn.engine.finished(outcome, Date.now()) : null;
       if (kept && turn.grant && row.said === '[]') this.openings.keep(turn.text, said, Date.now());

@@ -4,6 +4,8 @@ import {
   chatSoFar,
   deskFor,
   HANDED_OVER_CHARS,
+  readSaid,
+  replyAt,
   TEXT_DESKS,
   type HandedOverEntry,
   type SaidEntry,
@@ -78,5 +80,18 @@ describe("a visitor's desk", () => {
     const visitor = { key: '11', networks: ['net:e5aa'] };
     expect(deskFor(visitor)).toBe(`desk-${networkBucket(visitor, TEXT_DESKS)}`);
     expect(deskFor(visitor)).toBe(`desk-${0xe5 % TEXT_DESKS}`);
+  });
+});
+
+describe('a chat’s record as its row stores it', () => {
+  it('reads a reply recorded under its older name (`line`) as the remark it is', () => {
+    const said = readSaid(
+      JSON.stringify([
+        { who: 'visitor', text: 'gm' },
+        { who: 'pepa', text: 'Ribbit, good morning!', line: 1, at: 5 },
+      ]),
+    );
+    expect(said[1]).toEqual({ who: 'pepa', text: 'Ribbit, good morning!', remark: 1, at: 5 });
+    expect(replyAt(said, 1)).toMatchObject({ from: 'record', words: 'Ribbit, good morning!' });
   });
 });

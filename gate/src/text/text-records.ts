@@ -58,6 +58,17 @@ export interface SaidEntry {
 }
 
 /**
+ * A chat's record as its row stores it. Rows written before a remark was called one name its
+ * place `line`: read as `remark`, so a reply finished before that change can still become a card.
+ */
+export function readSaid(json: string): SaidEntry[] {
+  const entries = JSON.parse(json) as (SaidEntry & { line?: number })[];
+  return entries.map(({ line, ...entry }) =>
+    line !== undefined && entry.remark === undefined ? { ...entry, remark: line } : entry,
+  );
+}
+
+/**
  * Pepa's finished reply as the record keeps it: where its words are read from, and what the
  * visitor said before it (oldest first, as far back as the record keeps).
  */
