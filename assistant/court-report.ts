@@ -138,6 +138,32 @@ function paceLines(report: Report): string[] {
   return [...lines, `Spend by UTC hour, ${newest.day}: ${hours.join(', ')}.`];
 }
 
+/** What one object heard per second: its busiest second, its mean and the total. */
+function heard(perSecond: readonly number[]): string {
+  const total = perSecond.reduce((sum, n) => sum + n, 0);
+  const busiest = perSecond.reduce((most, n) => Math.max(most, n), 0);
+  return `${busiest} / ${(total / Math.max(1, perSecond.length)).toFixed(2)} (${total})`;
+}
+
+/**
+ * What reached the Durable Objects over the last ten minutes: the court, and the busiest desk and
+ * shelf (of all of them, the one that heard the most); nothing when the report gave none.
+ */
+function loadLine(report: Report): string[] {
+  const { courtLoad, deskLoad, shelfLoad } = report;
+  const parts = [
+    ...(courtLoad ? [`court ${heard(courtLoad.requestsPerSecond)}`] : []),
+    ...(deskLoad ? [`busiest desk (${deskLoad.object}) ${heard(deskLoad.requestsPerSecond)}`] : []),
+    ...(shelfLoad
+      ? [`busiest shelf (${shelfLoad.object}) ${heard(shelfLoad.requestsPerSecond)}`]
+      : []),
+  ];
+  if (parts.length === 0) return [];
+  return [
+    `Requests heard in the last ten minutes, busiest second / mean per second (total): ${parts.join(', ')}.`,
+  ];
+}
+
 const COLUMNS = [
   'Day',
   'Calls',
@@ -161,7 +187,9 @@ const COLUMNS = [
 export function formatReport(report: Report, days: number): string {
   const { limits } = report;
   const head = `Court report, the last ${days} day(s) (UTC): ${limits.maxConcurrentCalls} calls at once, ${limits.dailyBudgetUsd} USD a day at ${limits.costPerMinuteUsd} USD a minute.`;
-  if (report.days.length === 0) return `${head}\n\nNo starts in that time.`;
+  if (report.days.length === 0) {
+    return [`${head}\n\nNo starts in that time.`, ...loadLine(report)].join('\n');
+  }
   const row = (day: DayTotals) => [
     day.day,
     String(day.calls),
@@ -209,5 +237,6 @@ export function formatReport(report: Report, days: number): string {
     "Failures card-judge-…: quote cards' judgements with no verdict (no card made); their cost is in Spend.",
     '',
     ...paceLines(report),
+    ...loadLine(report),
   ].join('\n');
 }

@@ -35,8 +35,8 @@ import {
   withinEdgeLimit,
 } from './floor/edge';
 import { identify, type Visitor } from './floor/visitor';
-import { endChat, handedChat, sendChatMessage, startChat } from './text/text-api';
-import { cardCookieFor, makeCard } from './cards/card-api';
+import { busiestDesk, endChat, handedChat, sendChatMessage, startChat } from './text/text-api';
+import { busiestShelf, cardCookieFor, makeCard } from './cards/card-api';
 import { serveCard } from './cards/card-page';
 import { takeDownCard, takeDownWords } from './cards/card-takedown';
 
@@ -323,7 +323,11 @@ async function ownerProven(
 async function report(url: URL, env: Env): Promise<Response> {
   const query = judge(vGetReportQuery, queryOf(url, vGetReportQuery));
   if (!query.ok) return problem('bad-request', { detail: query.detail });
-  const totals = await court(env).report(query.value.days);
+  const [totals, deskLoad, shelfLoad] = await Promise.all([
+    court(env).report(query.value.days),
+    busiestDesk(env),
+    busiestShelf(env),
+  ]);
   const body: Report = {
     days: totals.days.map(({ reservedUsd, spentUsd, text, textReservedUsd, hours, ...day }) => ({
       ...day,
@@ -338,6 +342,8 @@ async function report(url: URL, env: Env): Promise<Response> {
     })),
     limits: totals.limits,
     courtLoad: totals.load,
+    deskLoad,
+    shelfLoad,
   };
   return json(body);
 }

@@ -100,6 +100,9 @@ describe('the report', () => {
         pace: { releases: 1, burstShares: 1, shareUsd: 25, releasedUsd: 25 },
       },
       courtLoad: expect.objectContaining({ from: expect.any(String) }) as unknown,
+      // No desk or shelf heard anything: the first of each is named.
+      deskLoad: expect.objectContaining({ object: 'desk-0' }) as unknown,
+      shelfLoad: expect.objectContaining({ object: 'shelf-0' }) as unknown,
     });
   });
 });

@@ -120,7 +120,7 @@ export const rateCall = <ThrowOnError extends boolean = false>(options: Options<
 /**
  * The court's daily totals
  *
- * Per UTC day: calls, minutes, spend, ratings, how many starts waited in line and why starts were refused. For the owner only (`npm run court:report`).
+ * Per UTC day: calls, minutes, spend, ratings, how many starts waited in line and why starts were refused; and the requests per second the court, the busiest text desk and the busiest card shelf heard over the last ten minutes. For the owner only (`npm run court:report`).
  */
 export const getReport = <ThrowOnError extends boolean = false>(options?: Options<GetReportData, ThrowOnError>) => (options?.client ?? client).get<GetReportResponses, GetReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -208,6 +208,32 @@ export type Report = {
          */
         requestsPerSecond: Array<number>;
     };
+    /**
+     * The text desk that heard the most requests over the last ten minutes (every desk is asked; the asking is not counted): a chat's start (its check before the bot check, and its opening), each message, its end, a chat handed to a call, a card's remark read.
+     */
+    deskLoad?: BusiestLoad;
+    /**
+     * The card shelf that heard the most requests over the last ten minutes (every shelf is asked; the asking is not counted): a card's claim, then its making or its place given back.
+     */
+    shelfLoad?: BusiestLoad;
+};
+
+/**
+ * The busiest Durable Object of one kind (of the site's 32 desks, or its 32 shelves): the one that heard the most requests over the last ten minutes, the first by name among equals, and what it heard per second.
+ */
+export type BusiestLoad = {
+    /**
+     * The object's name: `desk-0` to `desk-31`, or `shelf-0` to `shelf-31`.
+     */
+    object: string;
+    /**
+     * When the first second began.
+     */
+    from: string;
+    /**
+     * Oldest first, one a second, over ten minutes.
+     */
+    requestsPerSecond: Array<number>;
 };
 
 export type StartChatRequest = {

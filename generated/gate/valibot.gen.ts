@@ -123,6 +123,15 @@ export const vDayTotals = v.object({
     hours: v.array(v.pipe(v.number(), v.minValue(0)))
 });
 
+/**
+ * The busiest Durable Object of one kind (of the site's 32 desks, or its 32 shelves): the one that heard the most requests over the last ten minutes, the first by name among equals, and what it heard per second.
+ */
+export const vBusiestLoad = v.object({
+    object: v.string(),
+    from: v.pipe(v.string(), v.isoTimestamp()),
+    requestsPerSecond: v.array(v.pipe(v.number(), v.integer(), v.minValue(0)))
+});
+
 export const vReport = v.object({
     days: v.array(vDayTotals),
     limits: v.object({
@@ -139,7 +148,9 @@ export const vReport = v.object({
     courtLoad: v.optional(v.object({
         from: v.pipe(v.string(), v.isoTimestamp()),
         requestsPerSecond: v.array(v.pipe(v.number(), v.integer(), v.minValue(0)))
-    }))
+    })),
+    deskLoad: v.optional(vBusiestLoad),
+    shelfLoad: v.optional(vBusiestLoad)
 });
 
 export const vStartChatRequest = v.strictObject({

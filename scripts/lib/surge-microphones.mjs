@@ -13,7 +13,7 @@
 import { peakAtOnce, placeSeconds } from './surge-measures.mjs';
 
 /**
- * The court's join backstop (JOIN_BACKSTOP_SECONDS in gate/src/floor/join-timeout.ts): a call not heard
+ * The court's join backstop (JOIN_BACKSTOP_SECONDS in gate/src/floor/court-limits.ts): a call not heard
  * in progress this long after its admission is looked up, and its place freed if it has ended or
  * never started.
  */

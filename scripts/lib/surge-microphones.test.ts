@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JOIN_BACKSTOP_SECONDS as COURT_JOIN_BACKSTOP } from '../../gate/src/floor/join-timeout';
+import { JOIN_BACKSTOP_SECONDS as COURT_JOIN_BACKSTOP } from '../../gate/src/floor/court-limits';
 import {
   JOIN_BACKSTOP_SECONDS,
   JOIN_DELAY_MS,

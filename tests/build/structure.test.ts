@@ -162,7 +162,8 @@ const GATE = 'gate/src';
 /**
  * The gate's folders, and the folders each one's modules may import (a folder always imports
  * itself). The floor is what every wing stands on (configuration and the limits, problems, the
- * contract, visitors, the day, the edge and the bot check) and imports no wing; provider/ is the
+ * contract, visitors, the day, the edge, the bot check, the requests an object hears) and imports
+ * no wing; provider/ is the
  * provider's two clients (calls and chats) and how far its numbers are believed, over the floor.
  * Of the wings, calls/ holds the court, the one Durable Object that keeps the line, the places and
  * the day's budget, so text/ imports it for the grants it draws from that budget and the chat it

@@ -152,4 +152,25 @@ describe('npm run court:report', () => {
       'Court report, the last 1 day(s) (UTC): 10 calls at once, 25 USD a day at 0.15 USD a minute.\n\nNo starts in that time.',
     );
   });
+
+  it('ends with what the court, the busiest desk and the busiest shelf heard per second', () => {
+    const seconds = (busy: number[]) => [...new Array<number>(600 - busy.length).fill(0), ...busy];
+    const from = '2026-11-24T12:00:00.000Z';
+    const loads = {
+      courtLoad: { from, requestsPerSecond: seconds([4, 12, 8]) },
+      deskLoad: { object: 'desk-7', from, requestsPerSecond: seconds([1, 3]) },
+      shelfLoad: { object: 'shelf-0', from, requestsPerSecond: seconds([]) },
+    };
+    const printed = formatReport({ ...REPORT, ...loads }, 3).split('\n');
+    expect(printed.at(-1)).toBe(
+      'Requests heard in the last ten minutes, busiest second / mean per second (total): ' +
+        'court 12 / 0.04 (24), busiest desk (desk-7) 3 / 0.01 (4), busiest shelf (shelf-0) 0 / 0.00 (0).',
+    );
+    expect(formatReport({ days: [], limits: REPORT.limits, ...loads }, 1).split('\n')).toEqual([
+      'Court report, the last 1 day(s) (UTC): 10 calls at once, 25 USD a day at 0.15 USD a minute.',
+      '',
+      'No starts in that time.',
+      printed.at(-1),
+    ]);
+  });
 });

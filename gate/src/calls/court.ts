@@ -7,11 +7,11 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { CourtCall, Ticket } from '../../../generated/gate/types.gen';
-import { CourtLoad } from './court-load';
 import { CourtState, type CourtSnapshot, type Decision, type Score } from './court-state';
 import type { CallEvent } from './court-leases';
 import type { StoredTicket } from './line';
 import { limitsFrom } from '../floor/config';
+import { Load } from '../floor/load';
 import {
   createCourtCall,
   findCallByLease,
@@ -68,7 +68,7 @@ export class Court extends DurableObject<Env> {
   private state!: CourtState;
   private readonly now: () => number = () => Date.now();
   /** Every request the court hears from the Worker, per second. */
-  private readonly load = new CourtLoad();
+  private readonly load = new Load();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);

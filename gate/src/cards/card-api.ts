@@ -15,11 +15,12 @@ import {
 } from '../floor/config';
 import { headersOf, judge } from '../floor/contract';
 import { countEdgeRefusal, prove, proves } from '../floor/edge';
+import { busiestOf, type BusiestLoad } from '../floor/load';
 import { cookie, json, problem, readJsonObject } from '../floor/problem';
 import { deskFor } from '../text/text-records';
 import type { Visitor } from '../floor/visitor';
 import { newCardId } from './card-ids';
-import { shelfFor, type CardAsk, type Claim, type LimitScope } from './card-shelf';
+import { SHELF_NAMES, shelfFor, type CardAsk, type Claim, type LimitScope } from './card-shelf';
 import { cardKey, cardUrls, downKey, imageKey, type StoredCard } from './card-store';
 import { forgetCardWords, noteCardWords, wordsTakenDown } from './card-takedown';
 import { callRemark, chatRemark, type RemarkWords } from './card-source';
@@ -255,4 +256,9 @@ export async function makeCard(request: Request, env: Env, visitor: Visitor): Pr
     // No card came of it (not found, not ready, refused, a fault): its place under the limits back.
     if (!made) await shelf.unmade(ask);
   }
+}
+
+/** For the owner's report: the shelf that heard the most requests in the last ten minutes. */
+export function busiestShelf(env: Env): Promise<BusiestLoad | undefined> {
+  return busiestOf(SHELF_NAMES, (name) => env.CARD_SHELF.getByName(name).load());
 }

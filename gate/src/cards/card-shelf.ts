@@ -12,6 +12,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Card } from '../../../generated/gate/types.gen';
 import { secondsToNextUtcDay, utcDay } from '../floor/day';
+import { Load, type LoadWindow } from '../floor/load';
 import { networkBucket, type Visitor } from '../floor/visitor';
 
 /** A card being made is held this long before another ask may make it instead. */
@@ -30,6 +31,12 @@ const KEPT_MS = 2 * 86_400_000;
 export function shelfFor(visitor: Visitor): string {
   return `shelf-${networkBucket(visitor, CARD_SHELVES)}`;
 }
+
+/** Every shelf's name, as shelfFor gives them. */
+export const SHELF_NAMES: readonly string[] = Array.from(
+  { length: CARD_SHELVES },
+  (_, bucket) => `shelf-${bucket}`,
+);
 
 /** Who asks for a card of which remark: a visitor, their network, and the conversation. */
 export interface CardAsk {
@@ -66,6 +73,8 @@ const SCOPES: ReadonlyArray<{ scope: LimitScope; column: string; limit: keyof Sh
 
 export class CardShelf extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  /** Every request the shelf hears from the Worker, per second. */
+  private readonly requests = new Load();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -102,6 +111,7 @@ export class CardShelf extends DurableObject<Env> {
    */
   async claim(ask: CardAsk, limits: ShelfLimits): Promise<Claim> {
     const now = Date.now();
+    this.requests.heard(now);
     this.sql.exec(`DELETE FROM asks WHERE at < ?`, now - KEPT_MS);
     // An ask that never said how it ended (its Worker stopped) gives its place back.
     this.sql.exec(`DELETE FROM asks WHERE card IS NULL AND at <= ?`, now - MAKING_MS);
@@ -143,6 +153,7 @@ export class CardShelf extends DurableObject<Env> {
    */
   async made(ask: CardAsk, card: Card): Promise<void> {
     const now = Date.now();
+    this.requests.heard(now);
     this.sql.exec(
       `INSERT INTO asks (source, visitor, network, conversation, day, at, card)
        VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -159,10 +170,16 @@ export class CardShelf extends DurableObject<Env> {
 
   /** No card came of the ask (its words were not found or refused): its place is given back. */
   async unmade(ask: CardAsk): Promise<void> {
+    this.requests.heard(Date.now());
     this.sql.exec(
       `DELETE FROM asks WHERE source = ? AND visitor = ? AND card IS NULL`,
       ask.source,
       ask.visitor,
     );
+  }
+
+  /** For the owner's report: the requests the shelf heard per second (this ask is not one). */
+  async load(): Promise<LoadWindow> {
+    return this.requests.recent(Date.now());
   }
 }

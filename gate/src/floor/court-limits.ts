@@ -1,8 +1,8 @@
 /**
  * The court's limits: what the owner sets (wrangler.jsonc `vars`, read by config.ts) and what is
- * the court's own design.
+ * the court's own design, the join timeout among them. It imports nothing: the provider's client,
+ * the court and the surge's tests all read it.
  */
-import { JOIN_BACKSTOP_SECONDS, PROVIDER_JOIN_SECONDS } from './join-timeout';
 
 /** The limits of one visitor and of their neighbours (calls/visitor-limits.ts applies them). */
 export interface VisitorLimitSettings {
@@ -81,6 +81,16 @@ export const MAX_CHECK_IN_SECONDS = 20;
 /** A lease this old with no word from the provider is looked up (`GET /call/{id}`). */
 export const PROBE_AFTER_SECONDS = 60;
 export const PROBE_EVERY_SECONDS = 30;
-export { JOIN_BACKSTOP_SECONDS, PROVIDER_JOIN_SECONDS };
+/**
+ * How long the provider has to let a visitor join a call before it ends the call itself
+ * (`customerJoinTimeoutSeconds`, set on every call the gate creates).
+ */
+export const PROVIDER_JOIN_SECONDS = 20;
+/**
+ * The backstop for a call that never joined: a call the provider has not said is in progress
+ * this long after its admission is looked up, and its place freed unless the provider says it
+ * goes on (its own join timeout, and ten seconds for its word to come).
+ */
+export const JOIN_BACKSTOP_SECONDS = PROVIDER_JOIN_SECONDS + 10;
 /** A call not known to have joined whose lookup found no answer is asked again this soon. */
 export const JOIN_RECHECK_SECONDS = 10;

@@ -5,7 +5,7 @@
  */
 import { createClient, createConfig } from '../../../generated/client';
 import type { CourtCall } from '../../../generated/gate/types.gen';
-import { PROVIDER_JOIN_SECONDS } from '../floor/join-timeout';
+import { PROVIDER_JOIN_SECONDS } from '../floor/court-limits';
 import {
   callControllerCreateWebCall,
   callControllerFindAll,

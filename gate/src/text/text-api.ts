@@ -19,9 +19,10 @@ import { textLimitsFrom } from '../floor/config';
 import { headersOf, judge } from '../floor/contract';
 import type { ChatHandover } from '../calls/court';
 import { countEdgeRefusal, prove, proves } from '../floor/edge';
+import { busiestOf, type BusiestLoad } from '../floor/load';
 import { json, problem, readJsonObject } from '../floor/problem';
 import { goneWith } from './desk-turn';
-import { deskFor, refusalResponse } from './text-records';
+import { DESK_NAMES, deskFor, refusalResponse } from './text-records';
 import { hasVisibleCharacter } from './visible-text';
 import type { Visitor } from '../floor/visitor';
 
@@ -145,4 +146,9 @@ export async function handedChat(
   const secret = headers.value['Chat-Secret'];
   if (!id || !(await proves(env, 'chat', `${id}:${visitor.key}`, secret))) return null;
   return { desk: deskFor(visitor), id };
+}
+
+/** For the owner's report: the desk that heard the most requests in the last ten minutes. */
+export function busiestDesk(env: Env): Promise<BusiestLoad | undefined> {
+  return busiestOf(DESK_NAMES, (name) => env.TEXT_DESK.getByName(name).load());
 }

@@ -14,6 +14,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { textLimitsFrom, type TextLimits } from '../floor/config';
 import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
+import { Load, type LoadWindow } from '../floor/load';
 import { receiveTurn, type DeskTurn, type WhenGone } from './desk-turn';
 import { realClock, type TurnFailure, type RetryClock } from '../floor/turn-retries';
 import { recordEngine, textEngineOf, type TextEngine } from './text-engines';
@@ -83,6 +84,8 @@ export class TextDesk extends DurableObject<Env> {
   /** Openings answered today and Pepa's replies to them, given again to the same opening. */
   private readonly openings: OpeningBook = new OpeningBook(this.ctx.storage.sql, this.env);
   private closedDay: string | null = null;
+  /** Every request the desk hears from the Worker and the court, per second. */
+  private readonly requests = new Load();
   /** The retries' clock; tests may replace it. */
   clock: RetryClock = realClock;
 
@@ -159,6 +162,7 @@ export class TextDesk extends DurableObject<Env> {
   /** A start the visitor would be refused anyway, before the bot check is asked. */
   async precheck(visitor: Visitor): Promise<TextRefusal | null> {
     const now = Date.now();
+    this.requests.heard(now);
     if (!this.engine()) return { code: 'gate-unavailable', retryAfterSeconds: 60 };
     const closed = this.closed(now);
     if (closed) return closed;
@@ -175,6 +179,7 @@ export class TextDesk extends DurableObject<Env> {
 
   /** Starts a chat for `visitor`: its id and how many messages it may send. */
   async open(visitor: Visitor): Promise<{ ok: true; id: string; turnsLeft: number } | TextRefusal> {
+    // Heard once, by the precheck it begins with.
     const refusal = await this.precheck(visitor);
     if (refusal) return refusal;
     const now = Date.now();
@@ -195,6 +200,7 @@ export class TextDesk extends DurableObject<Env> {
 
   /** Ends a chat of `visitor` (a reply under way is stopped); nothing when it is not theirs. */
   async end(visitorKey: string, id: string): Promise<void> {
+    this.requests.heard(Date.now());
     const chat = this.chat(id);
     if (!chat || chat.visitor !== visitorKey) return;
     this.inFlight.get(id)?.abort();
@@ -203,6 +209,7 @@ export class TextDesk extends DurableObject<Env> {
 
   /** What was said in a chat of `visitorKey`, as the call it is handed to is given it. */
   async transcript(visitorKey: string, id: string): Promise<string | null> {
+    this.requests.heard(Date.now());
     const chat = this.chat(id);
     if (!chat || chat.visitor !== visitorKey) return null;
     const said = readSaid(chat.said);
@@ -211,6 +218,7 @@ export class TextDesk extends DurableObject<Env> {
 
   /** Pepa's finished reply `remark` in a chat of `visitorKey`, and what was said before, if kept. */
   async replyOf(visitorKey: string, id: string, remark: number): Promise<KeptReply | null> {
+    this.requests.heard(Date.now());
     const chat = this.chat(id);
     return chat?.visitor === visitorKey ? replyAt(readSaid(chat.said), remark) : null;
   }
@@ -223,6 +231,11 @@ export class TextDesk extends DurableObject<Env> {
       chats: this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM chats`).one().n,
       closedDay: this.closedDay,
     };
+  }
+
+  /** For the owner's report: the requests the desk heard per second (this ask is not one). */
+  async load(): Promise<LoadWindow> {
+    return this.requests.recent(Date.now());
   }
 
   /** Why the visitor's next message is refused now, if it is. */
@@ -283,6 +296,7 @@ export class TextDesk extends DurableObject<Env> {
    * reply's event stream, or a problem. `whenGone` settles when the visitor leaves before it.
    */
   async turn(input: unknown, whenGone?: WhenGone): Promise<Response> {
+    this.requests.heard(Date.now());
     return receiveTurn(input, whenGone, (turn, controller) => this.takeTurn(turn, controller));
   }
 

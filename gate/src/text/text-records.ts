@@ -31,6 +31,12 @@ export function deskFor(visitor: Visitor): string {
   return `desk-${networkBucket(visitor, TEXT_DESKS)}`;
 }
 
+/** Every desk's name, as deskFor gives them. */
+export const DESK_NAMES: readonly string[] = Array.from(
+  { length: TEXT_DESKS },
+  (_, bucket) => `desk-${bucket}`,
+);
+
 export interface TextRefusal {
   code: ProblemCode;
   detail?: string;

@@ -196,7 +196,7 @@ export const getReportQueryKey = (options?: Options<GetReportData>) => createQue
 /**
  * The court's daily totals
  *
- * Per UTC day: calls, minutes, spend, ratings, how many starts waited in line and why starts were refused. For the owner only (`npm run court:report`).
+ * Per UTC day: calls, minutes, spend, ratings, how many starts waited in line and why starts were refused; and the requests per second the court, the busiest text desk and the busiest card shelf heard over the last ten minutes. For the owner only (`npm run court:report`).
  */
 export const getReportOptions = (options?: Options<GetReportData>) => queryOptions<GetReportResponse, GetReportError, GetReportResponse, ReturnType<typeof getReportQueryKey>>({
     queryFn: async ({ queryKey, signal }) => {
