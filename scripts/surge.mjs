@@ -410,7 +410,7 @@ const outcome = {
   floodRecord: flood,
   silent,
   court,
-  courtLoadGiven: load !== undefined && load !== null,
+  loadReport: loadReport.body,
   idle,
   placesPeak: mics.placesPeak,
   microphones: { ...microphones.records, held: mics.held },

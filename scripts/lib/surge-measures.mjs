@@ -1,7 +1,7 @@
 // The surge's measures, from what the run recorded: percentiles, the court's own count of the
-// requests it heard per second (with the flood and without), the places that sat idle while live
-// visitors waited, the most places held at once, the seconds of place a failed microphone held,
-// and what the per-visitor limits allow an attacker.
+// requests it heard per second (with the flood and without), the busiest desk's and shelf's, the
+// places that sat idle while live visitors waited, the most places held at once, the seconds of
+// place a failed microphone held, and what the per-visitor limits allow an attacker.
 
 /**
  * The p-th percentile (nearest rank) of `values`; 0 for none.
@@ -110,14 +110,13 @@ export const perSecond = (values) =>
  * }} run `settleMs`: the first seconds fill the places at once, so the comparison starts after
  */
 export function courtLoad({ load, startedAtMs, viralEndedAtMs, arrivedAt, bursts, settleMs }) {
-  const loadFrom = load ? Math.floor(Date.parse(load.from) / 1000) : 0;
   /** @type {number[]} */
   const viralSeconds = [];
   for (let s = Math.ceil(startedAtMs / 1000); s < Math.floor(viralEndedAtMs / 1000); s += 1) {
     viralSeconds.push(s);
   }
   /** @param {number} s */
-  const heardIn = (s) => load?.requestsPerSecond?.[s - loadFrom] ?? 0;
+  const heardIn = (s) => heardInSeconds(load, [s])[0] ?? 0;
   const arrivals = new Map();
   for (const at of arrivedAt) {
     const s = Math.floor(at / 1000);
@@ -133,6 +132,8 @@ export function courtLoad({ load, startedAtMs, viralEndedAtMs, arrivedAt, bursts
   const on = settled.filter(floodOn);
   const off = settled.filter(floodOff);
   return {
+    /** The viral minute's whole seconds (epoch s), which the per-second counts are of. */
+    seconds: viralSeconds,
     /** Whole seconds after the first were heard both with the flood and without it. */
     compared: on.length > 0 && off.length > 0,
     courtPerSecond: viralSeconds.map(heardIn),
@@ -140,6 +141,61 @@ export function courtLoad({ load, startedAtMs, viralEndedAtMs, arrivedAt, bursts
     arrivalsPerSecond: viralSeconds.map((s) => arrivals.get(s) ?? 0),
     withFlood: mean(on.map(heardIn)),
     withoutFlood: mean(off.map(heardIn)),
+  };
+}
+
+/** @typedef {{ from: string, requestsPerSecond?: number[] }} LoadWindow */
+/** @typedef {(LoadWindow & { object?: string }) | null | undefined} BusiestWindow */
+
+/**
+ * What an object's count of requests per second (the report's `courtLoad`, or a busiest desk's or
+ * shelf's) says of each of `seconds` (epoch s): 0 where it says nothing.
+ * @param {LoadWindow | null | undefined} load
+ * @param {readonly number[]} seconds
+ */
+export function heardInSeconds(load, seconds) {
+  const from = load ? Math.floor(Date.parse(load.from) / 1000) : 0;
+  return seconds.map((s) => load?.requestsPerSecond?.[s - from] ?? 0);
+}
+
+/**
+ * What reached each kind of Durable Object in the viral minute, from the owner's report read as it
+ * ended (`report`, its body): the busiest desk's and the busiest shelf's requests per second (each
+ * the one that heard the most in the report's ten minutes), which objects they were and how many
+ * they heard in all; and the court's requests per arriving visitor, over the whole minute and in
+ * each second that had arrivals. `court` is courtLoad's measure of the same minute.
+ * @param {unknown} report
+ * @param {{ seconds: readonly number[], courtPerSecond: readonly number[], arrivalsPerSecond: readonly number[] }} court
+ */
+export function objectLoads(report, court) {
+  const body =
+    /** @type {{ courtLoad?: LoadWindow | null, deskLoad?: BusiestWindow, shelfLoad?: BusiestWindow }} */ (
+      report ?? {}
+    );
+  /** @param {BusiestWindow} load */
+  const busiest = (load) => {
+    const perSecond = heardInSeconds(load, court.seconds);
+    return {
+      given: load !== undefined && load !== null,
+      object: load?.object ?? '-',
+      perSecond,
+      heard: perSecond.reduce((a, b) => a + b, 0),
+    };
+  };
+  const sum = (/** @type {readonly number[]} */ values) => values.reduce((a, b) => a + b, 0);
+  const arrived = sum(court.arrivalsPerSecond);
+  /** The court's requests per arrival in each second that had arrivals. @type {number[]} */
+  const perVisitorEach = [];
+  court.arrivalsPerSecond.forEach((arrivals, n) => {
+    if (arrivals > 0) perVisitorEach.push((court.courtPerSecond[n] ?? 0) / arrivals);
+  });
+  return {
+    courtGiven: body.courtLoad !== undefined && body.courtLoad !== null,
+    desk: busiest(body.deskLoad),
+    shelf: busiest(body.shelfLoad),
+    /** The court's requests in the minute over the visitors who arrived in it (null for none). */
+    courtPerVisitor: arrived === 0 ? null : sum(court.courtPerSecond) / arrived,
+    courtPerVisitorEach: perVisitorEach,
   };
 }
 

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   attackerAllowances,
   courtLoad,
+  heardInSeconds,
   idlePlaces,
   maximum,
+  objectLoads,
   peakAtOnce,
   percentile,
   perSecond,
@@ -179,6 +181,58 @@ describe('the surge measures', () => {
     expect(load.withFlood).toBe(30);
     expect(load.withoutFlood).toBe(10);
     expect(load.compared).toBe(true);
+  });
+
+  it('reads an object’s count of each second of the minute, 0 where it says nothing', () => {
+    const from = new Date(100_000).toISOString();
+    expect(heardInSeconds({ from, requestsPerSecond: [1, 2, 3] }, [99, 100, 102, 103])).toEqual([
+      0, 1, 3, 0,
+    ]);
+    expect(heardInSeconds(undefined, [100, 101])).toEqual([0, 0]);
+  });
+
+  it('measures the busiest desk and shelf over the viral minute, and the court per arrival', () => {
+    const startedAtMs = 100_000;
+    // The report's ten minutes began two seconds before the run and end after the minute.
+    const from = new Date(startedAtMs - 2000).toISOString();
+    const court = courtLoad({
+      load: { from, requestsPerSecond: [9, 9, 4, 6, 2, 0, 7] },
+      startedAtMs,
+      viralEndedAtMs: startedAtMs + 4000,
+      arrivedAt: [startedAtMs + 10, startedAtMs + 20, startedAtMs + 1100, startedAtMs + 3500],
+      bursts: [],
+      settleMs: 0,
+    });
+    expect(court.seconds).toEqual([100, 101, 102, 103]);
+    expect(court.courtPerSecond).toEqual([4, 6, 2, 0]);
+    const report = {
+      courtLoad: { from, requestsPerSecond: [9, 9, 4, 6, 2, 0, 7] },
+      deskLoad: { object: 'desk-7', from, requestsPerSecond: [5, 5, 1, 3, 2, 0, 8] },
+      shelfLoad: { object: 'shelf-0', from, requestsPerSecond: [0, 0, 0, 0, 0, 0, 0] },
+    };
+    const loads = objectLoads(report, court);
+    expect(loads.courtGiven).toBe(true);
+    // Only the minute's own seconds: the desk's earlier and later requests are not in it.
+    expect(loads.desk).toEqual({
+      given: true,
+      object: 'desk-7',
+      perSecond: [1, 3, 2, 0],
+      heard: 6,
+    });
+    expect(perSecond(loads.desk.perSecond)).toBe('1 / 3');
+    expect(loads.shelf).toMatchObject({ given: true, object: 'shelf-0', heard: 0 });
+    // 12 requests for 4 arrivals; by second, 4 for 2, 6 for 1, and 0 for 1 (a second without
+    // arrivals is left out).
+    expect(loads.courtPerVisitor).toBe(3);
+    expect(loads.courtPerVisitorEach).toEqual([2, 6, 0]);
+  });
+
+  it('says which loads the report did not give', () => {
+    const court = { seconds: [1], courtPerSecond: [0], arrivalsPerSecond: [0] };
+    const loads = objectLoads({ courtLoad: null }, court);
+    expect(loads).toMatchObject({ courtGiven: false, courtPerVisitor: null });
+    expect(loads.desk).toEqual({ given: false, object: '-', perSecond: [0], heard: 0 });
+    expect(objectLoads(null, court).shelf.given).toBe(false);
   });
 
   it('says when no whole second after the first was heard without the flood', () => {

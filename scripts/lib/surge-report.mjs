@@ -1,8 +1,8 @@
 // The surge's report: the table of what happened, the failures that make the run exit non-zero,
 // and its one `surge:` line.
-import { costPerReply } from './surge-text-costs.mjs';
 import { fromRecordShare } from './surge-openings.mjs';
-import { maximum, percentile, perSecond } from './surge-measures.mjs';
+import { maximum, objectLoads, percentile, perSecond } from './surge-measures.mjs';
+import { percent, textFailures, textRows } from './surge-report-text.mjs';
 import { JOIN_BACKSTOP_SECONDS, SWEEP_SECONDS } from './surge-microphones.mjs';
 
 /** @typedef {import('./surge-visitors.mjs').SurgeRecords} SurgeRecords */
@@ -33,37 +33,16 @@ import { JOIN_BACKSTOP_SECONDS, SWEEP_SECONDS } from './surge-microphones.mjs';
  *   floodRecord: FloodRecord,
  *   silent: SilentRecord,
  *   court: CourtLoad,
- *   courtLoadGiven: boolean,
+ *   loadReport: unknown,
  *   idle: IdlePlaces,
  *   placesPeak: number,
  *   microphones: MicrophoneOutcome,
  *   linesDoneAt: number,
  *   elapsed: number,
- *   text: TextOutcome,
+ *   text: import('./surge-report-text.mjs').TextOutcome,
  * }} SurgeOutcome
- * All a run found: its settings, records and measures.
- */
-
-/**
- * @typedef {{
- *   mode: string,
- *   records: import('./surge-text.mjs').TextRecords,
- *   asked: number,
- *   servedFast: number,
- *   engine: string,
- *   standInFirstWord: number[],
- *   standInStopped: number,
- *   costs: import('./surge-text-costs.mjs').TextCosts,
- *   court: CourtLoad,
- *   attacker: import('./surge-text.mjs').TextAttackerRecord,
- *   allowedChats: number,
- *   allowedTurns: number,
- *   textSpend: number,
- *   closed: boolean,
- * }} TextOutcome
- * Text with Pepa in the run: who asked and who heard her within 5 s, the chats, the first words'
- * latency through the gate beside the stand-in's own, the court with text and without, the
- * attacker, and text's share of the spend.
+ * All a run found: its settings, records and measures. `loadReport`: the owner's report as the
+ * viral minute ended (its body), for what the court, the desks and the shelves heard.
  */
 
 /**
@@ -105,72 +84,6 @@ function microphoneRows(o) {
       'Provider calls joined / ended unjoined (join timeout)',
       `${o.standIn.stats.joined} / ${o.standIn.stats.joinTimeouts}`,
     ],
-  ];
-}
-
-/** @param {Record<string, number>} counts */
-const byCode = (counts) =>
-  Object.entries(counts)
-    .sort()
-    .map(([code, n]) => `${code}×${n}`)
-    .join(' ') || '-';
-
-/** @param {number} part @param {number} whole */
-const percent = (part, whole) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)} %`);
-
-/**
- * The text rows of the table.
- * @param {SurgeOutcome} o
- * @returns {[string, string | number][]}
- */
-function textRows(o) {
-  const t = o.text;
-  const r = t.records;
-  const gate = r.firstWordThroughGate;
-  return [
-    ['Text offered', t.mode],
-    ['Asked for Pepa (voice at once, or text)', t.asked],
-    [
-      'First words within 5 s: of those who asked / of all arrivals',
-      `${percent(t.servedFast, t.asked)} / ${percent(t.servedFast, o.records.tally.arrived)}`,
-    ],
-    ['Text: chats asked / given / refused', `${r.asked} / ${r.chats} / ${byCode(r.refusedStarts)}`],
-    [
-      'Text: replies / stopped / broke off / refused',
-      `${r.turns} / ${r.aborts} / ${r.failedTurns} / ${byCode(r.refusedTurns)}`,
-    ],
-    [
-      "Text: first messages answered from Pepa's earlier replies (no model)",
-      fromRecordShare(Number(o.today.text?.fromRecord ?? 0), r.openings + t.attacker.openings),
-    ],
-    ['Replies the stand-in was told to stop (its request aborted)', t.standInStopped],
-    [
-      'First words through the gate p50 / p95',
-      `${percentile(gate, 50).toFixed(0)} / ${percentile(gate, 95).toFixed(0)} ms (${gate.length} replies)`,
-    ],
-    [
-      "The stand-in's own first words p50 / p95",
-      `${percentile(t.standInFirstWord, 50).toFixed(0)} / ${percentile(t.standInFirstWord, 95).toFixed(0)} ms`,
-    ],
-    [
-      'Spend today: voice / text',
-      `$${Math.max(0, o.spend - t.textSpend).toFixed(2)} / $${t.textSpend.toFixed(2)} (text by ${t.engine})`,
-    ],
-    [
-      "Text per reply: metered / the model's tokens / the provider's chat",
-      costPerReply(t.costs, t.textSpend, r.turns),
-    ],
-    [
-      'Court requests/s with text offered / without (mean)',
-      t.mode === 'windows'
-        ? `${t.court.withFlood.toFixed(1)} / ${t.court.withoutFlood.toFixed(1)}`
-        : 'not compared',
-    ],
-    [
-      'Text attacker in one /64: chats / replies / answers',
-      `${t.attacker.chats} (allowance ${t.allowedChats}) / ${t.attacker.turns} (allowance ${t.allowedTurns}) / ${byCode(t.attacker.statuses)}`,
-    ],
-    ["Text attacker on another visitor's chat", byCode(t.attacker.stolen)],
   ];
 }
 
@@ -251,6 +164,7 @@ export function surgeRows(o) {
     ['Provider answers late (calls)', stats.late],
     ['Arrivals/s in the viral minute p50 / max', perSecond(o.court.arrivalsPerSecond)],
     ['Court requests/s in the viral minute p50 / max', perSecond(o.court.courtPerSecond)],
+    ...loadRows(o),
     [
       'Court requests/s with the flood / without (mean)',
       `${o.court.withFlood.toFixed(1)} / ${o.court.withoutFlood.toFixed(1)}`,
@@ -263,6 +177,45 @@ export function surgeRows(o) {
     ...microphoneRows(o),
     ['Lines settled / run ended', `${o.linesDoneAt.toFixed(0)} s / ${o.elapsed.toFixed(0)} s`],
     ...(o.text.mode === 'off' ? [] : textRows(o)),
+  ];
+}
+
+/**
+ * The rows of what reached the desks and the shelves in the viral minute, and the court's
+ * requests per arriving visitor. A shelf hears only of cards: a run that asked for none says so.
+ * @param {SurgeOutcome} o
+ * @returns {[string, string][]}
+ */
+function loadRows(o) {
+  const loads = objectLoads(o.loadReport, o.court);
+  const perVisitor = loads.courtPerVisitor;
+  /** @param {ReturnType<typeof objectLoads>['desk']} busiest @param {string} none */
+  const busiestRow = (busiest, none) =>
+    !busiest.given
+      ? 'not in the report'
+      : busiest.heard === 0
+        ? `${perSecond(busiest.perSecond)} (${none})`
+        : `${perSecond(busiest.perSecond)} (${busiest.object}, ${busiest.heard} requests)`;
+  return [
+    [
+      'Court requests per arriving visitor: the minute / p50 / max second',
+      perVisitor === null
+        ? '-'
+        : `${perVisitor.toFixed(2)} / ${percentile(loads.courtPerVisitorEach, 50).toFixed(2)} / ${maximum(loads.courtPerVisitorEach).toFixed(2)}`,
+    ],
+    [
+      'Busiest desk requests/s in the viral minute p50 / max',
+      busiestRow(loads.desk, 'no desk heard a request: no chats'),
+    ],
+    [
+      'Busiest shelf requests/s in the viral minute p50 / max',
+      busiestRow(
+        loads.shelf,
+        o.text.records.cards.asked === 0
+          ? 'no shelf heard a request: the run asked for no cards (SURGE_CARD_SHARE)'
+          : 'no shelf heard a request in the minute',
+      ),
+    ],
   ];
 }
 
@@ -280,7 +233,8 @@ export function tableLines(rows) {
  * failed microphone's give-back was refused or a place never given back outlived the join
  * backstop, the spend passed the
  * cap, the abuser or an attacker got past its allowance, a place sat idle longer than its live
- * visitors' check-in interval, the report gave no court load, or the flood more than doubled it.
+ * visitors' check-in interval, the report gave no court load (or no busiest desk's or shelf's),
+ * or the flood more than doubled the court's.
  * @param {SurgeOutcome} o
  */
 export function surgeFailures(o) {
@@ -308,7 +262,11 @@ export function surgeFailures(o) {
     failures.push(
       `${o.idle.over} places idle past their visitors' check-in interval (and any ticket gone silent ahead)`,
     );
-  if (!o.courtLoadGiven) failures.push('the report gave no court load');
+  const loads = objectLoads(o.loadReport, o.court);
+  if (!loads.courtGiven) failures.push('the report gave no court load');
+  if (!loads.desk.given || !loads.shelf.given) {
+    failures.push("the report gave no busiest desk's or shelf's load");
+  }
   if (o.flood && !o.court.compared) {
     // A viral minute shorter than two bursts past the first has no seconds to set side by side.
     failures.push('the viral minute was too short to compare the court with and without the flood');
@@ -322,56 +280,6 @@ export function surgeFailures(o) {
 }
 
 /**
- * Why text fails the run: fewer than 95 % of those who asked heard Pepa within 5 s (on a day the
- * budget did not close), the gate's p95 first words more than 150 ms behind the stand-in's own,
- * text more than doubling the court's load, the attacker past one visitor's allowance, or a
- * message on another visitor's chat answered.
- * @param {SurgeOutcome} o
- */
-export function textFailures(o) {
-  const t = o.text;
-  /** @type {string[]} */
-  const failures = [];
-  if (t.mode === 'off') return failures;
-  if (!t.closed && !(t.servedFast >= 0.95 * t.asked)) {
-    failures.push(
-      `only ${percent(t.servedFast, t.asked)} of those who asked heard Pepa within 5 s`,
-    );
-  }
-  const gate95 = percentile(t.records.firstWordThroughGate, 95);
-  const own95 = percentile(t.standInFirstWord, 95);
-  if (t.records.firstWordThroughGate.length > 0 && !(gate95 <= own95 + 150)) {
-    failures.push(
-      `first words p95 ${gate95.toFixed(0)} ms through the gate, ${own95.toFixed(0)} ms at the stand-in`,
-    );
-  }
-  if (t.mode === 'windows' && !t.court.compared) {
-    failures.push('the viral minute was too short to compare the court with text and without');
-  } else if (
-    t.mode === 'windows' &&
-    !(t.court.withFlood <= 2 * Math.max(1, t.court.withoutFlood))
-  ) {
-    failures.push(
-      `text took the court from ${t.court.withoutFlood.toFixed(1)} to ${t.court.withFlood.toFixed(1)} requests/s`,
-    );
-  }
-  if (t.attacker.chats > t.allowedChats) {
-    failures.push(`the text attacker got ${t.attacker.chats} chats`);
-  }
-  // The model engine exists to cost a tenth of the provider's chat for the same replies or less.
-  if (t.engine === 'model' && t.costs.modelUsd * 10 > t.costs.providerChatUsd) {
-    failures.push("text by the model cost more than a tenth of the provider's chat for it");
-  }
-  if (t.attacker.turns > t.allowedTurns) {
-    failures.push(`the text attacker got ${t.attacker.turns} replies`);
-  }
-  if ((t.attacker.stolen[200] ?? 0) > 0) {
-    failures.push("the text attacker was answered on another visitor's chat");
-  }
-  return failures;
-}
-
-/**
  * The run's one line.
  * @param {SurgeOutcome} o
  */
@@ -379,6 +287,7 @@ export function surgeLine(o) {
   const { tally, latencies, waits } = o.records;
   const admitted = tally.admittedAtOnce + tally.admittedAfterWaiting;
   const refusedTotal = Object.values(tally.refused).reduce((a, b) => a + b, 0);
+  const loads = objectLoads(o.loadReport, o.court);
   return (
     `surge: peak ${o.placesPeak}/${o.limit} concurrent, admitted ${admitted}, waited ${tally.admittedAfterWaiting}, ` +
     `refused ${refusedTotal}, leaked ${o.leaked}, spend ${o.spend.toFixed(2)}/${o.cap} USD, ` +
@@ -387,6 +296,7 @@ export function surgeLine(o) {
     `idle place ${o.idle.max.toFixed(1)} s to the call, ${o.idle.maxUntilCheckIn.toFixed(1)} s to the check-in (allowed ${o.idle.allowed.toFixed(1)} s), ` +
     `court ${o.court.withFlood.toFixed(1)} req/s with the flood / ${o.court.withoutFlood.toFixed(1)} without, ` +
     `court p50/max ${perSecond(o.court.courtPerSecond)} req/s beside arrivals ${perSecond(o.court.arrivalsPerSecond)}/s, ` +
+    `busiest desk p50/max ${perSecond(loads.desk.perSecond)} req/s, busiest shelf ${perSecond(loads.shelf.perSecond)} req/s, ` +
     `p95 gate ${percentile(latencies, 95).toFixed(0)} ms, ` +
     `p95 wait ${percentile(waits, 95).toFixed(0)} s, ` +
     `failed microphones held given back ${seconds(o.microphones.held.givenBack)} ` +
