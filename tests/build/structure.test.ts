@@ -185,7 +185,9 @@ const GATE_WINGS: Record<string, readonly string[]> = {
   // a card could print it, so this part of text reads the card's word checks (cards/words, which
   // stand on nothing but cards/fold); text itself never imports a card.
   'text/openings': ['floor', 'cards/words'],
-  cards: ['floor', 'provider', 'calls', 'text', 'cards/words', 'cards/fold', 'cards/judge'],
+  // A card of a chat's remark reads it from the visitor's desk, named on the floor: cards never
+  // import text, so text/openings may read the card's word checks without a circle of wings.
+  cards: ['floor', 'provider', 'calls', 'cards/words', 'cards/fold', 'cards/judge'],
   // What a card may print: the checks, each on the words as a reader reads them (fold/).
   'cards/words': ['cards/fold'],
   // How a reader reads words: folded, look-alike letters mapped; and the scripts a card can draw.

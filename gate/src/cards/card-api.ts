@@ -17,7 +17,7 @@ import { headersOf, judge } from '../floor/contract';
 import { countEdgeRefusal, prove, proves } from '../floor/edge';
 import { busiestOf, type BusiestLoad } from '../floor/load';
 import { cookie, json, problem, readJsonObject } from '../floor/problem';
-import { deskFor } from '../text/text-records';
+import { deskFor } from '../floor/visitor';
 import type { Visitor } from '../floor/visitor';
 import { newCardId } from './card-ids';
 import { SHELF_NAMES, shelfFor, type CardAsk, type Claim, type LimitScope } from './card-shelf';

@@ -122,6 +122,23 @@ export function networkBucket(visitor: Visitor, count: number): number {
   return parseInt(hex, 16) % count;
 }
 
+/** How many text desks share the site's text. */
+export const TEXT_DESKS = 32;
+
+/**
+ * The text desk of a visitor: by their network, so their neighbours share it. Named here, under
+ * both wings that ask it: text, whose desk it is, and cards, which read a chat's remark there.
+ */
+export function deskFor(visitor: Visitor): string {
+  return `desk-${networkBucket(visitor, TEXT_DESKS)}`;
+}
+
+/** Every desk's name, as deskFor gives them. */
+export const DESK_NAMES: readonly string[] = Array.from(
+  { length: TEXT_DESKS },
+  (_, bucket) => `desk-${bucket}`,
+);
+
 /** A random id for tickets and leases (128 bits, URL-safe). */
 export function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

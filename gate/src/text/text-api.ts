@@ -22,9 +22,9 @@ import { countEdgeRefusal, prove, proves } from '../floor/edge';
 import { busiestOf, type BusiestLoad } from '../floor/load';
 import { json, problem, readJsonObject } from '../floor/problem';
 import { goneWith } from './desk-turn';
-import { DESK_NAMES, deskFor, refusalResponse } from './text-records';
+import { refusalResponse } from './text-records';
 import { hasVisibleCharacter } from './visible-text';
-import type { Visitor } from '../floor/visitor';
+import { DESK_NAMES, deskFor, type Visitor } from '../floor/visitor';
 
 /** A message's body is read no further than this (the contract's longest text, in UTF-8). */
 const MESSAGE_BODY_BYTES = 20 * 1024;

@@ -37,7 +37,7 @@ import { deskCaps, type TakenTurn, type TurnCaps } from './caps/turn-caps';
 export { AsnKeeper } from './caps/asn-keeper';
 export { ReplyPlaces } from './reply-places';
 import { giveReplyPlace, takeReplyPlace } from './reply-places';
-export { deskFor, TEXT_DESKS } from './text-records';
+export { deskFor, TEXT_DESKS } from '../floor/visitor';
 
 /** A chat nobody wrote in for this long is forgotten. */
 export const CHAT_IDLE_MS = 30 * 60_000;

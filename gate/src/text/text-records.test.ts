@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { networkBucket } from '../floor/visitor';
+import { deskFor, networkBucket, TEXT_DESKS } from '../floor/visitor';
 import {
   chatSoFar,
-  deskFor,
   HANDED_OVER_CHARS,
   readSaid,
   replyAt,
-  TEXT_DESKS,
   type HandedOverEntry,
   type SaidEntry,
 } from './text-records';

@@ -1,12 +1,7 @@
 /**
- * What a text desk keeps and answers with: which desk a visitor's chats live on, what is kept of
- * what was said (and how a call is given it), and a refusal as the gate's problem.
+ * What a text desk keeps and answers with: what is kept of what was said (and how a call is given it), and a refusal as the gate's problem.
  */
 import { problem, type ProblemCode } from '../floor/problem';
-import { networkBucket, type Visitor } from '../floor/visitor';
-
-/** How many desks share the site's text. */
-export const TEXT_DESKS = 32;
 
 /** What a chat's record keeps of what was said: its last entries, and no more text than this. */
 export const KEPT_ENTRIES = 24;
@@ -25,17 +20,6 @@ export function createDeskTables(sql: { exec(query: string): unknown }): void {
     chats INTEGER NOT NULL DEFAULT 0, turns INTEGER NOT NULL DEFAULT 0,
     usd REAL NOT NULL DEFAULT 0, PRIMARY KEY (visitor, day))`);
 }
-
-/** The desk of a visitor: by their network, so their neighbours share it. */
-export function deskFor(visitor: Visitor): string {
-  return `desk-${networkBucket(visitor, TEXT_DESKS)}`;
-}
-
-/** Every desk's name, as deskFor gives them. */
-export const DESK_NAMES: readonly string[] = Array.from(
-  { length: TEXT_DESKS },
-  (_, bucket) => `desk-${bucket}`,
-);
 
 export interface TextRefusal {
   code: ProblemCode;
