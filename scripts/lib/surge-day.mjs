@@ -193,35 +193,27 @@ export function surgeDay(options, run) {
      */
     outcome: (surge) => {
       if (!options.on) return { lines: [], failures: [] };
-      const day = {
-        cap: run.CAP,
-        hoursSpent: Array.isArray(surge.today.hours) ? surge.today.hours.map(Number) : [],
-        viralVisitors: run.VISITORS,
-        arrivedAt: (/** @type {number} */ n) => surge.startedAtMs + (surge.arrivals[n] ?? 0),
-        asked: surge.textSurge.askedBy,
-        firstWords: surge.textSurge.firstWordsOf,
-        callsAt: surge.records.placesTaken.map((p) => p.answeredAt),
-      };
       const viralEnd = realStartMs + clock.viralMs;
-      const all = Array.from({ length: day.viralVisitors + options.visitors }, (_, n) => ({
-        n,
-        at: day.arrivedAt(n),
-      }));
-      const visitor = (/** @type {{ n: number, at: number }} */ v) => {
-        const ms = day.firstWords(v.n);
-        const heard = day.asked(v.n) && ms !== null;
+      const visitor = (/** @type {number} */ offset, /** @type {number} */ n) => {
+        const asked = surge.textSurge.askedBy(n);
+        const ms = surge.textSurge.firstWordsOf(n);
+        const heard = asked && ms !== null;
         const fast = heard && ms <= FIRST_WORDS_WITHIN_MS;
-        return { simAt: clock.simAt(v.at), asked: day.asked(v.n), heard, fast };
+        return { simAt: clock.simAt(surge.startedAtMs + offset), asked, heard, fast };
       };
-      const viral = all.filter((v) => v.n < day.viralVisitors).map(visitor);
+      const all = surge.arrivals.map(visitor);
+      const viral = all.slice(0, run.VISITORS);
       const rows = hourRows({
-        cap: day.cap,
+        cap: run.CAP,
         releases: options.releases,
         burstShares: options.burstShares,
-        hoursSpent: day.hoursSpent,
-        arrivals: all.filter((v) => v.n >= day.viralVisitors).map(visitor),
+        hoursSpent: Array.isArray(surge.today.hours) ? surge.today.hours.map(Number) : [],
+        arrivals: all.slice(run.VISITORS),
         told: told.filter((t) => t.at >= viralEnd).map((t) => ({ ...t, simAt: clock.simAt(t.at) })),
-        callsAt: day.callsAt.filter((at) => at >= viralEnd).map(clock.simAt),
+        callsAt: surge.records.placesTaken
+          .map((p) => p.answeredAt)
+          .filter((at) => at >= viralEnd)
+          .map(clock.simAt),
       });
       const toldInViral = told.filter((t) => t.at < viralEnd);
       const count = (/** @type {string} */ code) =>

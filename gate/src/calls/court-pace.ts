@@ -88,8 +88,8 @@ export function releasedUsd(limits: PaceLimits, at: number): number {
  * even the whole day's budget reaches it (the court is closed, not resting).
  */
 export function backAt(limits: PaceLimits, targetUsd: number, real: number): number | null {
-  if (releasedUsd(limits, real) + 1e-9 >= targetUsd) return null;
   const at = paceTime(limits.paceClock, real);
+  if (releasedBy(limits, partOf(limits, at)) + 1e-9 >= targetUsd) return null;
   if (limits.dailyBudgetUsd + 1e-9 < targetUsd) return null;
   const shares = (targetUsd / limits.dailyBudgetUsd) * limits.paceReleases;
   // The first part whose release covers the target; never the part we are in (it does not).
