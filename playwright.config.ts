@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { MOCK_PORT, SITE_DIR, SITE_PORT as PORT } from './e2e/support/site';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, MEDIA_ARGS } from './scripts/lib/chromium.mjs';
+import { CHROMIUM_ARGS, MEDIA_ARGS, SUITE_CHROMIUM_PATH } from './scripts/lib/chromium.mjs';
 import { cpuSlowdown } from './scripts/lib/cpu-slowdown.mjs';
 
 /**
@@ -46,7 +46,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: SUITE_CHROMIUM_PATH,
       args: CHROMIUM_FLAGS,
     },
     trace: 'off',

@@ -98,6 +98,11 @@ export const test = base.extend<PageGuardOptions & PageProblems>({
     const rate = cpuSlowdown(process.env.E2E_CPU_SLOWDOWN);
     if (rate > 1 && browserName === 'chromium') await slowEveryPage(context, rate);
     await use(context);
+    // Each page is closed as a visitor closes a tab, so it says goodbye (pagehide): a call still
+    // under way ends and gives its place back. A context closed with its pages open fires no
+    // pagehide in the headless shell, and the demo's court then held each such call to its limit
+    // (ten minutes): enough of them filled its places and later tests met the line.
+    await Promise.all(context.pages().map((page) => page.close()));
   },
 
   // The built page starts its app after the first paint, which can come after the load event that

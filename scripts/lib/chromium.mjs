@@ -8,6 +8,16 @@ import { join } from 'node:path';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/**
+ * The Chromium the Playwright suite drives: Debian's chromium-headless-shell, the same release's
+ * engine (Blink, V8, the network stack) without the browser around it, as Playwright's own
+ * headless Chromium is. The whole browser in headless mode spent about 60 % more CPU on the same
+ * tests (docs/decisions/0014-suite-headless-shell.md); the bench, the screenshots and the arrival
+ * matrix keep the whole browser, as a visitor runs it.
+ */
+export const SUITE_CHROMIUM_PATH =
+  process.env.E2E_CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
+
 /** Flags for a quiet headless browser that only talks to 127.0.0.1. */
 export const CHROMIUM_ARGS = [
   '--headless',
