@@ -7,17 +7,19 @@
 set -euo pipefail
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 SHELL_CHROMIUM="${E2E_CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}"
-if [ -x "$CHROMIUM" ] && [ -x "$SHELL_CHROMIUM" ]; then
+say_versions() {
   "$CHROMIUM" --version
   echo "$("$SHELL_CHROMIUM" --version) (headless shell)"
+}
+if [ -x "$CHROMIUM" ] && [ -x "$SHELL_CHROMIUM" ]; then
+  say_versions
   exit 0
 fi
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing Debian's chromium and chromium-headless-shell for the browser tests…"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell >/dev/null
-  "$CHROMIUM" --version
-  echo "$("$SHELL_CHROMIUM" --version) (headless shell)"
+  say_versions
   exit 0
 fi
 echo "Chromium is missing: install it with 'sudo apt-get install chromium chromium-headless-shell' (or set CHROMIUM_PATH and E2E_CHROMIUM_PATH)." >&2
