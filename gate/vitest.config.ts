@@ -48,5 +48,10 @@ export default defineProject({
     // Some tests walk a hundred visitors through the Worker and the court, or a visitor through
     // a hundred requests: on a machine shared with other suites that has taken past 20 s.
     testTimeout: 60_000,
+    // One runtime for every file, not one each: loading the gate (its card fonts and WebAssembly)
+    // into a fresh runtime for each of the forty files took half this project's CPU. A test
+    // starts from nothing all the same: every Durable Object is emptied and ended around each
+    // one, and each has a visitor salt of its own for the edge limiter (test-workerd/setup.ts).
+    isolate: false,
   },
 });

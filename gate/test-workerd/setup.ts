@@ -1,23 +1,21 @@
 /**
- * Each test starts from an empty court, desks and ASN keepers (nothing stored, no alarm, a fresh
- * instance with nothing in memory), the test bindings, the outside world answering well, a card
+ * Each test starts from empty Durable Objects (nothing stored, no alarm, a fresh instance with
+ * nothing in memory), the test bindings, the outside world answering well, a card
  * judge that reads the line and the clock at T0, and ends leaving no fake clock or stub behind.
  */
-import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
+import { abortAllDurableObjects, reset } from 'cloudflare:test';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { forgetFull } from '../src/floor/edge';
-import { court, gateEnv, restoreBindings, T0 } from './bench';
+import { gateEnv, restoreBindings, T0 } from './bench';
 import { TEST_BINDINGS } from './bindings';
 import { standInJudge } from './card-judge-stand-in';
 import { expectStreamsConform } from './gate-fetch';
 import { outside, resetOutsideWorld } from './outside-world';
 import { forgetVisitorCalls } from './visitor-calls';
-import { desk, forgetVisitorChats, keeper, takeDesks, takeKeepers } from './visitor-chats';
-
-let testRun = 0;
+import { forgetVisitorChats } from './visitor-chats';
 
 /** A fresh world for the next test: what the test before left in memory is forgotten. */
-function resetWorld(): void {
+function resetWorld(test: string): void {
   resetOutsideWorld();
   forgetVisitorChats();
   forgetVisitorCalls();
@@ -25,30 +23,27 @@ function resetWorld(): void {
   // A fresh court has said nothing yet, full or not.
   forgetFull();
   // A salt of its own for each test: the edge limiter's counts (kept by the runtime across
-  // tests) are keyed by visitor, so no test inherits another's.
-  testRun += 1;
-  gateEnv.GATE_VISITOR_SALT = `${TEST_BINDINGS.GATE_VISITOR_SALT}-${testRun}`;
+  // tests and files) are keyed by visitor, so no test inherits another's. It is the test's own
+  // (its id), not its place in the run, so each test meets the same visitors' keys (and so the
+  // same desks and shelves) in any order.
+  gateEnv.GATE_VISITOR_SALT = `${TEST_BINDINGS.GATE_VISITOR_SALT}-${test}`;
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(T0);
   vi.spyOn(globalThis, 'fetch').mockImplementation(outside);
 }
 
-async function emptyCourt(): Promise<void> {
-  const empty = async (_instance: unknown, state: DurableObjectState) => {
-    await state.storage.deleteAlarm();
-    await state.storage.deleteAll();
-  };
-  await runInDurableObject(court(), empty);
-  // The text desks the test used too: their chats, counts and grants of the budget.
-  for (const name of takeDesks()) await runInDurableObject(desk(name), empty);
-  // And the ASN keepers they drew from: each day's turns handed out.
-  for (const name of takeKeepers()) await runInDurableObject(keeper(name), empty);
+/**
+ * Every Durable Object emptied (the court, the desks, the ASN keepers, the reply places, the card
+ * shelves: storage and alarms) and every instance ended, so nothing is kept in memory either.
+ */
+async function emptyObjects(): Promise<void> {
+  await reset();
   await abortAllDurableObjects();
 }
 
-beforeEach(async () => {
-  await emptyCourt();
-  resetWorld();
+beforeEach(async ({ task }) => {
+  await emptyObjects();
+  resetWorld(task.id);
   standInJudge();
 });
 
@@ -57,5 +52,5 @@ afterEach(async () => {
   vi.useRealTimers();
   vi.restoreAllMocks();
   restoreBindings();
-  await emptyCourt();
+  await emptyObjects();
 });

@@ -1,7 +1,7 @@
 /**
  * A visitor's text chats, as the tests drive them through the gate: opening one, writing to
  * Pepa, handing it to a call; and the text desks that served them, which a test reaches by name
- * (to look inside, and to empty them between tests). A visitor may be given an ASN, as
+ * to look inside. A visitor may be given an ASN, as
  * Cloudflare reports one (`request.cf.asn`); without one, the runtime reports none.
  */
 import { runDurableObjectAlarm } from 'cloudflare:test';
@@ -13,7 +13,7 @@ import { api } from './gate-fetch';
 /** The chats given in this test: each one's secret, and the address and ASN it was given to. */
 const chats = new Map<string, { secret: string; address: string; asn: number | undefined }>();
 
-/** Forgets the chats of the test before (the desks used are forgotten as they are taken). */
+/** Forgets the chats of the test before. */
 export function forgetVisitorChats(): void {
   chats.clear();
 }
@@ -33,9 +33,6 @@ export async function startChat(
     body: JSON.stringify(botCheckToken === null ? {} : { botCheckToken }),
     ...cfOf(asn),
   });
-  const name = await deskNameOf(address);
-  if (name) desksUsed.add(name);
-  if (asn !== undefined) keepersUsed.add(`asn:${asn}`);
   if (answer.status === 201) {
     const { chat } = (await answer.clone().json()) as { chat: { id: string; secret: string } };
     chats.set(chat.id, { secret: chat.secret, address, asn });
@@ -43,29 +40,9 @@ export async function startChat(
   return answer;
 }
 
-/** The ASN keepers the test's visitors may have drawn from (to empty them), forgotten as told. */
-const keepersUsed = new Set<string>();
-
-/** The names of the ASN keepers the test's visitors may have drawn from. */
-export function takeKeepers(): string[] {
-  const names = [...keepersUsed];
-  keepersUsed.clear();
-  return names;
-}
-
 /** The keeper of an ASN's text messages a day. */
 export function keeper(name: string) {
   return gateEnv.ASN_KEEPER.getByName(name);
-}
-
-/** The desks that served a chat since last asked. */
-const desksUsed = new Set<string>();
-
-/** The desks the test's visitors were served by (to empty them), forgotten as they are told. */
-export function takeDesks(): string[] {
-  const names = [...desksUsed];
-  desksUsed.clear();
-  return names;
 }
 
 /** Starts a chat for `address` (of `asn`, when given) and says its id (it must be given). */
