@@ -9,6 +9,7 @@ import {
   waitPastDoubleTap,
 } from './support/call-probe';
 import { expect, test, waitForHydration } from './support/fixtures';
+import { MOCK_PORT } from './support/site';
 import { talk } from './support/talk';
 
 /** The simulated room, twice as fast: every step, in order. */
@@ -408,4 +409,22 @@ test.describe('a rating the gate refuses @once', () => {
     await connect(page);
     await expect(section.getByRole('alert')).toBeHidden();
   });
+});
+
+test("a tab closed mid-call ends the call as the visitor's @once", async ({ page, request }) => {
+  await open(page);
+  const id = await connect(page);
+
+  // Closed as a visitor closes a tab: the page says goodbye and its room is left, and the
+  // provider ends the call as the visitor's (as Daily does when a participant's tab goes).
+  await page.close();
+  await expect
+    .poll(async () => {
+      const answer = await request.get(`http://127.0.0.1:${MOCK_PORT}/call/${id}`, {
+        headers: { authorization: 'Bearer demo-key' },
+      });
+      const call = (await answer.json()) as { status?: string; endedReason?: string };
+      return { status: call.status, endedReason: call.endedReason };
+    })
+    .toEqual({ status: 'ended', endedReason: 'customer-ended-call' });
 });
