@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/test';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { ownCourt } from './support/own-court';
@@ -38,6 +38,15 @@ async function screenshot(page: Page, testInfo: TestInfo, step: string) {
   });
 }
 
+/** Each call the stand-in provider at `standIn` has made: its status, and why it ended. */
+async function providerCallStatuses(request: APIRequestContext, standIn: string) {
+  const answer = await request.get(`${standIn}/call`, {
+    headers: { authorization: 'Bearer demo-key' },
+  });
+  const calls = (await answer.json()) as { status?: string; endedReason?: string }[];
+  return calls.map(({ status, endedReason }) => ({ status, endedReason }));
+}
+
 /** Pepa's finished entries in `log`. */
 function pepaRemarks(log: Locator) {
   return log.locator('[data-thread-entry]:not([aria-hidden])', { hasText: /^Pepa: \S/ });
@@ -45,6 +54,7 @@ function pepaRemarks(log: Locator) {
 
 test('the whole journey: arrive, the link, the line, the chat while waiting, voice, a section shown, End Call from the bar, a remark shared', async ({
   context,
+  request,
 }, testInfo) => {
   // Eight steps, each waiting on the demo's room: three times a single step's time.
   test.slow();
@@ -98,8 +108,15 @@ test('the whole journey: arrive, the link, the line, the chat while waiting, voi
   await screenshot(page, testInfo, '3-chat');
   await expectTalkAxeClean(page);
 
-  // The place frees: the offer is where the visitor is, one tap takes it into voice.
+  // The place frees: the holder's End Call ends their call with the provider (whose message
+  // frees the gate's place), and the offer is where the visitor is, one tap takes it into voice.
   await talk(holder).end.click();
+  await expect
+    .poll(() => providerCallStatuses(request, court.stack().standInUrl), {
+      message: "the provider's record of the holder's call, the court's only one so far",
+      timeout: 15_000,
+    })
+    .toEqual([{ status: 'ended', endedReason: 'customer-ended-call' }]);
   const take = section.getByRole('button', { name: 'Your turn: talk to Pepa' });
   await expect(take).toBeInViewport({ ratio: 1, timeout: 30_000 });
   await expect(typeField).toBeInViewport({ ratio: 1 });
