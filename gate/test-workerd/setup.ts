@@ -1,7 +1,7 @@
 /**
  * Each test starts from empty Durable Objects (nothing stored, no alarm, a fresh instance with
- * nothing in memory), the test bindings, the outside world answering well, a card
- * judge that reads the line and the clock at T0, and ends leaving no fake clock or stub behind.
+ * nothing in memory), the test bindings, the outside world answering well, a card judge that
+ * reads the line and the clock at T0, and ends leaving no fake clock or stub behind.
  */
 import { abortAllDurableObjects, reset } from 'cloudflare:test';
 import { afterEach, beforeEach, vi } from 'vitest';
