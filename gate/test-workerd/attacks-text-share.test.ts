@@ -36,4 +36,27 @@ describe('text and voice share the day', () => {
     expect((await start(addr(500))).status).toBe(201);
     expect((await start(addr(501))).status).toBe(201);
   });
+
+  it('one chat that spends text’s share hears that text is closed for the day, not that Pepa is busy', async () => {
+    setVars({
+      GATE_DAILY_BUDGET_USD: '1',
+      GATE_TEXT_SHARE: '0.1',
+      GATE_CHAT_TURNS_PER_MINUTE: '600',
+    });
+    world.chat.cost = 0.02;
+    // Its desk's grant comes to hold all of text's share, and its replies spend it, unsettled.
+    const chat = await openChat(addr(1));
+    let refused: Response | null = null;
+    let replies = 0;
+    for (let n = 0; n < 20 && refused === null; n += 1) {
+      const answer = await say(chat, 'Hello');
+      if (answer.status === 200) {
+        await answer.text();
+        replies += 1;
+      } else refused = answer;
+    }
+    expect(replies).toBe(5);
+    expect(refused?.status).toBe(503);
+    expect(await body<ProblemBody>(refused as Response)).toMatchObject({ code: 'court-closed' });
+  });
 });

@@ -246,6 +246,11 @@ describe('metering text against the day’s budget', () => {
     const retryAfter = Number(busy.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(180);
+    // Asked again 20 s on (the desk repeats the court's answer for a while): 20 s less to wait.
+    advance(20);
+    const again = await say(chat, 'two');
+    expect(again.status).toBe(503);
+    expect(Number(again.headers.get('retry-after'))).toBe(retryAfter - 20);
     expect(world.chat.requests).toHaveLength(0);
   });
 

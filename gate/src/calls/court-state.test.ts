@@ -256,6 +256,34 @@ describe('the court’s rules', () => {
     expect(state.request(visitor(2), T0 + 2000).kind).toBe('wait');
   });
 
+  it('tells a desk whose own grant spent text’s share that text is closed, not busy', () => {
+    // USD 1 a day, a tenth of it text's; one desk's grant comes to hold all of it.
+    const { state } = court({ dailyBudgetUsd: 1, textShare: 0.1, maxConcurrent: 5 });
+    let grantId: string | null = null;
+    for (let n = 0; n < 20; n += 1) {
+      const draw = state.text.draw('desk-a', grantId, 0.02, 0.1, T0 + n * 1000);
+      if (!draw.ok) break;
+      grantId = draw.grantId;
+    }
+    if (grantId === null) throw new Error('unexpected');
+    // Its replies spent what it holds, not yet settled: the court learns it from the draw.
+    expect(state.text.draw('desk-a', grantId, 0.02, 0.02, T0 + 30_000, 0.1)).toMatchObject({
+      ok: false,
+      why: 'closed',
+      reopensAt: '2030-01-16T00:00:00.000Z',
+    });
+    // Unspent, the same grant only holds the share: asked again when it lifts at the latest.
+    expect(state.text.draw('desk-a', grantId, 0.02, 0.02, T0 + 30_000, 0)).toMatchObject({
+      ok: false,
+      why: 'held',
+    });
+    // Another desk's word on it counts for nothing: a desk speaks only for its own grant.
+    expect(state.text.draw('desk-b', grantId, 0.02, 0.02, T0 + 30_000, 0.1)).toMatchObject({
+      ok: false,
+      why: 'held',
+    });
+  });
+
   it('lets voice borrow what text has not used, and text then waits for it', () => {
     const { state } = court({ dailyBudgetUsd: 1, textShare: 0.5, maxConcurrent: 5 });
     const calls = [state.request(visitor(1), T0), state.request(visitor(2), T0)];

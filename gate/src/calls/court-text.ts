@@ -86,9 +86,19 @@ export class TextBook {
 
   /**
    * A desk asks for `want` USD (at least `need`: one reply's worst case) of today's budget, added
-   * to its grant `grantId` when that is still open and of today.
+   * to its grant `grantId` when that is still open and of today. `grantSpentUsd`: what the replies
+   * settled against that grant cost so far, which the court learns only when the grant is settled.
+   * It counts as spent when the draw is refused: a desk whose own grant spent what was left hears
+   * that the day (or text's share) is spent, not that a reservation holds it.
    */
-  draw(holder: string, grantId: string | null, need: number, want: number, now: number): Draw {
+  draw(
+    holder: string,
+    grantId: string | null,
+    need: number,
+    want: number,
+    now: number,
+    grantSpentUsd = 0,
+  ): Draw {
     const day = utcDay(now);
     const closed = (): Draw => ({
       ok: false,
@@ -102,6 +112,8 @@ export class TextBook {
     const released = releasedUsd(limits, now);
     const totals = this.days.totals(day);
     const textSpent = totals.text.spentUsd;
+    const existing = grantId ? this.grants.get(grantId) : undefined;
+    const own = existing && existing.holder === holder && existing.day === day ? existing : null;
     // What text may still commit: what the pace has released beside voice's calls, and text's
     // own share of that.
     const left = Math.min(
@@ -109,11 +121,16 @@ export class TextBook {
       released * limits.textShare - textSpent - this.reservedOn(day),
     );
     if (left + 1e-9 < need) {
+      // What is spent: what the book holds, and what the asking desk's own grant has spent
+      // (never more than the grant holds).
+      const ownSpent = own ? Math.min(own.usd, Math.max(0, grantSpentUsd)) : 0;
+      const spent = totals.spentUsd + ownSpent;
+      const textSpentAll = textSpent + ownSpent;
       // Spent alone fills the day (or text's share of it): closed until midnight.
-      const room = Math.min(budget - totals.spentUsd, budget * limits.textShare - textSpent);
+      const room = Math.min(budget - spent, budget * limits.textShare - textSpentAll);
       if (room + 1e-9 < need) return closed();
       // Spent alone reaches the pace: resting until the release that covers one more reply.
-      const target = Math.max(totals.spentUsd + need, (textSpent + need) / limits.textShare);
+      const target = Math.max(spent + need, (textSpentAll + need) / limits.textShare);
       const back = backAt(limits, target, now);
       if (back !== null) {
         return {
@@ -126,11 +143,7 @@ export class TextBook {
       return this.held(now);
     }
     const usd = cents(Math.max(need, Math.min(want, left * GRANT_SHARE)));
-    const existing = grantId ? this.grants.get(grantId) : undefined;
-    const grant =
-      existing && existing.holder === holder && existing.day === day
-        ? existing
-        : { id: this.newId(), holder, day, usd: 0, drawnAt: now };
+    const grant = own ?? { id: this.newId(), holder, day, usd: 0, drawnAt: now };
     grant.usd = cents(grant.usd + usd);
     grant.drawnAt = now;
     this.grants.set(grant.id, grant);

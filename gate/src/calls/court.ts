@@ -260,9 +260,10 @@ export class Court extends DurableObject<Env> {
     grantId: string | null,
     need: number,
     want: number,
+    grantSpentUsd = 0,
   ): Promise<Draw> {
     this.load.heard(Date.now());
-    const draw = this.state.text.draw(holder, grantId, need, want, this.now());
+    const draw = this.state.text.draw(holder, grantId, need, want, this.now(), grantSpentUsd);
     if (draw.ok) {
       await this.persist();
       await this.ensureSweep();

@@ -72,8 +72,8 @@ export class TextDesk extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly inFlight = new Map<string, AbortController>();
   private readonly grants = new DeskGrants({
-    draw: (grantId, need, want) =>
-      this.court().drawText(this.ctx.id.name ?? 'desk', grantId, need, want),
+    draw: (grantId, need, want, grantSpent) =>
+      this.court().drawText(this.ctx.id.name ?? 'desk', grantId, need, want, grantSpent),
     settle: ({ id, spent, turns, chats, fromRecord = 0 }) =>
       this.court().settleText(id, this.ctx.id.name ?? 'desk', spent, { turns, chats, fromRecord }),
     count: (counts) => this.court().countText(counts),

@@ -18,7 +18,10 @@ export const GRANT_ROTATE_MS = 5 * 60_000;
  */
 const SLICE_TURNS = 8;
 const SLICE_MAX_TURNS = 400;
-/** How long a desk repeats the court's "closed" answer before asking again. */
+/**
+ * How long a desk repeats the court's refusal before asking again ("busy" only while its grant
+ * has spent nothing more: the court judges "closed" from what the grant spent).
+ */
 export const CLOSED_MEMORY_MS = 30_000;
 
 export interface GrantState {
@@ -39,8 +42,8 @@ export interface GrantState {
 
 /** What the grants need of their desk. */
 export interface GrantDesk {
-  /** The court's `drawText`, for this desk. */
-  draw(grantId: string | null, need: number, want: number): Promise<Draw>;
+  /** The court's `drawText`, for this desk (`grantSpent`: what the grant's replies cost so far). */
+  draw(grantId: string | null, need: number, want: number, grantSpent: number): Promise<Draw>;
   /** The court's `settleText`: a grant settled at what its replies cost, with what it counted. */
   settle(grant: GrantState): Promise<unknown>;
   /** The court's `countText`: what was counted with no grant left to carry it. */
@@ -55,7 +58,17 @@ export class DeskGrants {
   private grants: GrantState[] = [];
   private drawing: Promise<unknown> = Promise.resolve();
   private sliceTurns = SLICE_TURNS;
-  private closedAnswer: { until: number; refusal: TextRefusal } | null = null;
+  /**
+   * The court's last refusal, repeated until `until` rather than asked again: `liftsAt` is when it
+   * said to come back (each repetition says how long is left of it), and `spent` what the grant
+   * it was asked for had spent (a reply settled since is news to the court).
+   */
+  private closedAnswer: {
+    until: number;
+    liftsAt: number;
+    spent: number;
+    refusal: TextRefusal;
+  } | null = null;
   /**
    * What was counted while no grant of today was open (chats started, replies answered from the
    * record): counted with the next grant drawn, or told the court once none is left to settle.
@@ -139,8 +152,15 @@ export class DeskGrants {
       const current = this.grants.at(-1);
       const holds =
         current && current.day === day && current.usd - current.committed + 1e-9 >= need;
-      if (!holds && this.closedAnswer && Date.now() < this.closedAnswer.until) {
-        return this.closedAnswer.refusal;
+      const remembered = this.closedAnswer;
+      if (
+        !holds &&
+        remembered &&
+        Date.now() < remembered.until &&
+        (remembered.refusal.code !== 'text-busy' || (current?.spent ?? 0) === remembered.spent)
+      ) {
+        const left = Math.max(1, Math.ceil((remembered.liftsAt - Date.now()) / 1000));
+        return { ...remembered.refusal, retryAfterSeconds: left };
       }
       if (current && holds && current.usd - current.committed >= current.usd / 2) return current;
       const reuse =
@@ -151,7 +171,9 @@ export class DeskGrants {
       }
       // Sized to what is asked: this many replies like the one waiting for it.
       const want = this.sliceTurns * need;
-      const answer = await this.desk.draw(reuse?.id ?? null, need, want);
+      // What the grant had spent when the court was asked (its replies may settle meanwhile).
+      const spentTold = reuse?.spent ?? 0;
+      const answer = await this.desk.draw(reuse?.id ?? null, need, want, spentTold);
       if (!answer.ok) {
         if (current && holds) return current;
         // The day spent closes text until midnight, the pace rests it until its next release;
@@ -165,7 +187,12 @@ export class DeskGrants {
                 retryAfterSeconds: answer.retryAfterSeconds,
               };
         const memory = Math.min(CLOSED_MEMORY_MS, answer.retryAfterSeconds * 1000);
-        this.closedAnswer = { until: Date.now() + memory, refusal };
+        this.closedAnswer = {
+          until: Date.now() + memory,
+          liftsAt: Date.now() + answer.retryAfterSeconds * 1000,
+          spent: spentTold,
+          refusal,
+        };
         return refusal;
       }
       this.closedAnswer = null;
