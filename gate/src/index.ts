@@ -27,8 +27,8 @@ import {
   countEdgeRefusal,
   prove,
   proves,
-  rememberedFull,
-  rememberFull,
+  rememberCourtRefusal,
+  rememberedCourtRefusal,
   REFUSED_TOKEN_WEIGHT,
   sameSecret,
   spendEdgeLimit,
@@ -148,11 +148,13 @@ async function createCall(request: Request, env: Env, visitor: Visitor): Promise
     return problem('bot-check-failed', { detail: start.detail });
   }
   const { botCheckToken } = start.value;
-  // A court that said it is full a moment ago is not asked again: the crowd gets its answer here.
-  const full = rememberedFull(Date.now());
-  if (full) {
-    countEdgeRefusal(env, 'court-full', '/api/calls');
-    return problem('court-full', full);
+  // A court that said a moment ago it takes no one new (full, resting, closed) is not asked
+  // again: the crowd gets its answer here.
+  const refusal = rememberedCourtRefusal(Date.now());
+  if (refusal) {
+    const { code, ...extra } = refusal;
+    countEdgeRefusal(env, code, '/api/calls');
+    return problem(code, extra);
   }
   // Over their limits, on a closed day or with the line full, a visitor is refused without a
   // siteverify round trip.
@@ -165,11 +167,9 @@ async function createCall(request: Request, env: Env, visitor: Visitor): Promise
   return toResponse(remembered(answer), true, env, request, visitor);
 }
 
-/** The court's answer, with a "full" one noted for the next arrivals. */
+/** The court's answer, a refusal that holds for every newcomer noted for the next arrivals. */
 function remembered(answer: CourtAnswer): CourtAnswer {
-  if (answer.kind === 'refused' && answer.code === 'court-full') {
-    rememberFull(answer.retryAfterSeconds ?? 60, Date.now());
-  }
+  if (answer.kind === 'refused') rememberCourtRefusal(answer, Date.now());
   return answer;
 }
 

@@ -42,6 +42,30 @@ describe('the pace', () => {
     expect(back.status, await back.clone().text()).toBe(201);
   });
 
+  it('gives further arrivals the resting answer for a moment without asking the court, Pepa back at the same moment', async () => {
+    setVars(HOURLY);
+    const first = await admit(addr(1));
+    await admit(addr(2));
+    await endOfCallReport(first, { cost: 0.9, seconds: 170 });
+    advance(600);
+    expect((await start(addr(4))).status).toBe(503);
+    const before = (await inspect()).heard;
+    advance(2);
+    const again = await start(addr(5));
+    expect(again.status).toBe(503);
+    expect(again.headers.get('retry-after')).toBe('2998');
+    expect(await body<ProblemBody>(again)).toMatchObject({
+      code: 'court-resting',
+      reopensAt: at(1),
+      retryAfterSeconds: 2998,
+    });
+    expect((await inspect()).heard).toBe(before);
+    // The moment over, the court answers the next arrival again.
+    advance(4);
+    expect((await start(addr(6))).status).toBe(503);
+    expect((await inspect()).heard).toBeGreaterThan(before);
+  });
+
   it('rests text once its share of the release is spent, and voice keeps its own', async () => {
     setVars({ ...HOURLY, GATE_CHAT_TURN_WORST_USD: '0.2' });
     world.chat.cost = 0.2;

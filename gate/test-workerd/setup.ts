@@ -5,7 +5,7 @@
  */
 import { abortAllDurableObjects, reset } from 'cloudflare:test';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { forgetFull } from '../src/floor/edge';
+import { forgetCourtRefusal } from '../src/floor/edge';
 import { gateEnv, restoreBindings, T0 } from './bench';
 import { TEST_BINDINGS } from './bindings';
 import { standInJudge } from './card-judge-stand-in';
@@ -21,7 +21,7 @@ function resetWorld(test: string): void {
   forgetVisitorCalls();
   restoreBindings();
   // A fresh court has said nothing yet, full or not.
-  forgetFull();
+  forgetCourtRefusal();
   // A salt of its own for each test: the edge limiter's counts (kept by the runtime across
   // tests and files) are keyed by visitor, so no test inherits another's. It is the test's own
   // (its id), not its place in the run, so each test meets the same visitors' keys (and so the

@@ -97,28 +97,64 @@ export function countEdgeRefusal(env: Env, code: string, path: string): void {
   env.GATE_REFUSALS?.writeDataPoint({ blobs: [code, path], doubles: [1], indexes: [code] });
 }
 
-/** How long the Worker gives a "court full" answer to further arrivals without asking again. */
+/** How long the Worker repeats the court's refusal of new calls without asking it again. */
 export const FULL_MEMORY_MS = 5000;
 
-/** The court's last "full" answer in this isolate: when it was given and when to come back. */
-let fullAnswer: { at: number; retryAfterSeconds: number } | null = null;
+/**
+ * The court's refusals of new calls that hold for every newcomer alike: the line past its wait
+ * limit, the pace reached (until `reopensAt`), the day's budget spent.
+ */
+export type CourtWideCode = 'court-full' | 'court-resting' | 'court-closed';
+const COURT_WIDE: ReadonlySet<string> = new Set<CourtWideCode>([
+  'court-full',
+  'court-resting',
+  'court-closed',
+]);
 
-/** Notes that the court said it is full, asking newcomers to come back in `retryAfterSeconds`. */
-export function rememberFull(retryAfterSeconds: number, now: number): void {
-  fullAnswer = { at: now, retryAfterSeconds };
+export interface CourtWideRefusal {
+  code: CourtWideCode;
+  retryAfterSeconds: number;
+  reopensAt?: string;
+}
+
+/** The court's last court-wide refusal in this isolate, and when it was given. */
+let courtRefusal: { at: number; refusal: CourtWideRefusal } | null = null;
+
+/**
+ * Notes a refusal of the court's for the next arrivals when it holds for all of them (true), and
+ * nothing otherwise: a visitor's own limits are theirs alone.
+ */
+export function rememberCourtRefusal(
+  refusal: { code: string; retryAfterSeconds?: number; reopensAt?: string },
+  now: number,
+): boolean {
+  if (!COURT_WIDE.has(refusal.code)) return false;
+  courtRefusal = {
+    at: now,
+    refusal: {
+      code: refusal.code as CourtWideCode,
+      retryAfterSeconds: refusal.retryAfterSeconds ?? 60,
+      ...(refusal.reopensAt ? { reopensAt: refusal.reopensAt } : {}),
+    },
+  };
+  return true;
 }
 
 /**
- * The court's "full" answer while it is fresh, its wait counted down from when it was given: a
- * crowd arriving at a full court costs the court one request per isolate per moment.
+ * The court's court-wide refusal while it is fresh, its wait counted down from when it was given
+ * (when Pepa is back stays the same moment): a crowd arriving at a full, resting or closed court
+ * costs the court one request per isolate per moment.
  */
-export function rememberedFull(now: number): { retryAfterSeconds: number } | null {
-  if (!fullAnswer || now < fullAnswer.at || now - fullAnswer.at >= FULL_MEMORY_MS) return null;
-  const elapsed = Math.floor((now - fullAnswer.at) / 1000);
-  return { retryAfterSeconds: Math.max(1, fullAnswer.retryAfterSeconds - elapsed) };
+export function rememberedCourtRefusal(now: number): CourtWideRefusal | null {
+  if (!courtRefusal || now < courtRefusal.at || now - courtRefusal.at >= FULL_MEMORY_MS) {
+    return null;
+  }
+  const { at, refusal } = courtRefusal;
+  const elapsed = Math.floor((now - at) / 1000);
+  return { ...refusal, retryAfterSeconds: Math.max(1, refusal.retryAfterSeconds - elapsed) };
 }
 
-/** Forgets the remembered answer (a test's fresh court). */
-export function forgetFull(): void {
-  fullAnswer = null;
+/** Forgets the remembered refusal (a test's fresh court). */
+export function forgetCourtRefusal(): void {
+  courtRefusal = null;
 }
