@@ -19,21 +19,34 @@ const HOURLY = {
 };
 const at = (hours: number) => new Date(T0 + hours * 3_600_000).toISOString();
 
+/**
+ * At 12:10 on the hourly pace, two calls admitted and the first ended at USD 0.90: another worst
+ * case (0.45) beside the one under way passes the USD 1.30 released. The call under way.
+ */
+async function spendToThePace(): Promise<string> {
+  setVars(HOURLY);
+  const first = await admit(addr(1));
+  const talking = await admit(addr(2));
+  await endOfCallReport(first, { cost: 0.9, seconds: 170 });
+  advance(600);
+  return talking;
+}
+
+/** A start told Pepa rests until 13:00, `seconds` from now, in its header and its body. */
+async function expectResting(answer: Response, seconds: number) {
+  expect(answer.status).toBe(503);
+  expect(answer.headers.get('retry-after')).toBe(String(seconds));
+  expect(await body<ProblemBody>(answer)).toMatchObject({
+    code: 'court-resting',
+    reopensAt: at(1),
+    retryAfterSeconds: seconds,
+  });
+}
+
 describe('the pace', () => {
   it('rests the court when what is spent reaches the release, says when Pepa is back, and admits again at the next release', async () => {
-    setVars(HOURLY);
-    const first = await admit(addr(1));
-    const talking = await admit(addr(2));
-    // The first call cost USD 0.90: another worst case (0.45) beside it passes the USD 1.30 out.
-    await endOfCallReport(first, { cost: 0.9, seconds: 170 });
-    advance(600);
-    const resting = await start(addr(4));
-    expect(resting.status).toBe(503);
-    expect(resting.headers.get('retry-after')).toBe('3000');
-    expect(await body<ProblemBody>(resting)).toMatchObject({
-      code: 'court-resting',
-      reopensAt: at(1),
-    });
+    const talking = await spendToThePace();
+    await expectResting(await start(addr(4)), 3000);
     // The call under way is not cut by the pace.
     expect((await inspect()).activeCalls).toBe(1);
     await endOfCallReport(talking, { cost: 0.01, seconds: 4 });
@@ -43,22 +56,11 @@ describe('the pace', () => {
   });
 
   it('gives further arrivals the resting answer for a moment without asking the court, Pepa back at the same moment', async () => {
-    setVars(HOURLY);
-    const first = await admit(addr(1));
-    await admit(addr(2));
-    await endOfCallReport(first, { cost: 0.9, seconds: 170 });
-    advance(600);
+    await spendToThePace();
     expect((await start(addr(4))).status).toBe(503);
     const before = (await inspect()).heard;
     advance(2);
-    const again = await start(addr(5));
-    expect(again.status).toBe(503);
-    expect(again.headers.get('retry-after')).toBe('2998');
-    expect(await body<ProblemBody>(again)).toMatchObject({
-      code: 'court-resting',
-      reopensAt: at(1),
-      retryAfterSeconds: 2998,
-    });
+    await expectResting(await start(addr(5)), 2998);
     expect((await inspect()).heard).toBe(before);
     // The moment over, the court answers the next arrival again.
     advance(4);

@@ -121,14 +121,14 @@ export interface CourtWideRefusal {
 let courtRefusal: { at: number; refusal: CourtWideRefusal } | null = null;
 
 /**
- * Notes a refusal of the court's for the next arrivals when it holds for all of them (true), and
- * nothing otherwise: a visitor's own limits are theirs alone.
+ * Notes a refusal of the court's for the next arrivals when it holds for all of them, and nothing
+ * otherwise: a visitor's own limits are theirs alone.
  */
 export function rememberCourtRefusal(
   refusal: { code: string; retryAfterSeconds?: number; reopensAt?: string },
   now: number,
-): boolean {
-  if (!COURT_WIDE.has(refusal.code)) return false;
+): void {
+  if (!COURT_WIDE.has(refusal.code)) return;
   courtRefusal = {
     at: now,
     refusal: {
@@ -137,7 +137,6 @@ export function rememberCourtRefusal(
       ...(refusal.reopensAt ? { reopensAt: refusal.reopensAt } : {}),
     },
   };
-  return true;
 }
 
 /**
