@@ -9,6 +9,7 @@ import {
   waitPastDoubleTap,
 } from './support/call-probe';
 import { expect, test, waitForHydration } from './support/fixtures';
+import { providerCall } from './support/provider-calls';
 import { MOCK_PORT } from './support/site';
 import { talk } from './support/talk';
 
@@ -419,12 +420,6 @@ test("a tab closed mid-call ends the call as the visitor's @once", async ({ page
   // provider ends the call as the visitor's (as Daily does when a participant's tab goes).
   await page.close();
   await expect
-    .poll(async () => {
-      const answer = await request.get(`http://127.0.0.1:${MOCK_PORT}/call/${id}`, {
-        headers: { authorization: 'Bearer demo-key' },
-      });
-      const call = (await answer.json()) as { status?: string; endedReason?: string };
-      return { status: call.status, endedReason: call.endedReason };
-    })
+    .poll(() => providerCall(request, `http://127.0.0.1:${MOCK_PORT}`, id))
     .toEqual({ status: 'ended', endedReason: 'customer-ended-call' });
 });

@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Locator, Page, TestInfo } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { ownCourt } from './support/own-court';
+import { providerCalls } from './support/provider-calls';
 import { callDock, talk } from './support/talk';
 import {
   CONNECTED_TOAST,
@@ -36,15 +37,6 @@ async function screenshot(page: Page, testInfo: TestInfo, step: string) {
   await page.screenshot({
     path: `test-results/screenshots/journey-${step}-${testInfo.project.name}.png`,
   });
-}
-
-/** Each call the stand-in provider at `standIn` has made: its status, and why it ended. */
-async function providerCallStatuses(request: APIRequestContext, standIn: string) {
-  const answer = await request.get(`${standIn}/call`, {
-    headers: { authorization: 'Bearer demo-key' },
-  });
-  const calls = (await answer.json()) as { status?: string; endedReason?: string }[];
-  return calls.map(({ status, endedReason }) => ({ status, endedReason }));
 }
 
 /** Pepa's finished entries in `log`. */
@@ -112,7 +104,7 @@ test('the whole journey: arrive, the link, the line, the chat while waiting, voi
   // frees the gate's place), and the offer is where the visitor is, one tap takes it into voice.
   await talk(holder).end.click();
   await expect
-    .poll(() => providerCallStatuses(request, court.stack().standInUrl), {
+    .poll(() => providerCalls(request, court.stack().standInUrl), {
       message: "the provider's record of the holder's call, the court's only one so far",
       timeout: 15_000,
     })

@@ -98,7 +98,7 @@ export function countEdgeRefusal(env: Env, code: string, path: string): void {
 }
 
 /** How long the Worker repeats the court's refusal of new calls without asking it again. */
-export const FULL_MEMORY_MS = 5000;
+export const COURT_REFUSAL_MEMORY_MS = 5000;
 
 /**
  * The court's refusals of new calls that hold for every newcomer alike: the line past its wait
@@ -145,7 +145,7 @@ export function rememberCourtRefusal(
  * costs the court one request per isolate per moment.
  */
 export function rememberedCourtRefusal(now: number): CourtWideRefusal | null {
-  if (!courtRefusal || now < courtRefusal.at || now - courtRefusal.at >= FULL_MEMORY_MS) {
+  if (!courtRefusal || now < courtRefusal.at || now - courtRefusal.at >= COURT_REFUSAL_MEMORY_MS) {
     return null;
   }
   const { at, refusal } = courtRefusal;
