@@ -203,9 +203,12 @@ describe('npm run spec:update with the provider documents as published', () => {
   });
 
   it(
-    "refuses an update the app's code would not type-check against, with the compiler's errors",
+    "refuses an update the app's code or its tests would not type-check against, with the compiler's errors for each",
     { timeout: LONG },
     async () => {
+      // One update breaks both: the web call's body, which the app builds, and an upload's name,
+      // which only a test sets (tests/contract/provider-api.test.ts names it 'decree.txt'). The
+      // tests are part of `npm run typecheck`, so an update that breaks only them is refused too.
       const spec = readSpec();
       const schemas = (
         spec as unknown as {
@@ -214,39 +217,19 @@ describe('npm run spec:update with the provider documents as published', () => {
       ).components.schemas;
       const body = schemas['CreateWebCallDTO'];
       if (body) body.properties['assistantId'] = { type: 'number' };
+      const upload = schemas['CreateFileDTO'];
+      if (upload) upload.properties['name'] = { type: 'number' };
       const file = await writeJson(join(root, 'type-break.json'), spec);
 
       const result = await runSpecUpdate(['--url', file, '--root', root]);
 
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(
-        /^spec:update: the app would not type-check against the new client \(npm run typecheck fails\):\n {2}(?:src|assistant)\/.+error TS\d+/,
+        /^spec:update: the app would not type-check against the new client \(npm run typecheck fails\):\n {2}(?:src|assistant|tests)\/.+error TS\d+/,
       );
-      // The web call's body is what broke, where the app builds it.
+      // The web call's body is what broke in the app, where the app builds it…
       expect(result.stderr).toMatch(/\n {2}src\/.+error TS\d+/);
-      expect(result.stderr.trim()).toMatch(/; openapi\/vapi\.json left untouched\.$/);
-      expect(existsSync(join(root, 'generated'))).toBe(false);
-    },
-  );
-
-  it(
-    'refuses an update the tests would not type-check against, as npm run typecheck would',
-    { timeout: LONG },
-    async () => {
-      // Only a test uploads a file (tests/contract/provider-api.test.ts names it 'decree.txt').
-      const spec = readSpec();
-      const schemas = (
-        spec as unknown as {
-          components: { schemas: Record<string, { properties: Record<string, unknown> }> };
-        }
-      ).components.schemas;
-      const upload = schemas['CreateFileDTO'];
-      if (upload) upload.properties['name'] = { type: 'number' };
-      const file = await writeJson(join(root, 'test-break.json'), spec);
-
-      const result = await runSpecUpdate(['--url', file, '--root', root]);
-
-      expect(result.code).toBe(1);
+      // …and the upload in the test that makes one.
       expect(result.stderr).toMatch(/\n {2}tests\/contract\/provider-api\.test\.ts.+error TS\d+/);
       expect(result.stderr.trim()).toMatch(/; openapi\/vapi\.json left untouched\.$/);
       expect(existsSync(join(root, 'generated'))).toBe(false);
