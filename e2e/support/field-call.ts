@@ -95,12 +95,6 @@ export async function installFieldRecorder(page: Page) {
       requestAnimationFrame(sample);
     };
     requestAnimationFrame(sample);
-    addEventListener('scroll', () => {
-      (window as never as { __scrolls: string[] }).__scrolls ??= [];
-      (window as never as { __scrolls: string[] }).__scrolls.push(
-        `${Math.round(performance.now())}:${scrollY}:${document.querySelector('#talk [role=status]')?.textContent}:${document.activeElement?.tagName}`,
-      );
-    });
   });
 }
 
