@@ -10,6 +10,9 @@ export interface ProviderCall {
 
 const DEMO_KEY = { authorization: 'Bearer demo-key' };
 
+/** What a test compares of a recorded call. */
+const recorded = ({ status, endedReason }: ProviderCall): ProviderCall => ({ status, endedReason });
+
 /** Every call the stand-in at `standIn` has made, oldest first. */
 export async function providerCalls(
   request: APIRequestContext,
@@ -18,7 +21,7 @@ export async function providerCalls(
   const calls = (await (
     await request.get(`${standIn}/call`, { headers: DEMO_KEY })
   ).json()) as ProviderCall[];
-  return calls.map(({ status, endedReason }) => ({ status, endedReason }));
+  return calls.map(recorded);
 }
 
 /** The call `id` as the stand-in at `standIn` recorded it. */
@@ -28,6 +31,5 @@ export async function providerCall(
   id: string,
 ): Promise<ProviderCall> {
   const answer = await request.get(`${standIn}/call/${id}`, { headers: DEMO_KEY });
-  const { status, endedReason } = (await answer.json()) as ProviderCall;
-  return { status, endedReason };
+  return recorded((await answer.json()) as ProviderCall);
 }
