@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expectStatusesSeen, installCallProbe, statusHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { ownCourt } from './support/own-court';
+import { saveScreenshot } from './support/screenshot';
 import { talk } from './support/talk';
 
 /**
@@ -36,9 +37,7 @@ async function tab(context: BrowserContext): Promise<Page> {
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await page.screenshot({
-    path: `test-results/screenshots/court-${name}-${testInfo.project.name}.png`,
-  });
+  await saveScreenshot(page, `test-results/screenshots/court-${name}-${testInfo.project.name}.png`);
 }
 
 test('with two places, a third visitor waits in line, sees their place, and joins when a call ends @once', async ({

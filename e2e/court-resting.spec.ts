@@ -4,6 +4,7 @@
 import { callResources } from './support/call-probe';
 import { resting } from './support/court-answers';
 import { expect, test } from './support/fixtures';
+import { saveScreenshot } from './support/screenshot';
 import { talk } from './support/talk';
 import { CHAT_PROBLEMS, chatPanel, open, routeChats, say } from './support/text-chat';
 
@@ -27,7 +28,7 @@ test('a start while Pepa rests says politely when she is back, in the visitor’
   await expect(talk(page).section.getByRole('alert')).toHaveCount(0);
   await expect.poll(async () => (await callResources(page)).liveTracks).toBe(0);
   await expect(talk(page).start).toBeEnabled();
-  await page.screenshot({ path: testInfo.outputPath('resting-voice.png') });
+  await saveScreenshot(page, testInfo.outputPath('resting-voice.png'));
 });
 
 test('a message while Pepa rests says politely when she is back, and gives the draft back', async ({
@@ -45,5 +46,5 @@ test('a message while Pepa rests says politely when she is back, and gives the d
   await expect(notice).toBeInViewport();
   await expect(talk(page).section.getByRole('alert')).toHaveCount(0);
   await expect(panel.field).toHaveValue('gm');
-  await page.screenshot({ path: testInfo.outputPath('resting-text.png') });
+  await saveScreenshot(page, testInfo.outputPath('resting-text.png'));
 });

@@ -3,6 +3,7 @@ import type { Browser, BrowserContextOptions, Page, TestInfo } from '@playwright
 import { parseSiteConfig } from '../src/config/site-config';
 import { inSubsetRanges } from '../scripts/lib/font-subsets.mjs';
 import { expect, test, waitForHydration } from './support/fixtures';
+import { saveScreenshot } from './support/screenshot';
 
 // The served site is the demo build (see playwright.config.ts): the same config it was built with.
 const config = parseSiteConfig({ ...process.env, VITE_PEPA_DEMO: 'true' });
@@ -19,8 +20,7 @@ async function expectNoAxeViolations(page: Page) {
 }
 
 function shot(page: Page, testInfo: TestInfo, name: string, fullPage = false) {
-  return page.screenshot({
-    path: `test-results/screenshots/${name}-${testInfo.project.name}.png`,
+  return saveScreenshot(page, `test-results/screenshots/${name}-${testInfo.project.name}.png`, {
     fullPage,
     animations: 'disabled',
   });
@@ -201,10 +201,11 @@ test.describe('ways around the page', () => {
       await expect(rsvp).toHaveText(/^RSVP\s*Coming Soon$/);
     }
     await page.locator('#lounge').scrollIntoViewIfNeeded();
-    await page.locator('#lounge').screenshot({
-      path: `test-results/screenshots/lounge-rsvp-${testInfo.project.name}.png`,
-      animations: 'disabled',
-    });
+    await saveScreenshot(
+      page.locator('#lounge'),
+      `test-results/screenshots/lounge-rsvp-${testInfo.project.name}.png`,
+      { animations: 'disabled' },
+    );
   });
 });
 
@@ -268,6 +269,8 @@ test.describe('layout', () => {
       expect(layout.width).toBe(160);
       expect(layout.outside).toEqual([]);
       expect(layout.scrollWidth).toBeLessThanOrEqual(160);
+      // At the two device pixels per CSS pixel the zoomed visitor sees (320 px wide), unlike the
+      // suite's other screenshots (support/screenshot.ts).
       await page.screenshot({
         path: 'test-results/screenshots/zoom-200-home.png',
         fullPage: true,

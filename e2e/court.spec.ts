@@ -10,6 +10,7 @@ import {
 } from './support/call-probe';
 import { expect, test, waitForHydration } from './support/fixtures';
 import { providerCall } from './support/provider-calls';
+import { saveScreenshot } from './support/screenshot';
 import { MOCK_PORT } from './support/site';
 import { talk } from './support/talk';
 
@@ -118,9 +119,7 @@ async function expectNoAxeViolations(page: Page) {
 
 function shot(page: Page, testInfo: TestInfo, name: string, locator?: ReturnType<Page['locator']>) {
   const path = `test-results/screenshots/court-${name}-${testInfo.project.name}.png`;
-  return locator
-    ? locator.screenshot({ path, animations: 'disabled' })
-    : page.screenshot({ path, animations: 'disabled' });
+  return saveScreenshot(locator ?? page, path, { animations: 'disabled' });
 }
 
 test.describe("Pepa's court", () => {

@@ -4,6 +4,7 @@ import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { ownCourt } from './support/own-court';
 import { providerCalls } from './support/provider-calls';
+import { saveScreenshot } from './support/screenshot';
 import { callDock, talk } from './support/talk';
 import {
   CONNECTED_TOAST,
@@ -34,9 +35,10 @@ async function expectTalkAxeClean(page: Page) {
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, step: string) {
-  await page.screenshot({
-    path: `test-results/screenshots/journey-${step}-${testInfo.project.name}.png`,
-  });
+  await saveScreenshot(
+    page,
+    `test-results/screenshots/journey-${step}-${testInfo.project.name}.png`,
+  );
 }
 
 /** Pepa's finished entries in `log`. */

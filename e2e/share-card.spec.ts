@@ -6,6 +6,7 @@ import type { Locator, Page, TestInfo } from '@playwright/test';
 import type { Card } from '../generated/gate/types.gen';
 import { installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
+import { saveScreenshot } from './support/screenshot';
 import { talk } from './support/talk';
 
 /**
@@ -106,7 +107,7 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   mkdirSync(SHOTS, { recursive: true });
   if (testInfo.project.name === 'desktop') await page.setViewportSize({ width: 1280, height: 900 });
   const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) });
+  await saveScreenshot(page, join(SHOTS, `${name}-${width}.png`));
 }
 
 /** Types a message to Pepa in the demo's chat and waits for her whole reply. */

@@ -12,6 +12,7 @@ import {
 } from './support/call-probe';
 import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
 import { expect, test } from './support/fixtures';
+import { saveScreenshot } from './support/screenshot';
 import { talk } from './support/talk';
 import { wordsUnderDemoBadge } from './support/demo-badge';
 
@@ -50,9 +51,7 @@ async function expectReleased(page: Page) {
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await page.screenshot({
-    path: `test-results/screenshots/talk-${name}-${testInfo.project.name}.png`,
-  });
+  await saveScreenshot(page, `test-results/screenshots/talk-${name}-${testInfo.project.name}.png`);
 }
 
 async function connect(page: Page) {

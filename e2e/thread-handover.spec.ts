@@ -4,6 +4,7 @@ import { PEPA_FIRST_MESSAGE } from '../src/config/pepa-persona';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { ownCourt } from './support/own-court';
+import { saveScreenshot } from './support/screenshot';
 import { talk } from './support/talk';
 
 /**
@@ -35,9 +36,10 @@ async function threadTexts(region: Locator): Promise<string[]> {
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await page.screenshot({
-    path: `test-results/screenshots/thread-${name}-${testInfo.project.name}.png`,
-  });
+  await saveScreenshot(
+    page,
+    `test-results/screenshots/thread-${name}-${testInfo.project.name}.png`,
+  );
 }
 
 test('typed while in line, the chat comes into the call: the typed turns above the spoken ones, and Pepa picks up from the chat', async ({

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { callResources, expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
+import { saveScreenshot } from './support/screenshot';
 import { talk } from './support/talk';
 
 /** The simulated room, twice as fast: every step, in order. */
@@ -56,10 +57,13 @@ async function expectNoAxeViolations(page: Page) {
 }
 
 function shot(page: Page, testInfo: TestInfo, name: string) {
-  return page.screenshot({
-    path: `test-results/screenshots/visitor-${name}-${testInfo.project.name}.png`,
-    animations: 'disabled',
-  });
+  return saveScreenshot(
+    page,
+    `test-results/screenshots/visitor-${name}-${testInfo.project.name}.png`,
+    {
+      animations: 'disabled',
+    },
+  );
 }
 
 test.describe("the visitor's Pepa", () => {

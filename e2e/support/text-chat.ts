@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, Route, TestInfo } from '@playwright/test';
 import { installCallProbe } from './call-probe';
 import { expect } from './fixtures';
+import { saveScreenshot } from './screenshot';
 import { talk } from './talk';
 
 const FAST = 0.2;
@@ -112,9 +113,7 @@ export async function say(page: Page, text: string) {
 export async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   mkdirSync(SHOTS, { recursive: true });
   if (testInfo.project.name === 'desktop') await page.setViewportSize({ width: 1280, height: 900 });
-  await talk(page).section.screenshot({
-    path: join(SHOTS, `${name}-${testInfo.project.name}.png`),
-  });
+  await saveScreenshot(talk(page).section, join(SHOTS, `${name}-${testInfo.project.name}.png`));
 }
 
 export async function expectAxeClean(page: Page) {

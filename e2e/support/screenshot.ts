@@ -1,0 +1,24 @@
+// The screenshots the suite saves for a person to look at (what is in view, where the focus is,
+// whether two lines disagree); no test compares them. Each is taken at one image pixel per CSS
+// pixel (Playwright's `scale: 'css'`): the phone project draws three device pixels per CSS pixel,
+// and at that density a screenshot of the same layout cost five to nine times the CPU
+// (docs/testing.md has the figures).
+import type { Locator, Page } from '@playwright/test';
+
+export interface ScreenshotOptions {
+  /** The whole page rather than the viewport (a page only). */
+  fullPage?: boolean;
+  /** 'disabled' ends finite CSS animations and stops endless ones first (Playwright's option). */
+  animations?: 'allow' | 'disabled';
+}
+
+/** Saves a screenshot of `target` (a page's viewport or one element) at `path`. */
+export async function saveScreenshot(
+  target: Page | Locator,
+  path: string,
+  { fullPage = false, animations = 'allow' }: ScreenshotOptions = {},
+): Promise<void> {
+  const options = { path, scale: 'css', animations } as const;
+  if ('goto' in target) await target.screenshot({ ...options, fullPage });
+  else await target.screenshot(options);
+}
