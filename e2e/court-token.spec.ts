@@ -200,12 +200,10 @@ test.describe('ways around the page', () => {
       await expect(rsvp).toBeDisabled();
       await expect(rsvp).toHaveText(/^RSVP\s*Coming Soon$/);
     }
-    await page.locator('#lounge').scrollIntoViewIfNeeded();
-    await saveScreenshot(
-      page.locator('#lounge'),
-      `test-results/screenshots/lounge-rsvp-${testInfo.project.name}.png`,
-      { animations: 'disabled' },
-    );
+    const lounge = page.locator('#lounge');
+    await lounge.scrollIntoViewIfNeeded();
+    const path = `test-results/screenshots/lounge-rsvp-${testInfo.project.name}.png`;
+    await saveScreenshot(lounge, path, { animations: 'disabled' });
   });
 });
 
@@ -269,8 +267,7 @@ test.describe('layout', () => {
       expect(layout.width).toBe(160);
       expect(layout.outside).toEqual([]);
       expect(layout.scrollWidth).toBeLessThanOrEqual(160);
-      // At the two device pixels per CSS pixel the zoomed visitor sees (320 px wide), unlike the
-      // suite's other screenshots (support/screenshot.ts).
+      // At the zoomed visitor's two device pixels per CSS pixel, unlike support/screenshot.ts.
       await page.screenshot({
         path: 'test-results/screenshots/zoom-200-home.png',
         fullPage: true,
