@@ -8,7 +8,7 @@
 import type { CourtLimits } from '../floor/court-limits';
 import { DayBook, worstCaseUsd, type DayTotals } from './court-money';
 import { backAt, paceHour, releasedUsd } from './court-pace';
-import { DAY_MS, nextUtcMidnight, utcDay } from '../floor/day';
+import { DAY_MS, nextUtcMidnight, secondsUntil, utcDay } from '../floor/day';
 import { Leases, type CallRecord, type Lease, type StoredLeases } from './court-leases';
 import { estimateWait, hiddenGrace, Line, LIVE_SLACK_MS, retryAfterFor, type Ticket } from './line';
 import type { ProblemCode } from '../floor/problem';
@@ -160,7 +160,7 @@ export class CourtState {
     return this.refuse(now, {
       code: 'court-closed',
       reopensAt: new Date(reopens).toISOString(),
-      retryAfterSeconds: Math.ceil((reopens - now) / 1000),
+      retryAfterSeconds: secondsUntil(reopens, now),
     });
   }
 
@@ -175,7 +175,7 @@ export class CourtState {
     return this.refuse(now, {
       code: 'court-resting',
       reopensAt: new Date(back).toISOString(),
-      retryAfterSeconds: Math.max(1, Math.ceil((back - now) / 1000)),
+      retryAfterSeconds: secondsUntil(back, now),
     });
   }
 
@@ -291,7 +291,7 @@ export class CourtState {
       return {
         kind: 'refuse',
         code: 'rate-limited',
-        retryAfterSeconds: Math.max(1, Math.ceil((ticket.notBefore - now) / 1000)),
+        retryAfterSeconds: secondsUntil(ticket.notBefore, now),
       };
     }
     if (!this.days.spentAllowsAnother(now, this.worstCaseUsd, this.limits.dailyBudgetUsd)) {
@@ -322,7 +322,7 @@ export class CourtState {
 
   /** A place held for a ticket: how long it is held, and nothing else asked of it. */
   private offered(ticket: Ticket, now: number): Place {
-    const left = Math.max(1, Math.ceil(((ticket.offeredUntil ?? now) - now) / 1000));
+    const left = secondsUntil(ticket.offeredUntil ?? now, now);
     return {
       kind: 'wait',
       ticket,

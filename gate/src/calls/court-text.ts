@@ -9,7 +9,7 @@
 import type { CourtLimits } from '../floor/court-limits';
 import { cents, type DayBook } from './court-money';
 import { backAt, releasedUsd } from './court-pace';
-import { nextUtcMidnight, secondsToNextUtcDay, utcDay } from '../floor/day';
+import { nextUtcMidnight, secondsToNextUtcDay, secondsUntil, utcDay } from '../floor/day';
 
 /** The holder of the grants quote cards' judgements draw. */
 export const JUDGE_HOLDER = 'card-judge';
@@ -137,7 +137,7 @@ export class TextBook {
           ok: false,
           why: 'resting',
           reopensAt: new Date(back).toISOString(),
-          retryAfterSeconds: Math.max(1, Math.ceil((back - now) / 1000)),
+          retryAfterSeconds: secondsUntil(back, now),
         };
       }
       return this.held(now);
@@ -167,7 +167,7 @@ export class TextBook {
     return {
       ok: false,
       why: 'held',
-      retryAfterSeconds: Math.max(1, Math.ceil((soonest - now) / 1000)),
+      retryAfterSeconds: secondsUntil(soonest, now),
     };
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, utcDay } from './day';
+import { DAY_MS, nextUtcMidnight, secondsToNextUtcDay, secondsUntil, utcDay } from './day';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -21,5 +21,14 @@ describe('the gate’s day', () => {
     expect(secondsToNextUtcDay(at('2026-07-04T00:00:00Z'))).toBe(86_400);
     expect(secondsToNextUtcDay(at('2026-07-04T23:59:58.200Z'))).toBe(2);
     expect(secondsToNextUtcDay(at('2026-07-04T23:59:59.999Z'))).toBe(1);
+  });
+
+  it('counts a refusal’s seconds up, never fewer than one, even for a moment already past', () => {
+    const now = at('2026-07-04T12:00:00Z');
+    expect(secondsUntil(now + 60_000, now)).toBe(60);
+    expect(secondsUntil(now + 59_001, now)).toBe(60);
+    expect(secondsUntil(now + 1, now)).toBe(1);
+    expect(secondsUntil(now, now)).toBe(1);
+    expect(secondsUntil(now - 5_000, now)).toBe(1);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Draw, TextCounts } from '../calls/court-text';
 import { cents } from '../calls/court-money';
-import { utcDay } from '../floor/day';
+import { secondsUntil, utcDay } from '../floor/day';
 import type { TextRefusal } from './text-records';
 
 /** A grant is settled when its desk has been idle this long, or when it is this old. */
@@ -159,7 +159,7 @@ export class DeskGrants {
         Date.now() < remembered.until &&
         (remembered.refusal.code !== 'text-busy' || (current?.spent ?? 0) === remembered.spent)
       ) {
-        const left = Math.max(1, Math.ceil((remembered.liftsAt - Date.now()) / 1000));
+        const left = secondsUntil(remembered.liftsAt, Date.now());
         return { ...remembered.refusal, retryAfterSeconds: left };
       }
       if (current && holds && current.usd - current.committed >= current.usd / 2) return current;

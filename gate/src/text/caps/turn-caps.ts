@@ -12,7 +12,7 @@
  */
 import type { ProblemCode } from '../../floor/problem';
 import type { TextLimits } from '../../floor/config';
-import { DAY_MS, secondsToNextUtcDay, utcDay } from '../../floor/day';
+import { DAY_MS, secondsToNextUtcDay, secondsUntil, utcDay } from '../../floor/day';
 import type { Visitor } from '../../floor/visitor';
 import { AsnAllowances, type Allowance } from './asn-allowances';
 
@@ -137,7 +137,7 @@ export class TurnCaps {
         return {
           code: 'rate-limited',
           detail: 'Pepa needs a moment between messages',
-          retryAfterSeconds: Math.max(1, Math.ceil(((oldest ?? now) + 60_000 - now) / 1000)),
+          retryAfterSeconds: secondsUntil((oldest ?? now) + 60_000, now),
         };
       }
     }
