@@ -1,9 +1,9 @@
-import type { BrowserContext, Page, TestInfo } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { expectStatusesSeen, installCallProbe, statusHistory } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { ownCourt } from './support/own-court';
-import { saveScreenshot } from './support/screenshot';
+import { reviewShots } from './support/screenshot';
 import { talk } from './support/talk';
 
 /**
@@ -36,9 +36,7 @@ async function tab(context: BrowserContext): Promise<Page> {
   return page;
 }
 
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await saveScreenshot(page, `test-results/screenshots/court-${name}-${testInfo.project.name}.png`);
-}
+const screenshot = reviewShots('court');
 
 test('with two places, a third visitor waits in line, sees their place, and joins when a call ends @once', async ({
   context,

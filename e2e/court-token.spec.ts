@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContextOptions, Page, TestInfo } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import { parseSiteConfig } from '../src/config/site-config';
 import { inSubsetRanges } from '../scripts/lib/font-subsets.mjs';
 import { expect, test, waitForHydration } from './support/fixtures';
-import { saveScreenshot } from './support/screenshot';
+import { reviewShots } from './support/screenshot';
 
 // The served site is the demo build (see playwright.config.ts): the same config it was built with.
 const config = parseSiteConfig({ ...process.env, VITE_PEPA_DEMO: 'true' });
@@ -19,12 +19,7 @@ async function expectNoAxeViolations(page: Page) {
   expect(results.violations).toEqual([]);
 }
 
-function shot(page: Page, testInfo: TestInfo, name: string, fullPage = false) {
-  return saveScreenshot(page, `test-results/screenshots/${name}-${testInfo.project.name}.png`, {
-    fullPage,
-    animations: 'disabled',
-  });
-}
+const shot = reviewShots('court', { animations: 'disabled' });
 
 /**
  * A first visit at phone size: a fresh context has an empty cache. The context is closed after
@@ -202,8 +197,7 @@ test.describe('ways around the page', () => {
     }
     const lounge = page.locator('#lounge');
     await lounge.scrollIntoViewIfNeeded();
-    const path = `test-results/screenshots/lounge-rsvp-${testInfo.project.name}.png`;
-    await saveScreenshot(lounge, path, { animations: 'disabled' });
+    await shot(lounge, testInfo, 'lounge-rsvp');
   });
 });
 

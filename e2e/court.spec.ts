@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, Request, TestInfo } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
 import { FOREIGN_LINK, LOOK_ALIKE_ADDRESS } from '../src/lib/call/test/simulator-remarks';
 import {
@@ -10,7 +10,7 @@ import {
 } from './support/call-probe';
 import { expect, test, waitForHydration } from './support/fixtures';
 import { providerCall } from './support/provider-calls';
-import { saveScreenshot } from './support/screenshot';
+import { reviewShots } from './support/screenshot';
 import { MOCK_PORT } from './support/site';
 import { talk } from './support/talk';
 
@@ -117,10 +117,7 @@ async function expectNoAxeViolations(page: Page) {
   expect(results.violations).toEqual([]);
 }
 
-function shot(page: Page, testInfo: TestInfo, name: string, locator?: ReturnType<Page['locator']>) {
-  const path = `test-results/screenshots/court-${name}-${testInfo.project.name}.png`;
-  return saveScreenshot(locator ?? page, path, { animations: 'disabled' });
-}
+const shot = reviewShots('court', { animations: 'disabled' });
 
 test.describe("Pepa's court", () => {
   test('Pepa shows the Pond when asked where to stake: scrolled, highlighted, answered once', async ({
@@ -223,7 +220,7 @@ test.describe("Pepa's court", () => {
     ).toBeVisible();
     await expect(card.getByTestId('official-address')).toBeVisible();
     await captions.scrollIntoViewIfNeeded();
-    await shot(page, testInfo, 'masked', section);
+    await shot(section, testInfo, 'masked');
 
     await waitPastDoubleTap(page, DOUBLE_TAP_MS);
     await talk(page).end.click();
@@ -347,7 +344,7 @@ test.describe("Pepa's court", () => {
       .toBe('seen');
     // The spec's status texts stay word for word beside the cue.
     await expectStatusesSeen(page, ['Listening...', 'Pepa is speaking...', 'Listening...']);
-    await shot(page, testInfo, 'turn-cue', talk(page).section);
+    await shot(talk(page).section, testInfo, 'turn-cue');
   });
 
   test('a one-tap rating after the call: sent with the call id only, never offered twice', async ({

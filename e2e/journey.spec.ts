@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { ownCourt } from './support/own-court';
 import { providerCalls } from './support/provider-calls';
-import { saveScreenshot } from './support/screenshot';
+import { reviewShots } from './support/screenshot';
 import { callDock, talk } from './support/talk';
 import {
   CONNECTED_TOAST,
@@ -34,12 +34,7 @@ async function expectTalkAxeClean(page: Page) {
   expect(violations).toEqual([]);
 }
 
-async function screenshot(page: Page, testInfo: TestInfo, step: string) {
-  await saveScreenshot(
-    page,
-    `test-results/screenshots/journey-${step}-${testInfo.project.name}.png`,
-  );
-}
+const screenshot = reviewShots('journey');
 
 /** Pepa's finished entries in `log`. */
 function pepaRemarks(log: Locator) {

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { NATIVE_MINT, parseSiteConfig } from '../src/config/site-config';
 import { expect, test } from './support/fixtures';
 import { htmlToText } from './support/page-text';
-import { saveScreenshot } from './support/screenshot';
+import { reviewShotPath, saveScreenshot } from './support/screenshot';
 
 // The served site is the demo build (see playwright.config.ts): the same config it was built with.
 const config = parseSiteConfig({ ...process.env, VITE_PEPA_DEMO: 'true' });
@@ -284,7 +284,7 @@ test.describe('landing page', () => {
   test('full-page screenshot', async ({ page }, testInfo) => {
     await openHome(page);
     await page.evaluate(() => document.fonts.ready);
-    await saveScreenshot(page, `test-results/screenshots/landing-${testInfo.project.name}.png`, {
+    await saveScreenshot(page, reviewShotPath(testInfo, 'landing'), {
       fullPage: true,
       animations: 'disabled',
     });
@@ -309,7 +309,7 @@ test.describe('404 page', () => {
     expect(results.violations).toEqual([]);
 
     await page.evaluate(() => document.fonts.ready);
-    await saveScreenshot(page, `test-results/screenshots/not-found-${testInfo.project.name}.png`, {
+    await saveScreenshot(page, reviewShotPath(testInfo, 'not-found'), {
       fullPage: true,
       animations: 'disabled',
     });

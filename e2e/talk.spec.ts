@@ -1,4 +1,4 @@
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   callResources,
   expectStatusesSeen,
@@ -12,7 +12,7 @@ import {
 } from './support/call-probe';
 import { DOUBLE_TAP_MS } from '../src/features/talk/section/double-tap';
 import { expect, test } from './support/fixtures';
-import { saveScreenshot } from './support/screenshot';
+import { reviewShots } from './support/screenshot';
 import { talk } from './support/talk';
 import { wordsUnderDemoBadge } from './support/demo-badge';
 
@@ -50,9 +50,7 @@ async function expectReleased(page: Page) {
     .toEqual({ liveTracks: 0, playingAudio: 0 });
 }
 
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await saveScreenshot(page, `test-results/screenshots/talk-${name}-${testInfo.project.name}.png`);
-}
+const screenshot = reviewShots('talk');
 
 async function connect(page: Page) {
   await talk(page).start.click();

@@ -1,10 +1,10 @@
-import type { BrowserContext, Locator, Page, TestInfo } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { HANDOVER_OPENING } from '../gate/dev/stand-in-calls.mjs';
 import { PEPA_FIRST_MESSAGE } from '../src/config/pepa-persona';
 import { expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
 import { ownCourt } from './support/own-court';
-import { saveScreenshot } from './support/screenshot';
+import { reviewShots } from './support/screenshot';
 import { talk } from './support/talk';
 
 /**
@@ -35,12 +35,7 @@ async function threadTexts(region: Locator): Promise<string[]> {
     );
 }
 
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await saveScreenshot(
-    page,
-    `test-results/screenshots/thread-${name}-${testInfo.project.name}.png`,
-  );
-}
+const screenshot = reviewShots('thread');
 
 test('typed while in line, the chat comes into the call: the typed turns above the spoken ones, and Pepa picks up from the chat', async ({
   context,

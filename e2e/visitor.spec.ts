@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { callResources, expectStatusesSeen, installCallProbe } from './support/call-probe';
 import { expect, test } from './support/fixtures';
-import { saveScreenshot } from './support/screenshot';
+import { reviewShots } from './support/screenshot';
 import { talk } from './support/talk';
 
 /** The simulated room, twice as fast: every step, in order. */
@@ -56,15 +56,7 @@ async function expectNoAxeViolations(page: Page) {
   expect(results.violations).toEqual([]);
 }
 
-function shot(page: Page, testInfo: TestInfo, name: string) {
-  return saveScreenshot(
-    page,
-    `test-results/screenshots/visitor-${name}-${testInfo.project.name}.png`,
-    {
-      animations: 'disabled',
-    },
-  );
-}
+const shot = reviewShots('visitor', { animations: 'disabled' });
 
 test.describe("the visitor's Pepa", () => {
   test('says who hears the voice before the microphone opens, and links to the privacy section', async ({

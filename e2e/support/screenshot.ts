@@ -3,7 +3,7 @@
 // pixel (Playwright's `scale: 'css'`): the phone project draws three device pixels per CSS pixel,
 // and at that density a screenshot of the same layout cost five to nine times the CPU
 // (docs/testing.md has the figures).
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 
 export interface ScreenshotOptions {
   /** The whole page rather than the viewport (a page only). */
@@ -21,4 +21,27 @@ export async function saveScreenshot(
   const options = { path, scale: 'css', animations } as const;
   if ('goto' in target) await target.screenshot({ ...options, fullPage });
   else await target.screenshot(options);
+}
+
+/** Where the review screenshot `name` of the running test's project is kept. */
+export function reviewShotPath(testInfo: TestInfo, name: string): string {
+  return `test-results/screenshots/${name}-${testInfo.project.name}.png`;
+}
+
+/**
+ * One spec file's review screenshots: `shot(target, testInfo, name)` saves
+ * test-results/screenshots/<prefix>-<name>-<project>.png, taken with `defaults` unless the call
+ * says otherwise.
+ */
+export function reviewShots(prefix: string, defaults: ScreenshotOptions = {}) {
+  return (
+    target: Page | Locator,
+    testInfo: TestInfo,
+    name: string,
+    options: ScreenshotOptions = {},
+  ): Promise<void> =>
+    saveScreenshot(target, reviewShotPath(testInfo, `${prefix}-${name}`), {
+      ...defaults,
+      ...options,
+    });
 }
