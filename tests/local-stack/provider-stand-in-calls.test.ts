@@ -144,9 +144,16 @@ describe('the provider stand-in', () => {
       second.id,
       second.id,
     ]);
-    // 30 provider seconds at $0.15 a minute, however fast they passed.
-    const report = heard[2]?.message as { cost: number };
-    expect(report.cost).toBeCloseTo(0.075, 2);
+    // The bill runs from the call's creation to its end, as the provider's does, in provider
+    // seconds (300 a real second): the report's own times give it to the cent's hundredth, and it
+    // holds at least the 30 s drawn after the join ($0.075 at $0.15 a minute). Each real
+    // millisecond of a busy machine's delay before the join or in the timer adds 0.3 s.
+    const report = heard[2]?.message as { cost: number; startedAt: string; endedAt: string };
+    const providerSeconds =
+      ((Date.parse(report.endedAt) - Date.parse(report.startedAt)) / 1000) * 300;
+    expect(providerSeconds).toBeGreaterThanOrEqual(30);
+    expect(report.cost).toBe(Math.round((providerSeconds / 60) * 0.15 * 1e4) / 1e4);
+    expect(report.cost).toBeGreaterThanOrEqual(0.075);
   });
 });
 
