@@ -132,16 +132,8 @@ export async function startWebKitDriver(): Promise<WebKitDriver> {
     const port = await freePort();
     processes.push(
       spawn(WEBKIT_DRIVER_PATH, [`--host=${HOST}`, `--port=${port}`], {
-        // MiniBrowser, started by the driver, inherits its environment. Xvfb has no GPU, so
-        // WebKitGTK's accelerated compositing would run its GL in Mesa's software rasteriser:
-        // drawn without it, the same pages, layout and events cost 43 % less CPU (WebKit's
-        // share of the engines' suite, 92-94 CPU-s against 53, three runs each).
-        env: {
-          ...process.env,
-          DISPLAY: display,
-          XDG_CONFIG_HOME: configHome,
-          WEBKIT_DISABLE_COMPOSITING_MODE: '1',
-        },
+        // MiniBrowser, started by the driver, inherits its environment.
+        env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: configHome },
         detached: true,
         stdio: 'ignore',
       }),
