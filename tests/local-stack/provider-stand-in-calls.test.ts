@@ -5,8 +5,10 @@ import { createServer } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { TURNSTILE_TEST_SECRETS } from '../../gate/dev/provider-stand-in.mjs';
 import {
+  type CallReport,
   createWebCall,
   heard,
+  reportedSeconds,
   setUpStandInTests,
   standIn,
   until,
@@ -148,9 +150,8 @@ describe('the provider stand-in', () => {
     // seconds (300 a real second): the report's own times give it to the cent's hundredth, and it
     // holds at least the 30 s drawn after the join ($0.075 at $0.15 a minute). Each real
     // millisecond of a busy machine's delay before the join or in the timer adds 0.3 s.
-    const report = heard[2]?.message as { cost: number; startedAt: string; endedAt: string };
-    const providerSeconds =
-      ((Date.parse(report.endedAt) - Date.parse(report.startedAt)) / 1000) * 300;
+    const report = heard[2]?.message as CallReport;
+    const providerSeconds = reportedSeconds(report, 300);
     expect(providerSeconds).toBeGreaterThanOrEqual(30);
     expect(report.cost).toBe(Math.round((providerSeconds / 60) * 0.15 * 1e4) / 1e4);
     expect(report.cost).toBeGreaterThanOrEqual(0.075);

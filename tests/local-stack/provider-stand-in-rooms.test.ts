@@ -12,9 +12,11 @@ import {
 import { createCourtCall } from '../../gate/src/provider/provider';
 import { chatSoFar } from '../../gate/src/text/text-records';
 import {
+  type CallReport,
   createGateCall,
   createWebCall,
   heard,
+  reportedSeconds,
   roomSays,
   setUpStandInTests,
   standIn,
@@ -64,8 +66,8 @@ describe('the provider stand-in', () => {
       call: { id },
       endedReason: 'customer-ended-call',
     });
-    const report = heard[1]?.message as { cost: number; startedAt: string; endedAt: string };
-    const minutes = (Date.parse(report.endedAt) - Date.parse(report.startedAt)) / 60_000;
+    const report = heard[1]?.message as CallReport;
+    const minutes = reportedSeconds(report) / 60;
     expect(report.cost).toBeCloseTo(minutes * 0.3, 3);
     expect(provider.stats).toMatchObject({ active: 0, ended: 1 });
     // Told twice, the call ends once.

@@ -102,3 +102,11 @@ export async function until(check: () => boolean, timeoutMs = 5000): Promise<voi
     await new Promise((done) => setTimeout(done, 20));
   }
 }
+
+/** An end-of-call report as the stand-in sends it: its bill and the times the bill spans. */
+export type CallReport = { cost: number; startedAt: string; endedAt: string };
+
+/** The provider seconds a report's own start and end span, at `timeScale` of them a real second. */
+export function reportedSeconds(report: CallReport, timeScale = 1): number {
+  return ((Date.parse(report.endedAt) - Date.parse(report.startedAt)) / 1000) * timeScale;
+}
