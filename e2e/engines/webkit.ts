@@ -23,11 +23,33 @@ type Browser = Awaited<ReturnType<typeof remote>>;
 type ElementReference = Record<'element-6066-11e4-a52e-4f735466cecf', string>;
 
 /**
- * WebKitWebDriver holds a command until the page's navigation completes, and a page restored from
- * the back/forward cache may never tell it so: it would hold the command for the whole page-load
- * timeout, five minutes by default, so that is shortened.
+ * How long a page opened, reloaded or shown may take to load. The session's page-load strategy is
+ * "none": WebKitWebDriver holds no command for a navigation (with "normal" it holds each until the
+ * page's load, which a page restored from the back/forward cache may never report, and which a
+ * late script delays past a test's early taps), so the page's own methods wait for the new
+ * document where they promise a load.
  */
-const NAVIGATION_TIMEOUT_MS = 20_000;
+const LOAD_TIMEOUT_MS = 45_000;
+/** How long a probe of the page is waited for before it is asked again. */
+const PROBE_TIMEOUT_MS = 5_000;
+
+/** Marks the document in front, so that the one a navigation brings can be told from it. */
+function markLeaving(): string {
+  (window as unknown as { __pepaLeaving?: boolean }).__pepaLeaving = true;
+  return window.location.href;
+}
+
+/**
+ * A document other than the marked one (a new window, or the same initial window at a new
+ * address) has loaded, at `href` when one is named.
+ */
+function newDocumentLoaded(left: string | null, href: string | null): boolean {
+  const marked = (window as unknown as { __pepaLeaving?: boolean }).__pepaLeaving === true;
+  const fresh = !marked || (left !== null && window.location.href !== left);
+  const there = href === null || window.location.href.split('#')[0] === href.split('#')[0];
+  return fresh && there && document.readyState === 'complete';
+}
+
 /** The WebDriver key code of Enter. */
 const ENTER = '\uE007';
 
@@ -38,14 +60,51 @@ class WebKitPage implements EnginePage {
 
   constructor(
     private readonly browser: Browser,
+    private readonly driverUrl: string,
     private readonly baseUrl: string,
     private readonly onClose: () => Promise<void>,
   ) {}
 
   async goto(path: string, { hydrated = true } = {}) {
-    await this.browser.navigateTo(new URL(path, this.baseUrl).href);
+    const href = new URL(path, this.baseUrl).href;
+    await this.load(() => this.browser.navigateTo(href), href);
     await this.watch();
     if (hydrated) await this.waitFor('hydration', appStarted, [], HYDRATION_TIMEOUT_MS);
+  }
+
+  /** Starts a navigation with `start`, and waits until the document it brings has loaded. */
+  private async load(start: () => Promise<unknown>, href: string | null) {
+    const left = await this.evaluate(markLeaving).catch(() => null);
+    await start();
+    await this.waitFor(
+      'the new document to load',
+      newDocumentLoaded,
+      [left, href],
+      LOAD_TIMEOUT_MS,
+    );
+  }
+
+  /**
+   * Runs `fn` in the page as `evaluate` does, and gives up on it after PROBE_TIMEOUT_MS: a script
+   * sent while a navigation moves the page to another web process (a new site, a return from the
+   * back/forward cache) is sometimes never answered, and the client would wait out its whole
+   * command timeout. For reads only, which may be asked again.
+   */
+  private async probe<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, args: A) {
+    const response = await fetch(
+      `${this.driverUrl}/session/${this.browser.sessionId}/execute/sync`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ script: `return (${fn.toString()})(...arguments);`, args }),
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      },
+    );
+    const { value } = (await response.json()) as { value: R | { message?: string } };
+    if (!response.ok) {
+      throw new Error(`the driver answered ${response.status}: ${JSON.stringify(value)}`);
+    }
+    return value as R;
   }
 
   async watch() {
@@ -63,12 +122,12 @@ class WebKitPage implements EnginePage {
 
   async navigate(path: string) {
     const url = new URL(path, this.baseUrl).href;
-    // The script returns before the navigation it starts; WebDriver's own waits for its load.
+    // The script returns before the navigation it starts, and the session waits for no load.
     await this.evaluate((href: string) => void setTimeout(() => window.location.assign(href)), url);
   }
 
   async reload() {
-    await this.browser.refresh();
+    await this.load(() => this.browser.refresh(), null);
   }
 
   async back() {
@@ -84,7 +143,8 @@ class WebKitPage implements EnginePage {
     const tab = await this.browser.createWindow('tab');
     await this.browser.switchToWindow(tab.handle);
     this.front = front;
-    await this.browser.navigateTo(new URL(path, this.baseUrl).href);
+    const href = new URL(path, this.baseUrl).href;
+    await this.load(() => this.browser.navigateTo(href), href);
     await this.watch();
   }
 
@@ -107,7 +167,7 @@ class WebKitPage implements EnginePage {
     args: A,
     timeoutMs = WAIT_TIMEOUT_MS,
   ) {
-    return pollUntil(what, () => this.evaluate(fn, ...args), timeoutMs);
+    return pollUntil(what, () => this.probe(fn, args), timeoutMs);
   }
 
   async inject(source: string) {
@@ -181,7 +241,14 @@ class WebKitSession implements EngineSession {
   ) {}
 
   newPage(baseUrl: string): Promise<EnginePage> {
-    return Promise.resolve(new WebKitPage(this.browser, baseUrl, () => this.replaceWindow()));
+    return Promise.resolve(
+      new WebKitPage(
+        this.browser,
+        `http://${this.driver.hostname}:${this.driver.port}`,
+        baseUrl,
+        () => this.replaceWindow(),
+      ),
+    );
   }
 
   private async replaceWindow() {
@@ -219,10 +286,11 @@ export async function openWebKitSession(options: EngineOptions): Promise<EngineS
       connectionRetryCount: 0,
       capabilities: {
         'wdio:enforceWebDriverClassic': true,
+        pageLoadStrategy: 'none',
         'webkitgtk:browserOptions': { binary: miniBrowserPath(), args },
       },
     });
-    await browser.setTimeout({ pageLoad: NAVIGATION_TIMEOUT_MS, script: COMMAND_TIMEOUT_MS });
+    await browser.setTimeout({ script: COMMAND_TIMEOUT_MS });
     return new WebKitSession(browser, driver);
   } catch (error) {
     await driver.stop();
