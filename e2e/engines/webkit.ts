@@ -43,9 +43,9 @@ function markLeaving(): string {
  * A document other than the marked one (a new window, or the same initial window at a new
  * address) has loaded, at `href` when one is named.
  */
-function newDocumentLoaded(left: string | null, href: string | null): boolean {
+function newDocumentLoaded(left: string, href: string | null): boolean {
   const marked = (window as unknown as { __pepaLeaving?: boolean }).__pepaLeaving === true;
-  const fresh = !marked || (left !== null && window.location.href !== left);
+  const fresh = !marked || window.location.href !== left;
   const there = href === null || window.location.href.split('#')[0] === href.split('#')[0];
   return fresh && there && document.readyState === 'complete';
 }
@@ -74,7 +74,7 @@ class WebKitPage implements EnginePage {
 
   /** Starts a navigation with `start`, and waits until the document it brings has loaded. */
   private async load(start: () => Promise<unknown>, href: string | null) {
-    const left = await this.evaluate(markLeaving).catch(() => null);
+    const left = await this.evaluate(markLeaving);
     await start();
     await this.waitFor(
       'the new document to load',
@@ -88,7 +88,7 @@ class WebKitPage implements EnginePage {
    * Runs `fn` in the page as `evaluate` does, and gives up on it after PROBE_TIMEOUT_MS: a script
    * sent while a navigation moves the page to another web process (a new site, a return from the
    * back/forward cache) is sometimes never answered, and the client would wait out its whole
-   * command timeout. For reads only, which may be asked again.
+   * command timeout. For reads only, which may be asked again: every poll here asks through it.
    */
   private async probe<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, args: A) {
     const response = await fetch(
@@ -181,7 +181,7 @@ class WebKitPage implements EnginePage {
   private async control(query: ControlQuery) {
     const reference = await pollUntil(
       `the control ${JSON.stringify(query)}`,
-      () => this.browser.execute(findControl, query) as Promise<ElementReference | null>,
+      () => this.probe(findControl, [query]) as Promise<ElementReference | null>,
       CONTROL_TIMEOUT_MS,
     );
     const element = await this.browser.$(reference);
