@@ -53,4 +53,8 @@ describe('npm run typecheck', () => {
     }
     expect(typecheckScript()).not.toMatch(/--incremental|--build| -b /);
   });
+
+  it('runs the compiler with its collector held back until a project nears 2 GiB', () => {
+    expect(typecheckScript()).toMatch(/^export GOGC=off GOMEMLIMIT=2GiB && /);
+  });
 });
