@@ -4,18 +4,18 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { formatDoctorTable, runDoctor, type DoctorRow } from '../../assistant/doctor';
 import { wranglerVars } from '../../assistant/gate-settings';
 import { PEPA_GATE_CREDENTIAL_NAME, pepaAssistant } from '../../assistant/pepa';
 import { restrictKey } from '../../assistant/restrict-key';
 import { syncAssistant } from '../../assistant/sync';
 import { providerStandIn } from '../../assistant/testing/provider-stand-in';
-import { startPrism } from '../../scripts/lib/prism.mjs';
 import { headersFile } from '../../scripts/site-html-plugin';
 import { parseSiteConfig } from '../../src/config/site-config';
 
-let prism: Awaited<ReturnType<typeof startPrism>>;
+/** The run's Prism mock of the provider spec (tests/support/shared-prism.ts). */
+const prismUrl = inject('prismUrl');
 let work: string;
 
 const LIVE = {
@@ -39,7 +39,7 @@ const byCheck = (rows: readonly DoctorRow[]) =>
 
 /** A provider where Pepa was synced and the public key restricted, as in docs/going-live.md. */
 async function readyProvider() {
-  const provider = providerStandIn({ validateWith: prism.url });
+  const provider = providerStandIn({ validateWith: prismUrl });
   provider.addToken({ value: LIVE.VITE_VAPI_PUBLIC_KEY, tag: 'public' });
   const log = () => {};
   const common = { privateKey: LIVE.VAPI_PRIVATE_KEY, baseUrl: 'http://provider.test', log };
@@ -60,11 +60,9 @@ async function readyProvider() {
 }
 
 beforeAll(async () => {
-  prism = await startPrism({ quiet: true });
   work = await mkdtemp(join(tmpdir(), 'pepa-doctor-'));
 });
 afterAll(async () => {
-  await prism?.stop();
   await rm(work, { recursive: true, force: true });
 });
 
@@ -156,7 +154,7 @@ describe('npm run doctor', () => {
 
   it('says in its line when the private key is missing or refused, and when there is no build', async () => {
     const rows = await runDoctor({
-      env: { ...LIVE, VAPI_PRIVATE_KEY: undefined, VAPI_API_URL: prism.url },
+      env: { ...LIVE, VAPI_PRIVATE_KEY: undefined, VAPI_API_URL: prismUrl },
       dist: join(work, 'missing'),
     });
     expect(rows.find((row) => row.check === 'Private key')).toMatchObject({
@@ -198,7 +196,7 @@ const GATE = {
 };
 
 async function gateProvider(env: Record<string, string | undefined> = GATE) {
-  const provider = providerStandIn({ validateWith: prism.url });
+  const provider = providerStandIn({ validateWith: prismUrl });
   const synced = await syncAssistant({
     privateKey: GATE.VAPI_PRIVATE_KEY,
     baseUrl: 'http://provider.test',
@@ -409,7 +407,7 @@ describe('npm run doctor for the court gate', () => {
 
   it("fails when Pepa does not report to the gate, or her call limit is not the gate's", async () => {
     // Synced without GATE_URL: no server, no server messages.
-    const provider = providerStandIn({ validateWith: prism.url });
+    const provider = providerStandIn({ validateWith: prismUrl });
     const synced = await syncAssistant({
       privateKey: GATE.VAPI_PRIVATE_KEY,
       baseUrl: 'http://provider.test',

@@ -1,12 +1,12 @@
 // Every request assistant:sync and key:restrict send, validated by Prism against the vendored spec.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPrism } from '../../scripts/lib/prism.mjs';
+import { describe, expect, inject, it } from 'vitest';
 import { pepaAssistant } from '../../assistant/pepa';
 import { restrictKey } from '../../assistant/restrict-key';
 import { syncAssistant } from '../../assistant/sync';
 import { providerStandIn } from '../../assistant/testing/provider-stand-in';
 
-let prism: Awaited<ReturnType<typeof startPrism>>;
+/** The run's Prism mock of the provider spec (tests/support/shared-prism.ts). */
+const prismUrl = inject('prismUrl');
 const seen: { method: string; path: string; status: number; violations: string | null }[] = [];
 const recording: typeof fetch = async (input, init) => {
   const request = new Request(input, init);
@@ -20,19 +20,12 @@ const recording: typeof fetch = async (input, init) => {
   return response;
 };
 
-beforeAll(async () => {
-  prism = await startPrism({ quiet: true });
-});
-afterAll(async () => {
-  await prism?.stop();
-});
-
 describe('the go-live scripts against the provider contract', () => {
   it('assistant:sync reads by name and by id and patches with requests the spec accepts', async () => {
     seen.length = 0;
     const byName = await syncAssistant({
       privateKey: 'test-key',
-      baseUrl: prism.url,
+      baseUrl: prismUrl,
       assistant: pepaAssistant(),
       fetch: recording,
       log: () => {},
@@ -40,7 +33,7 @@ describe('the go-live scripts against the provider contract', () => {
     expect(byName.action).toBe('updated');
     await syncAssistant({
       privateKey: 'test-key',
-      baseUrl: prism.url,
+      baseUrl: prismUrl,
       assistant: pepaAssistant(),
       assistantId: byName.id,
       fetch: recording,
@@ -60,7 +53,7 @@ describe('the go-live scripts against the provider contract', () => {
 
   it('assistant:sync with the gate creates, then rotates, the webhook credential with requests the spec accepts', async () => {
     // A stand-in that remembers the credential, with every request also checked by Prism.
-    const provider = providerStandIn({ privateKey: 'test-key', validateWith: prism.url });
+    const provider = providerStandIn({ privateKey: 'test-key', validateWith: prismUrl });
     const common = {
       privateKey: 'test-key',
       baseUrl: 'http://provider.test',
@@ -94,14 +87,14 @@ describe('the go-live scripts against the provider contract', () => {
   it('key:restrict lists keys and patches the public one with requests the spec accepts', async () => {
     seen.length = 0;
     const tokens = (await (
-      await fetch(`${prism.url}/token`, { headers: { authorization: 'Bearer test-key' } })
+      await fetch(`${prismUrl}/token`, { headers: { authorization: 'Bearer test-key' } })
     ).json()) as { id: string }[];
     const result = await restrictKey({
       privateKey: 'test-key',
       publicKey: tokens[0]?.id,
       siteUrl: 'https://pepa.example/',
       assistantId: 'a1',
-      baseUrl: prism.url,
+      baseUrl: prismUrl,
       fetch: recording,
       log: () => {},
     });

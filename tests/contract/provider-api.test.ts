@@ -2,8 +2,8 @@
 // app relies on (auth, validation, server errors, network failures) through `src/api/vapi.ts`.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findFreePort, startPrism } from '../../scripts/lib/prism.mjs';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { findFreePort } from '../../scripts/lib/prism.mjs';
 import {
   exampleOf,
   readSpec,
@@ -117,14 +117,15 @@ function buildCase(
   return { name, route, status, options, expected };
 }
 
-let prism: Awaited<ReturnType<typeof startPrism>>;
+/** The run's Prism mock of the provider spec (tests/support/shared-prism.ts). */
+const prismUrl = inject('prismUrl');
 let sdk: Sdk;
 let clients: ClientModule;
 let shared: SharedClientModule;
 let vapi: VapiModule;
 
 function testClient(config: Parameters<ClientModule['createConfig']>[0] = {}): Client {
-  return clients.createClient(clients.createConfig({ baseUrl: prism.url, ...config }));
+  return clients.createClient(clients.createConfig({ baseUrl: prismUrl, ...config }));
 }
 
 function sdkFunction(name: string): SdkFunction {
@@ -147,19 +148,14 @@ async function withRequestHook<T>(
 }
 
 beforeAll(async () => {
-  prism = await startPrism({ quiet: true });
   // The app's client is configured from the site config at creation: point it at this mock.
   vi.stubEnv('VITE_PEPA_DEMO', 'true');
   vi.stubEnv('VITE_VAPI_PUBLIC_KEY', PUBLIC_KEY);
-  vi.stubEnv('VITE_VAPI_API_URL', prism.url);
+  vi.stubEnv('VITE_VAPI_API_URL', prismUrl);
   sdk = await import('../../generated/sdk.gen');
   clients = await import('../../generated/client');
   shared = await import('../../generated/client.gen');
   vapi = await import('../../src/api/vapi');
-});
-
-afterAll(async () => {
-  await prism?.stop();
 });
 
 const routes = sdkFunctionsByRoute();
@@ -279,7 +275,7 @@ describe('the web call of a static-only build (src/api/vapi.ts configures the cl
       () => createWebCall(shared.client, { assistantId: 'demo-pepa-assistant' }),
     );
 
-    expect(seen[0]?.url).toBe(`${prism.url}/call/web`);
+    expect(seen[0]?.url).toBe(`${prismUrl}/call/web`);
     expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${PUBLIC_KEY}`);
     expect(call.id).toEqual(expect.any(String));
     expect(call.type).toBe('webCall');

@@ -108,7 +108,7 @@ describe('spec:update checks what npm run typecheck checks', () => {
         /^spec:update: the app would not type-check against the new client \(npm run typecheck fails\):\n/,
       );
       expect(result.stderr).toContain(
-        "tests/contract/provider-api.test.ts(236,75): error TS2353: Object literal may only specify known properties, and 'name' does not exist in type 'CreateFileDto'.",
+        "tests/contract/provider-api.test.ts(232,75): error TS2353: Object literal may only specify known properties, and 'name' does not exist in type 'CreateFileDto'.",
       );
       expect(await readFile(join(project, 'openapi', 'vapi.json'))).toEqual(before);
     },

@@ -1,10 +1,9 @@
 // The demo's provider stand-in speaks chat as the vendored spec (the published document's chat
 // shapes) describes it: `POST /chat` whole or streamed, `GET /chat/{id}` with the cost, sessions;
 // in front of a real Prism, which still judges each request.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { startProviderStandIn } from '../../gate/dev/provider-stand-in.mjs';
 import { CHAT_PRICES, STREAM_PATH } from '../../gate/dev/stand-in-chat.mjs';
-import { startPrism } from '../../scripts/lib/prism.mjs';
 import { readSpec } from '../contract/spec';
 import { judgeRequest, parseVerdict } from '../../gate/src/cards/judge/card-judge-prompt';
 
@@ -28,23 +27,16 @@ function fieldsOf(schema: string): string[] {
   return Object.keys(schemas[schema]?.properties ?? {});
 }
 
-let prism: Awaited<ReturnType<typeof startPrism>>;
+/** The run's Prism mock of the provider spec (tests/support/shared-prism.ts). */
+const prismUrl = inject('prismUrl');
 const running: StandIn[] = [];
-
-beforeAll(async () => {
-  prism = await startPrism({ quiet: true });
-});
-
-afterAll(async () => {
-  await prism.stop();
-});
 
 afterEach(async () => {
   for (const standIn of running.splice(0)) await standIn.stop();
 });
 
 async function standIn(options: Partial<Parameters<typeof startProviderStandIn>[0]> = {}) {
-  const started = await startProviderStandIn({ prismUrl: prism.url, quiet: true, ...options });
+  const started = await startProviderStandIn({ prismUrl: prismUrl, quiet: true, ...options });
   running.push(started);
   return started;
 }

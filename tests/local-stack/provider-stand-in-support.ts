@@ -1,16 +1,15 @@
 /**
- * What the provider stand-in's tests share: a real Prism behind the stand-in, a gate that records
- * the server messages it is told (`heard`), the stand-ins a test started (stopped after it), and
- * the requests the gate and the page's simulated room make of the stand-in.
+ * What the provider stand-in's tests share: the run's real Prism behind the stand-in
+ * (tests/support/shared-prism.ts), a gate that records the server messages it is told (`heard`),
+ * the stand-ins a test started (stopped after it), and the requests the gate and the page's
+ * simulated room make of the stand-in.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { startProviderStandIn } from '../../gate/dev/provider-stand-in.mjs';
-import { startPrism } from '../../scripts/lib/prism.mjs';
 
 type StandIn = Awaited<ReturnType<typeof startProviderStandIn>>;
 
-let prism: Awaited<ReturnType<typeof startPrism>>;
 let gate: Server;
 let gateUrl = '';
 /** What the gate was told, in order; emptied after each test. */
@@ -25,10 +24,9 @@ function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   });
 }
 
-/** Starts Prism and the recording gate for the calling file, and stops each test's stand-ins. */
+/** Starts the recording gate for the calling file, and stops each test's stand-ins. */
 export function setUpStandInTests(): void {
   beforeAll(async () => {
-    prism = await startPrism({ quiet: true });
     gate = createServer((req, res) => {
       void readJson(req).then((body) => {
         heard.push({
@@ -45,7 +43,6 @@ export function setUpStandInTests(): void {
   });
 
   afterAll(async () => {
-    await prism.stop();
     gate.closeAllConnections();
     await new Promise((done) => gate.close(done));
   });
@@ -58,7 +55,7 @@ export function setUpStandInTests(): void {
 
 export async function standIn(options: Partial<Parameters<typeof startProviderStandIn>[0]> = {}) {
   const started = await startProviderStandIn({
-    prismUrl: prism.url,
+    prismUrl: inject('prismUrl'),
     gateUrl,
     webhookSecret: 'webhook-secret',
     quiet: true,
