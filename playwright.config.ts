@@ -33,6 +33,8 @@ const CHROMIUM_FLAGS = [...CHROMIUM_ARGS, ...MEDIA_ARGS];
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
+  // The Prism the courts of the line's specs share (e2e/support/suite-prism.ts).
+  globalSetup: './e2e/support/suite-prism.ts',
   fullyParallel: false,
   // One browser at a time by default; E2E_WORKERS=2 runs two files at once against the one demo
   // (its court has ten places, and no test here fills it; the line's tests start a court of their

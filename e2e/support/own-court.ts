@@ -1,7 +1,8 @@
 // A court of its own for a spec that needs the line: the built demo behind the court gate in
-// workerd and a stand-in provider, with as many voice places as the spec asks (every tab is one
-// visitor, one address: the demo's loose visitor caps and edge limiter), started before the
-// spec's tests and stopped after them. Each tab opens the demo on this stack.
+// workerd and a stand-in provider in front of the suite's Prism, with as many voice places as the
+// spec asks (every tab is one visitor, one address: the demo's loose visitor caps and edge
+// limiter), started before the spec's tests and stopped after them. Each tab opens the demo on
+// this stack.
 import { resolve } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { startCourtStack } from '../../scripts/lib/court-stack.mjs';
@@ -9,6 +10,7 @@ import { DEMO_EDGE_LIMIT, demoGateVars } from '../../scripts/lib/demo-services.m
 import { suggestFreePort } from '../../scripts/lib/ports.mjs';
 import { test } from './fixtures';
 import { MOCK_PORT, SITE_DIR } from './site';
+import { suitePrismUrl } from './suite-prism';
 
 /** Where the build tells its room to ask its stand-in: the suite's, answered here by this stack's. */
 const BUILT_STAND_IN = `http://127.0.0.1:${MOCK_PORT}`;
@@ -44,6 +46,7 @@ export function ownCourt({ places, scale }: { places: number; scale: number }): 
       assetsDir: resolve(import.meta.dirname, '..', '..', SITE_DIR),
       vars: { ...demoGateVars({}), GATE_MAX_CONCURRENT_CALLS: String(places) },
       edgeLimit: DEMO_EDGE_LIMIT,
+      prismUrl: suitePrismUrl(),
       quiet: true,
     });
   });

@@ -151,7 +151,8 @@ export async function firstAnswer(url, withinMs) {
 }
 
 /**
- * Starts Prism (on a free port), the provider stand-in on `mockPort` and the gate on `sitePort`.
+ * Starts Prism (on a free port, unless `prismUrl` names one running), the provider stand-in on
+ * `mockPort` and the gate on `sitePort`.
  * @param {{
  *   sitePort: number,
  *   mockPort: number,
@@ -162,6 +163,7 @@ export async function firstAnswer(url, withinMs) {
  *   env?: NodeJS.ProcessEnv,
  *   liveSource?: boolean,
  *   edgeLimit?: number | null,
+ *   prismUrl?: string | null,
  * }} options
  *   `vars`: GATE_* (or other) Worker variables over the environment's; `standIn`: the surge's
  *   options for the stand-in (call lengths, lost messages, time compression); `liveSource`:
@@ -170,6 +172,8 @@ export async function firstAnswer(url, withinMs) {
  *   running gate; the court's line and calls live in the Durable Object's storage (persisted
  *   in a temporary folder), which a reload keeps. `edgeLimit`: the edge limiter's requests per
  *   visitor per period instead of wrangler.jsonc's (the demo's pages all come from one address).
+ * `prismUrl`: a Prism of the vendored provider spec already running, which this stack uses and
+ * leaves running (a suite's courts share one; Prism keeps no state between requests).
  * `url` is wrangler's dev server, the address a browser is given: a proxy of wrangler's own (its
  * live reload and inspector) in front of the Worker, in a second workerd process. `workerUrl` is
  * the Worker's own socket, with nothing of wrangler's in between, as a request meets it on
@@ -186,6 +190,7 @@ export async function startCourtStack({
   env = process.env,
   liveSource = false,
   edgeLimit = null,
+  prismUrl = null,
 }) {
   const host = '127.0.0.1';
   const url = `http://${host}:${sitePort}`;
@@ -198,8 +203,8 @@ export async function startCourtStack({
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
   };
   try {
-    const prism = await startPrism({ quiet: true });
-    stops.push(() => prism.stop());
+    const prism = prismUrl ? { url: prismUrl } : await startPrism({ quiet: true });
+    if ('stop' in prism) stops.push(() => prism.stop());
     const secrets = {
       ...DEMO_SECRETS,
       ...(env.GATE_WEBHOOK_SECRET ? { GATE_WEBHOOK_SECRET: env.GATE_WEBHOOK_SECRET } : {}),
