@@ -5,7 +5,7 @@
 // the workers as E2E_PRISM_URL; the teardown stops it after the last test.
 import { startPrism } from '../../scripts/lib/prism.mjs';
 
-export const PRISM_URL_VARIABLE = 'E2E_PRISM_URL';
+const PRISM_URL_VARIABLE = 'E2E_PRISM_URL';
 
 export default async function setup() {
   const prism = await startPrism({ quiet: true });
